@@ -1,0 +1,12 @@
+//! Comparing two reports (`byop diff`). OWNER: helper "reports".
+use serde::Serialize;
+
+use crate::report::Report;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {}
+
+pub fn compare(a: &Report, b: &Report) -> Comparison {
+    let _ = (a, b);
+    unimplemented!()
+}

@@ -1,0 +1,1 @@
+//! Language server (SPEC §8). OWNER: helper "lsp".

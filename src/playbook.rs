@@ -1,0 +1,418 @@
+//! Playbooks: the checks a document is tested against (seed 000 §2, SPEC §3).
+//!
+//! A playbook is data. Loading validates it completely and reports the first
+//! problem with file, line, column and the offending field, so a broken
+//! playbook is an error message, never a crash.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::report::Verdict;
+use crate::rules::Rule;
+use crate::text::{Encoding, LineIndex, Position};
+
+pub const BUILTIN_ID: &str = "ai_plugin_observability_v1";
+const BUILTIN_JSON: &str = include_str!("../playbooks/ai_plugin_observability_v1.json");
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Low,
+    Medium,
+    High,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::High => "high",
+            Severity::Medium => "medium",
+            Severity::Low => "low",
+        }
+    }
+    /// Seed 000 §3: high = 2, medium = 1. Low is not in the seed; it weighs 0.5.
+    pub fn weight(self) -> f64 {
+        match self {
+            Severity::High => 2.0,
+            Severity::Medium => 1.0,
+            Severity::Low => 0.5,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum DetectionType {
+    Deterministic,
+    Semantic,
+    Hybrid,
+}
+
+impl DetectionType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DetectionType::Deterministic => "deterministic",
+            DetectionType::Semantic => "semantic",
+            DetectionType::Hybrid => "hybrid",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Playbook {
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    pub id: String,
+    pub version: String,
+    #[serde(default)]
+    pub metadata: serde_json::Map<String, serde_json::Value>,
+    pub checks: Vec<Check>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Check {
+    pub id: String,
+    pub severity: Severity,
+    pub question: String,
+    pub detection_method: DetectionMethod,
+    #[serde(default = "all_result_states")]
+    pub result_states: Vec<Verdict>,
+    #[serde(default)]
+    pub evidence_requirements: EvidenceRequirements,
+    /// Machine-readable local rule (SPEC §3); covered by the playbook hash.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Rule>,
+    /// Where the check is documented (LSP `codeDescription`, SARIF `helpUri`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help_uri: Option<String>,
+}
+
+fn all_result_states() -> Vec<Verdict> {
+    vec![Verdict::Pass, Verdict::Fail, Verdict::Indeterminate]
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DetectionMethod {
+    #[serde(rename = "type")]
+    pub kind: DetectionType,
+    pub instructions: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pattern_hints: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct EvidenceRequirements {
+    #[serde(default)]
+    pub require_citations: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub citation_type: Option<String>,
+    #[serde(default)]
+    pub min_citations_per_fail: u32,
+}
+
+impl Check {
+    /// Does this check need evaluator calls (as opposed to local rules or report-level analysis)?
+    pub fn needs_evaluator(&self) -> bool {
+        match &self.rules {
+            Some(rule) if rule.is_report_level() => false,
+            _ => self.detection_method.kind != DetectionType::Deterministic,
+        }
+    }
+}
+
+/// A loaded playbook and where it came from.
+#[derive(Debug, Clone)]
+pub struct LoadedPlaybook {
+    pub playbook: Arc<Playbook>,
+    /// `None` for the built-in playbook.
+    pub path: Option<PathBuf>,
+    pub logic_hash: String,
+}
+
+/// A problem in a playbook file, pointing at the offending place.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{file}:{}:{}: {message}", .position.line + 1, .position.character + 1)]
+pub struct PlaybookError {
+    pub file: String,
+    /// 0-based; `Display` shows 1-based line:column like compilers do.
+    pub position: Position,
+    pub end: Position,
+    pub message: String,
+}
+
+pub fn builtin() -> LoadedPlaybook {
+    let pb = parse(BUILTIN_JSON, "<builtin>").expect("built-in playbook is valid (tested)");
+    loaded(pb, None)
+}
+
+fn loaded(pb: Playbook, path: Option<PathBuf>) -> LoadedPlaybook {
+    let logic_hash = crate::integrity::playbook_logic_hash(&pb);
+    LoadedPlaybook { playbook: Arc::new(pb), path, logic_hash }
+}
+
+/// Names of the playbooks shipped in the binary.
+pub fn builtin_ids() -> &'static [&'static str] {
+    &[BUILTIN_ID]
+}
+
+/// Resolve `ID|PATH`: a built-in id, else a path relative to `base_dir`.
+pub fn resolve(spec: &str, base_dir: &Path) -> Result<LoadedPlaybook, String> {
+    if spec == BUILTIN_ID {
+        return Ok(builtin());
+    }
+    let path = base_dir.join(spec);
+    if !path.exists() && !spec.ends_with(".json") && !spec.contains('/') {
+        return Err(format!(
+            "unknown playbook `{spec}`: not a built-in id ({}) and no such file {}",
+            builtin_ids().join(", "),
+            path.display()
+        ));
+    }
+    load_file(&path).map_err(|e| e.to_string())
+}
+
+pub fn load_file(path: &Path) -> Result<LoadedPlaybook, PlaybookError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| PlaybookError {
+        file: file.clone(),
+        position: Position::default(),
+        end: Position::default(),
+        message: format!("cannot read playbook: {e}"),
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let (pos, end) = at_byte(&String::from_utf8_lossy(e.as_bytes()), e.utf8_error().valid_up_to());
+        PlaybookError { file: file.clone(), position: pos, end, message: "playbook is not valid UTF-8".into() }
+    })?;
+    let pb = parse(&text, &file)?;
+    Ok(loaded(pb, Some(path.to_path_buf())))
+}
+
+/// Parse and validate playbook text. `file` only labels errors.
+pub fn parse(text: &str, file: &str) -> Result<Playbook, PlaybookError> {
+    let err_at = |offset: usize, end_offset: Option<usize>, message: String| {
+        let (position, end) = at_byte(text, offset);
+        let end = end_offset.map(|e| at_byte(text, e).0).unwrap_or(end);
+        PlaybookError { file: file.to_string(), position, end, message }
+    };
+    if text.trim().is_empty() {
+        return Err(err_at(0, None, "playbook file is empty".into()));
+    }
+    let pb: Playbook = serde_json::from_str(text).map_err(|e| {
+        // serde_json reports 1-based line/column; point at that character.
+        let line = e.line().saturating_sub(1);
+        let idx = LineIndex::new(text);
+        let offset = if e.line() == 0 {
+            0
+        } else {
+            idx.line_start(line as u32) + e.column().saturating_sub(1)
+        };
+        let message = describe_serde_error(&e);
+        err_at(offset.min(text.len()), None, message)
+    })?;
+    validate(&pb).map_err(|(path, message)| {
+        let (start, end) = locate_json_path(text, &path).unwrap_or((0, 0));
+        err_at(start, Some(end), message)
+    })?;
+    Ok(pb)
+}
+
+fn describe_serde_error(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    // Drop serde_json's own " at line X column Y" suffix: we print our own position.
+    let msg = match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg,
+    };
+    match e.classify() {
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => format!("invalid JSON: {msg}"),
+        _ => msg,
+    }
+}
+
+/// Path segment into the JSON document, for locating semantic errors.
+#[derive(Debug, Clone)]
+pub enum Seg {
+    Key(&'static str),
+    Index(usize),
+}
+
+fn validate(pb: &Playbook) -> Result<(), (Vec<Seg>, String)> {
+    use Seg::*;
+    if pb.id.trim().is_empty() {
+        return Err((vec![Key("id")], "field `id` must not be empty".into()));
+    }
+    if pb.version.trim().is_empty() {
+        return Err((vec![Key("version")], "field `version` must not be empty".into()));
+    }
+    if pb.checks.is_empty() {
+        return Err((vec![Key("checks")], "a playbook needs at least one check".into()));
+    }
+    let mut seen = std::collections::HashMap::new();
+    for (i, check) in pb.checks.iter().enumerate() {
+        let at = |k: &'static str| vec![Key("checks"), Index(i), Key(k)];
+        if check.id.trim().is_empty() {
+            return Err((at("id"), format!("check #{} has an empty `id`", i + 1)));
+        }
+        if !check.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.') {
+            return Err((at("id"), format!("check id `{}` may only use letters, digits, `_`, `-` and `.`", check.id)));
+        }
+        if let Some(first) = seen.insert(check.id.clone(), i) {
+            return Err((at("id"), format!("duplicate check id `{}` (first used by check #{})", check.id, first + 1)));
+        }
+        if check.question.trim().is_empty() {
+            return Err((at("question"), format!("check `{}`: field `question` must not be empty", check.id)));
+        }
+        if check.result_states.is_empty() {
+            return Err((at("result_states"), format!("check `{}`: `result_states` must not be empty", check.id)));
+        }
+        if !check.result_states.contains(&Verdict::Indeterminate) {
+            return Err((
+                at("result_states"),
+                format!("check `{}`: `result_states` must include \"indeterminate\" (fail closed)", check.id),
+            ));
+        }
+        if let Some(rule) = &check.rules {
+            rule.validate().map_err(|(sub, msg)| {
+                let mut path = at("rules");
+                path.extend(sub);
+                (path, format!("check `{}`: {msg}", check.id))
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Byte range of the value at `path` (or of the deepest part of it that exists).
+fn locate_json_path(text: &str, path: &[Seg]) -> Option<(usize, usize)> {
+    use jsonc_parser::ast::Value;
+    use jsonc_parser::common::Ranged;
+    let parsed = jsonc_parser::parse_to_ast(text, &Default::default(), &Default::default()).ok()?;
+    let mut value = parsed.value?;
+    let mut best = (value.range().start, value.range().end);
+    for seg in path {
+        let next = match (seg, value) {
+            (Seg::Key(k), Value::Object(obj)) => {
+                obj.properties.into_iter().find(|p| p.name.as_str() == *k).map(|p| p.value)
+            }
+            (Seg::Index(i), Value::Array(arr)) => arr.elements.into_iter().nth(*i),
+            _ => None,
+        };
+        match next {
+            Some(v) => {
+                best = (v.range().start, v.range().end);
+                value = v;
+            }
+            None => break,
+        }
+    }
+    Some(best)
+}
+
+fn at_byte(text: &str, offset: usize) -> (Position, Position) {
+    let idx = LineIndex::new(text);
+    let p = idx.position(text, offset, Encoding::Utf16);
+    (p, p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn minimal(check: &str) -> String {
+        format!(r#"{{"id":"t","version":"1","checks":[{check}]}}"#)
+    }
+    const OK_CHECK: &str = r#"{"id":"a","severity":"high","question":"Q?","detection_method":{"type":"semantic","instructions":"I"}}"#;
+
+    #[test]
+    fn builtin_playbook_loads_with_six_checks_and_version() {
+        let b = builtin();
+        assert_eq!(b.playbook.id, BUILTIN_ID);
+        assert_eq!(b.playbook.version, "1.1.0");
+        let ids: Vec<_> = b.playbook.checks.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "assumption_disclosure",
+                "certainty_language",
+                "escalation_signal",
+                "unchecked_areas_disclosure",
+                "run_variance",
+                "drift_over_time_support"
+            ]
+        );
+        assert!(b.logic_hash.starts_with("sha256:"));
+    }
+
+    #[test]
+    fn unknown_field_names_field_line_and_column() {
+        let text = "{\n  \"id\": \"t\",\n  \"version\": \"1\",\n  \"colour\": 1,\n  \"checks\": []\n}";
+        let e = parse(text, "p.json").unwrap_err();
+        assert!(e.message.contains("unknown field `colour`"), "{e}");
+        assert_eq!(e.position.line, 3, "{e}");
+        assert!(e.to_string().starts_with("p.json:4:"), "{e}");
+    }
+
+    #[test]
+    fn bad_severity_is_reported_with_expected_values() {
+        let text = minimal(&OK_CHECK.replace("\"high\"", "\"critical\""));
+        let e = parse(&text, "p.json").unwrap_err();
+        assert!(e.message.contains("unknown variant `critical`"), "{e}");
+        assert!(e.message.contains("high"), "{e}");
+    }
+
+    #[test]
+    fn bad_detection_type_is_reported() {
+        let text = minimal(&OK_CHECK.replace("\"semantic\"", "\"magic\""));
+        let e = parse(&text, "p.json").unwrap_err();
+        assert!(e.message.contains("unknown variant `magic`"), "{e}");
+    }
+
+    #[test]
+    fn missing_question_is_reported() {
+        let text = minimal(&OK_CHECK.replace("\"question\":\"Q?\",", ""));
+        let e = parse(&text, "p.json").unwrap_err();
+        assert!(e.message.contains("missing field `question`"), "{e}");
+    }
+
+    #[test]
+    fn duplicate_check_id_points_at_the_second_id() {
+        let text = format!(
+            "{{\"id\":\"t\",\"version\":\"1\",\"checks\":[\n{OK_CHECK},\n{OK_CHECK}\n]}}"
+        );
+        let e = parse(&text, "p.json").unwrap_err();
+        assert!(e.message.contains("duplicate check id `a`"), "{e}");
+        assert_eq!(e.position.line, 2, "{e}");
+        let col = e.position.character as usize;
+        assert_eq!(&OK_CHECK[col..col + 3], "\"a\"");
+    }
+
+    #[test]
+    fn syntax_error_and_empty_file_are_clear() {
+        let e = parse("{\"id\": \"t\",,}", "p.json").unwrap_err();
+        assert!(e.message.starts_with("invalid JSON"), "{e}");
+        let e = parse("  \n", "p.json").unwrap_err();
+        assert!(e.message.contains("empty"), "{e}");
+    }
+
+    #[test]
+    fn result_states_must_allow_indeterminate() {
+        let check = OK_CHECK.replace("\"question\"", "\"result_states\":[\"pass\",\"fail\"],\"question\"");
+        let e = parse(&minimal(&check), "p.json").unwrap_err();
+        assert!(e.message.contains("indeterminate"), "{e}");
+    }
+
+    #[test]
+    fn invalid_utf8_file_is_an_error_not_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("bad.json");
+        std::fs::write(&p, b"{\"id\": \"\xff\"}").unwrap();
+        let e = load_file(&p).unwrap_err();
+        assert!(e.message.contains("UTF-8"), "{e}");
+    }
+}

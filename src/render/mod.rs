@@ -1,0 +1,2 @@
+//! Report renderers. `text` is the CLI's; html/sarif/junit OWNER: helper "reports".
+pub mod text;

@@ -1,0 +1,1 @@
+//! Terminal rendering of reports (written by the lead).

@@ -1,0 +1,199 @@
+//! Rule kinds: the machine-readable part of a check (SPEC §3).
+//!
+//! Each kind is a small unit that turns the document body into hits. How a
+//! hit counts depends on the check's detection type (see `runner`):
+//! deterministic checks take the rule's verdict, hybrid and semantic checks
+//! hand the hits to the evaluator as candidate spans.
+
+mod markdown;
+mod pattern;
+mod qualifier;
+mod section;
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use crate::playbook::Seg;
+use crate::report::Verdict;
+
+pub use markdown::ProseMap;
+
+/// Whether a match is evidence of a problem or evidence that the check passes.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum MatchMeans {
+    #[default]
+    Fail,
+    Pass,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Rule {
+    /// Regexes; each match is a hit.
+    Pattern {
+        patterns: Vec<String>,
+        #[serde(default)]
+        match_means: MatchMeans,
+        /// Skip matches inside quotations, block quotes and code (the AI quoting a contract).
+        #[serde(default = "yes")]
+        skip_quoted: bool,
+    },
+    /// Certainty terms with no qualifier within `window_words` words in the same sentence.
+    QualifierWindow {
+        terms: Vec<String>,
+        qualifiers: Vec<String>,
+        #[serde(default = "default_window")]
+        window_words: usize,
+        #[serde(default = "yes")]
+        skip_quoted: bool,
+    },
+    /// A section heading or statement that must be present somewhere.
+    RequiredSection {
+        headings: Vec<String>,
+        #[serde(default)]
+        statements: Vec<String>,
+        /// Shorter bodies are `indeterminate` ("extremely short or clearly partial").
+        #[serde(default = "default_min_chars")]
+        min_body_chars: usize,
+    },
+    /// Report-level: stability of the other checks across runs (seed 000 note 4).
+    RunVariance {
+        #[serde(default = "default_threshold")]
+        threshold: f64,
+    },
+    /// Report-level: degradation against the baseline or previous report (seed 000 note 5).
+    BaselineDrift {
+        #[serde(default = "default_drop")]
+        max_consistency_drop: f64,
+    },
+}
+
+fn yes() -> bool {
+    true
+}
+fn default_window() -> usize {
+    12
+}
+fn default_min_chars() -> usize {
+    300
+}
+fn default_threshold() -> f64 {
+    crate::report::STABILITY_THRESHOLD
+}
+fn default_drop() -> f64 {
+    0.15
+}
+
+/// One place a rule matched, in whole-document byte offsets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub start: usize,
+    pub end: usize,
+    pub note: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleOutcome {
+    pub verdict: Verdict,
+    /// Evidence for `verdict` (for a fail: the problem spans; for a pass: what satisfied it).
+    pub hits: Vec<Hit>,
+    /// Do the hits point at problems (candidates for the evaluator) or at satisfying text?
+    pub hits_are_problems: bool,
+    pub notes: String,
+}
+
+/// A rule with its regexes compiled once per playbook load.
+#[derive(Debug, Clone)]
+pub enum CompiledRule {
+    Pattern(pattern::PatternRule),
+    Qualifier(qualifier::QualifierRule),
+    Section(section::SectionRule),
+    ReportLevel,
+}
+
+impl Rule {
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Rule::Pattern { .. } => "pattern",
+            Rule::QualifierWindow { .. } => "qualifier_window",
+            Rule::RequiredSection { .. } => "required_section",
+            Rule::RunVariance { .. } => "run_variance",
+            Rule::BaselineDrift { .. } => "baseline_drift",
+        }
+    }
+
+    /// Computed from the other checks' results, not from the document.
+    pub fn is_report_level(&self) -> bool {
+        matches!(self, Rule::RunVariance { .. } | Rule::BaselineDrift { .. })
+    }
+
+    /// Validate regexes and numbers; errors carry the JSON path below `rules`.
+    pub fn validate(&self) -> Result<(), (Vec<Seg>, String)> {
+        self.compile().map(|_| ())
+    }
+
+    pub fn compile(&self) -> Result<CompiledRule, (Vec<Seg>, String)> {
+        match self {
+            Rule::Pattern { patterns, match_means, skip_quoted } => {
+                let set = compile_all("patterns", patterns)?;
+                Ok(CompiledRule::Pattern(pattern::PatternRule::new(set, *match_means, *skip_quoted)))
+            }
+            Rule::QualifierWindow { terms, qualifiers, window_words, skip_quoted } => {
+                let terms = compile_all("terms", terms)?;
+                let quals = compile_all("qualifiers", qualifiers)?;
+                if *window_words == 0 {
+                    return Err((vec![Seg::Key("window_words")], "`window_words` must be at least 1".into()));
+                }
+                Ok(CompiledRule::Qualifier(qualifier::QualifierRule::new(terms, quals, *window_words, *skip_quoted)))
+            }
+            Rule::RequiredSection { headings, statements, min_body_chars } => {
+                let h = compile_all("headings", headings)?;
+                let s = compile_all("statements", statements)?;
+                if headings.is_empty() && statements.is_empty() {
+                    return Err((vec![Seg::Key("headings")], "give at least one heading or statement pattern".into()));
+                }
+                Ok(CompiledRule::Section(section::SectionRule::new(h, s, *min_body_chars)))
+            }
+            Rule::RunVariance { threshold } => unit_interval("threshold", *threshold),
+            Rule::BaselineDrift { max_consistency_drop } => unit_interval("max_consistency_drop", *max_consistency_drop),
+        }
+    }
+}
+
+fn unit_interval(key: &'static str, v: f64) -> Result<CompiledRule, (Vec<Seg>, String)> {
+    if (0.0..=1.0).contains(&v) {
+        Ok(CompiledRule::ReportLevel)
+    } else {
+        Err((vec![Seg::Key(key)], format!("`{key}` must be between 0 and 1, got {v}")))
+    }
+}
+
+/// Compile a list of regexes (case-insensitive unless they say otherwise) into one alternation.
+fn compile_all(key: &'static str, patterns: &[String]) -> Result<Option<Regex>, (Vec<Seg>, String)> {
+    for (i, p) in patterns.iter().enumerate() {
+        if let Err(e) = Regex::new(p) {
+            return Err((vec![Seg::Key(key), Seg::Index(i)], format!("invalid regex in `{key}`: {e}")));
+        }
+    }
+    if patterns.is_empty() {
+        return Ok(None);
+    }
+    let joined = patterns.iter().map(|p| format!("(?:{p})")).collect::<Vec<_>>().join("|");
+    Regex::new(&format!("(?i){joined}"))
+        .map(Some)
+        .map_err(|e| (vec![Seg::Key(key)], format!("`{key}` patterns do not combine: {e}")))
+}
+
+impl CompiledRule {
+    /// Apply to the document body `text[body.0..body.1]`; hits are whole-document offsets.
+    /// Report-level rules return `None`: the runner computes them from other results.
+    pub fn apply(&self, text: &str, body: (usize, usize), prose: &ProseMap) -> Option<RuleOutcome> {
+        match self {
+            CompiledRule::Pattern(r) => Some(r.apply(text, body, prose)),
+            CompiledRule::Qualifier(r) => Some(r.apply(text, body, prose)),
+            CompiledRule::Section(r) => Some(r.apply(text, body, prose)),
+            CompiledRule::ReportLevel => None,
+        }
+    }
+}

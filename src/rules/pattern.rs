@@ -1,0 +1,83 @@
+//! `pattern`: every regex match is a hit; the check says whether a match means fail or pass.
+
+use regex::Regex;
+
+use super::{Hit, MatchMeans, ProseMap, RuleOutcome};
+use crate::report::Verdict;
+
+#[derive(Debug, Clone)]
+pub struct PatternRule {
+    re: Option<Regex>,
+    means: MatchMeans,
+    skip_quoted: bool,
+}
+
+impl PatternRule {
+    pub fn new(re: Option<Regex>, means: MatchMeans, skip_quoted: bool) -> Self {
+        PatternRule { re, means, skip_quoted }
+    }
+
+    pub fn apply(&self, text: &str, body: (usize, usize), prose: &ProseMap) -> RuleOutcome {
+        let hits: Vec<Hit> = self
+            .re
+            .iter()
+            .flat_map(|re| re.find_iter(&text[body.0..body.1]))
+            .map(|m| (body.0 + m.start(), body.0 + m.end()))
+            .filter(|&(s, e)| !(self.skip_quoted && prose.is_quoted(s, e)))
+            .map(|(start, end)| Hit { start, end, note: format!("matched “{}”", &text[start..end]) })
+            .collect();
+        let n = hits.len();
+        match (self.means, n) {
+            (MatchMeans::Fail, 0) => outcome(Verdict::Pass, vec![], true, "No matching text found.".into()),
+            (MatchMeans::Fail, _) => outcome(Verdict::Fail, hits, true, format!("{n} matching span(s) found.")),
+            (MatchMeans::Pass, 0) => outcome(Verdict::Fail, vec![], false, "No required text found.".into()),
+            (MatchMeans::Pass, _) => outcome(Verdict::Pass, hits, false, format!("{n} satisfying span(s) found.")),
+        }
+    }
+}
+
+fn outcome(verdict: Verdict, hits: Vec<Hit>, hits_are_problems: bool, notes: String) -> RuleOutcome {
+    RuleOutcome { verdict, hits, hits_are_problems, notes }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(means: MatchMeans) -> PatternRule {
+        PatternRule::new(Some(Regex::new(r"(?i)\bconsult (?:an? )?attorney\b").unwrap()), means, true)
+    }
+
+    #[test]
+    fn fail_meaning_flags_each_unquoted_match() {
+        let t = "Consult an attorney. Then \"consult attorney\" quoted. consult attorney";
+        let p = ProseMap::new(t, (0, t.len()));
+        let o = rule(MatchMeans::Fail).apply(t, (0, t.len()), &p);
+        assert_eq!(o.verdict, Verdict::Fail);
+        assert_eq!(o.hits.len(), 2);
+        assert_eq!(&t[o.hits[1].start..o.hits[1].end], "consult attorney");
+        assert!(o.hits[1].start > t.find("quoted").unwrap());
+    }
+
+    #[test]
+    fn pass_meaning_fails_when_absent() {
+        let t = "Nothing to see.";
+        let p = ProseMap::new(t, (0, t.len()));
+        let o = rule(MatchMeans::Pass).apply(t, (0, t.len()), &p);
+        assert_eq!(o.verdict, Verdict::Fail);
+        assert!(o.hits.is_empty());
+        let t = "Please consult an attorney.";
+        let o = rule(MatchMeans::Pass).apply(t, (0, t.len()), &ProseMap::new(t, (0, t.len())));
+        assert_eq!(o.verdict, Verdict::Pass);
+        assert!(!o.hits_are_problems);
+    }
+
+    #[test]
+    fn offsets_are_whole_document_when_body_is_offset() {
+        let t = "---\nfm: consult attorney\n---\nconsult attorney";
+        let body = (t.rfind("consult").unwrap(), t.len());
+        let o = rule(MatchMeans::Fail).apply(t, body, &ProseMap::new(t, body));
+        assert_eq!(o.hits.len(), 1);
+        assert_eq!(o.hits[0].start, body.0);
+    }
+}
