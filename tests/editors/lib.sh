@@ -49,9 +49,16 @@ stop_fake_llm() {
   fi
 }
 
-# A workspace with the example document and a plain markdown file beside it.
+# A workspace with the example document, the companions its front matter
+# names (source, prompt), and a plain markdown file beside it.
 make_workspace() {
+  local doc dir companion
+  doc="$(example_document)"
+  dir="$(dirname "$doc")"
   mkdir -p "$WORK/ws"
-  cp "$(example_document)" "$WORK/ws/nda_review.ai.md"
+  cp "$doc" "$WORK/ws/nda_review.ai.md"
+  for companion in $(sed -n 's/^[[:space:]]*\(source\|prompt\):[[:space:]]*\([^[:space:]#]*\).*/\2/p' "$doc"); do
+    [ -f "$dir/$companion" ] && cp "$dir/$companion" "$WORK/ws/$companion"
+  done
   printf '# Notes\n\nNot an AI-output document.\n' >"$WORK/ws/notes.md"
 }

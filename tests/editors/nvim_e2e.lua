@@ -82,7 +82,9 @@ vim.api.nvim_create_autocmd("LspProgress", {
 })
 
 -- As in any user config (`-u NONE` leaves it off): vim.lsp.enable() needs FileType.
-vim.cmd("filetype on")
+if vim.env.BYOP_E2E_NO_FILETYPE ~= "1" then
+  vim.cmd("filetype on")
+end
 vim.opt.rtp:prepend(plugin_dir)
 local ok_setup, err_setup = pcall(function()
   require("byop").setup({

@@ -61,7 +61,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     vscode.window.onDidChangeActiveTextEditor(() => refreshStatusItem()),
     vscode.workspace.onDidOpenTextDocument((doc) => {
-      if (isByopDocument(doc)) void ensureClient(context);
+      if (isByopDocument(doc)) void ensureClient(context, false);
     }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (!e.affectsConfiguration("byop")) return;
@@ -78,7 +78,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
 
-  if (vscode.workspace.textDocuments.some(isByopDocument)) await ensureClient(context);
+  if (vscode.workspace.textDocuments.some(isByopDocument)) await ensureClient(context, false);
   refreshStatusItem();
 }
 
@@ -93,11 +93,14 @@ async function stopClient(): Promise<void> {
   if (c) await c.stop().catch((e) => output.appendLine(`stop: ${errorText(e)}`));
 }
 
+/** A missing binary is reported once for automatic starts, every time for commands. */
+let missingBinaryReported = false;
+
 /** Starts the server once; every caller shares the same start. */
-function ensureClient(context: vscode.ExtensionContext): Promise<LanguageClient | undefined> {
+function ensureClient(context: vscode.ExtensionContext, interactive = true): Promise<LanguageClient | undefined> {
   if (client) return Promise.resolve(client);
   if (!starting) {
-    starting = startClient(context).then(
+    starting = startClient(context, interactive).then(
       (c) => {
         client = c;
         if (!c) starting = undefined; // let a later attempt retry (e.g. after fixing byop.path)
@@ -113,7 +116,7 @@ function ensureClient(context: vscode.ExtensionContext): Promise<LanguageClient 
   return starting;
 }
 
-async function startClient(context: vscode.ExtensionContext): Promise<LanguageClient | undefined> {
+async function startClient(context: vscode.ExtensionContext, interactive: boolean): Promise<LanguageClient | undefined> {
   const found = findByop({
     configuredPath: vscode.workspace.getConfiguration("byop").get<string>("path") ?? "",
     extensionPath: context.extensionPath,
@@ -122,6 +125,8 @@ async function startClient(context: vscode.ExtensionContext): Promise<LanguageCl
   });
   if (!found.ok) {
     output.appendLine(found.message);
+    if (!interactive && missingBinaryReported) return undefined;
+    missingBinaryReported = true;
     const action = found.fixIsSetting ? "Open Settings" : "Set byop.path";
     const choice = await vscode.window.showErrorMessage(`BYOP: ${found.message}`, action);
     if (choice) await vscode.commands.executeCommand("workbench.action.openSettings", "byop.path");

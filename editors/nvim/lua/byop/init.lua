@@ -207,6 +207,9 @@ function M.setup(opts)
     end
   end
 
+  -- Also globally, so a byop client started elsewhere (nvim-lspconfig) feeds the statusline.
+  vim.lsp.handlers["byop/status"] = on_status
+
   -- Work-done progress ("check 3/6, run 2/3") for the statusline.
   vim.api.nvim_create_autocmd("LspProgress", {
     group = augroup,
