@@ -43,17 +43,31 @@ impl Store {
         unimplemented!()
     }
     /// Newest first; all documents when `doc_key` is `None`.
-    pub fn history(&self, doc_key: Option<&str>, limit: usize) -> Result<Vec<HistoryRow>, StoreError> {
+    pub fn history(
+        &self,
+        doc_key: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<HistoryRow>, StoreError> {
         let _ = (doc_key, limit);
         unimplemented!()
     }
     /// Most recent report of this document and playbook hash, other than `exclude_id`.
-    pub fn latest_report(&self, doc_key: &str, playbook_hash: &str, exclude_id: Option<&str>) -> Result<Option<Report>, StoreError> {
+    pub fn latest_report(
+        &self,
+        doc_key: &str,
+        playbook_hash: &str,
+        exclude_id: Option<&str>,
+    ) -> Result<Option<Report>, StoreError> {
         let _ = (doc_key, playbook_hash, exclude_id);
         unimplemented!()
     }
     /// Most recent report for identical inputs, playbook and mode (any document path).
-    pub fn find_by_inputs(&self, inputs_fingerprint: &str, playbook_hash: &str, mode: &str) -> Result<Option<Report>, StoreError> {
+    pub fn find_by_inputs(
+        &self,
+        inputs_fingerprint: &str,
+        playbook_hash: &str,
+        mode: &str,
+    ) -> Result<Option<Report>, StoreError> {
         let _ = (inputs_fingerprint, playbook_hash, mode);
         unimplemented!()
     }
@@ -61,7 +75,11 @@ impl Store {
         let _ = (doc_key, report_id);
         unimplemented!()
     }
-    pub fn baseline(&self, doc_key: &str, playbook_hash: &str) -> Result<Option<Report>, StoreError> {
+    pub fn baseline(
+        &self,
+        doc_key: &str,
+        playbook_hash: &str,
+    ) -> Result<Option<Report>, StoreError> {
         let _ = (doc_key, playbook_hash);
         unimplemented!()
     }
@@ -69,7 +87,13 @@ impl Store {
         let _ = key;
         unimplemented!()
     }
-    pub fn put_cached_response(&self, key: &str, provider: &str, model: &str, raw: &str) -> Result<(), StoreError> {
+    pub fn put_cached_response(
+        &self,
+        key: &str,
+        provider: &str,
+        model: &str,
+        raw: &str,
+    ) -> Result<(), StoreError> {
         let _ = (key, provider, model, raw);
         unimplemented!()
     }

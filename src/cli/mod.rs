@@ -1,2 +1,4 @@
 //! Command line (SPEC §7).
-pub fn main() -> i32 { 0 }
+pub fn main() -> i32 {
+    0
+}
