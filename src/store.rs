@@ -120,7 +120,9 @@ impl Store {
         let version = user_version(&conn).map_err(|e| fail("reading schema version", e))?;
         refuse_newer(&label, version)?;
         if wal {
-            conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))
+            // Switching journal mode can report "locked" without consulting the busy
+            // handler while another connection is opening the same fresh file; retry.
+            retry_while_busy(|| conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0)))
                 .map_err(|e| fail("enabling WAL", e))?;
         }
         conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| fail("setting synchronous", e))?;
@@ -334,6 +336,24 @@ impl Store {
         )
         .map_err(|e| self.err("caching response", e))?;
         tx.commit().map_err(|e| self.err("caching response", e))
+    }
+}
+
+/// Run `op` again while SQLite reports busy/locked, until `BUSY_TIMEOUT` has passed.
+fn retry_while_busy<T>(mut op: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match op() {
+            Err(e)
+                if matches!(e.sqlite_error_code(), Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked))
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            other => return other,
+        }
     }
 }
 
