@@ -96,15 +96,18 @@ impl Store {
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let label = path.display().to_string();
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| StoreError(format!("cannot create folder {}: {e}", parent.display())))?;
+            std::fs::create_dir_all(parent).map_err(|e| {
+                StoreError(format!("cannot create folder {}: {e}", parent.display()))
+            })?;
         }
-        let conn = Connection::open(path).map_err(|e| StoreError(format!("cannot open database {label}: {e}")))?;
+        let conn = Connection::open(path)
+            .map_err(|e| StoreError(format!("cannot open database {label}: {e}")))?;
         Self::init(conn, label, true)
     }
 
     pub fn open_in_memory() -> Result<Store, StoreError> {
-        let conn = Connection::open_in_memory().map_err(|e| StoreError(format!("cannot open in-memory database: {e}")))?;
+        let conn = Connection::open_in_memory()
+            .map_err(|e| StoreError(format!("cannot open in-memory database: {e}")))?;
         Self::init(conn, ":memory:".to_string(), false)
     }
 
@@ -115,26 +118,38 @@ impl Store {
 
     fn init(mut conn: Connection, label: String, wal: bool) -> Result<Store, StoreError> {
         let fail = |what: &str, e: rusqlite::Error| open_error(&label, what, e);
-        conn.busy_timeout(BUSY_TIMEOUT).map_err(|e| fail("setting busy timeout", e))?;
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| fail("setting busy timeout", e))?;
         // The first read of the file: a non-database fails here, before we write anything.
         let version = user_version(&conn).map_err(|e| fail("reading schema version", e))?;
         refuse_newer(&label, version)?;
         if wal {
             // Switching journal mode can report "locked" without consulting the busy
             // handler while another connection is opening the same fresh file; retry.
-            retry_while_busy(|| conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0)))
-                .map_err(|e| fail("enabling WAL", e))?;
+            retry_while_busy(|| {
+                conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| {
+                    row.get::<_, String>(0)
+                })
+            })
+            .map_err(|e| fail("enabling WAL", e))?;
         }
-        conn.pragma_update(None, "synchronous", "NORMAL").map_err(|e| fail("setting synchronous", e))?;
-        conn.pragma_update(None, "foreign_keys", true).map_err(|e| fail("enabling foreign keys", e))?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(|e| fail("setting synchronous", e))?;
+        conn.pragma_update(None, "foreign_keys", true)
+            .map_err(|e| fail("enabling foreign keys", e))?;
         migrate(&mut conn, &label)?;
-        Ok(Store { conn: Mutex::new(conn), label })
+        Ok(Store {
+            conn: Mutex::new(conn),
+            label,
+        })
     }
 
     /// A poisoned lock only means another thread panicked mid-call; SQLite rolled
     /// back its transaction, so the connection is still consistent.
     fn conn(&self) -> MutexGuard<'_, Connection> {
-        self.conn.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.conn
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn err(&self, what: &str, e: rusqlite::Error) -> StoreError {
@@ -148,10 +163,13 @@ impl Store {
     /// keeping the first row keeps its insertion order and any baseline pointing at it.
     pub fn save_report(&self, doc_key: &str, report: &Report) -> Result<(), StoreError> {
         if report.report_id.trim().is_empty() {
-            return Err(StoreError("cannot save a report without a report_id".into()));
+            return Err(StoreError(
+                "cannot save a report without a report_id".into(),
+            ));
         }
-        let json = serde_json::to_string(report)
-            .map_err(|e| StoreError(format!("cannot serialize report {}: {e}", report.report_id)))?;
+        let json = serde_json::to_string(report).map_err(|e| {
+            StoreError(format!("cannot serialize report {}: {e}", report.report_id))
+        })?;
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -195,7 +213,11 @@ impl Store {
             return Err(StoreError("empty report id".into()));
         }
         let exact: Option<String> = conn
-            .query_row("SELECT report_id FROM reports WHERE report_id = ?1", [id], |r| r.get(0))
+            .query_row(
+                "SELECT report_id FROM reports WHERE report_id = ?1",
+                [id],
+                |r| r.get(0),
+            )
             .optional()
             .map_err(|e| self.err("looking up report", e))?;
         if exact.is_some() {
@@ -215,30 +237,55 @@ impl Store {
             1 => Ok(matches.into_iter().next()),
             n => {
                 let more = if n > SHOWN { ", …" } else { "" };
-                let shown = matches.iter().take(SHOWN).cloned().collect::<Vec<_>>().join(", ");
-                Err(StoreError(format!("report id prefix `{id}` is ambiguous: {shown}{more}")))
+                let shown = matches
+                    .iter()
+                    .take(SHOWN)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                Err(StoreError(format!(
+                    "report id prefix `{id}` is ambiguous: {shown}{more}"
+                )))
             }
         }
     }
 
     fn report_by_id(&self, conn: &Connection, id: &str) -> Result<Option<Report>, StoreError> {
-        self.query_report(conn, "SELECT report_json FROM reports WHERE report_id = ?1", params![id])
+        self.query_report(
+            conn,
+            "SELECT report_json FROM reports WHERE report_id = ?1",
+            params![id],
+        )
     }
 
     /// First row of a `SELECT report_json …` query, parsed.
-    fn query_report(&self, conn: &Connection, sql: &str, params: &[&dyn rusqlite::ToSql]) -> Result<Option<Report>, StoreError> {
+    fn query_report(
+        &self,
+        conn: &Connection,
+        sql: &str,
+        params: &[&dyn rusqlite::ToSql],
+    ) -> Result<Option<Report>, StoreError> {
         let json: Option<String> = conn
             .query_row(sql, params, |r| r.get(0))
             .optional()
             .map_err(|e| self.err("reading report", e))?;
         json.map(|j| {
-            serde_json::from_str(&j).map_err(|e| StoreError(format!("database {}: a stored report is unreadable: {e}", self.label)))
+            serde_json::from_str(&j).map_err(|e| {
+                StoreError(format!(
+                    "database {}: a stored report is unreadable: {e}",
+                    self.label
+                ))
+            })
         })
         .transpose()
     }
 
     /// Newest first; all documents when `doc_key` is `None`. Returns at most `limit` rows.
-    pub fn history(&self, doc_key: Option<&str>, limit: usize) -> Result<Vec<HistoryRow>, StoreError> {
+    pub fn history(
+        &self,
+        doc_key: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<HistoryRow>, StoreError> {
         let conn = self.conn();
         let sql = format!(
             "SELECT r.report_id, r.timestamp, r.doc_key, r.playbook_id, r.playbook_version, r.mode, r.status,
@@ -246,7 +293,9 @@ impl Store {
                     EXISTS (SELECT 1 FROM baselines b WHERE b.report_id = r.report_id AND b.doc_key = r.doc_key)
              FROM reports r WHERE (?1 IS NULL OR r.doc_key = ?1) {NEWEST_FIRST} LIMIT ?2"
         );
-        let mut stmt = conn.prepare(&sql).map_err(|e| self.err("reading history", e))?;
+        let mut stmt = conn
+            .prepare(&sql)
+            .map_err(|e| self.err("reading history", e))?;
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         stmt.query_map(params![doc_key, limit], |r| {
             Ok(HistoryRow {
@@ -266,7 +315,12 @@ impl Store {
     }
 
     /// Most recent report of this document and playbook hash, other than `exclude_id`.
-    pub fn latest_report(&self, doc_key: &str, playbook_hash: &str, exclude_id: Option<&str>) -> Result<Option<Report>, StoreError> {
+    pub fn latest_report(
+        &self,
+        doc_key: &str,
+        playbook_hash: &str,
+        exclude_id: Option<&str>,
+    ) -> Result<Option<Report>, StoreError> {
         let conn = self.conn();
         let sql = format!(
             "SELECT report_json FROM reports
@@ -277,13 +331,22 @@ impl Store {
     }
 
     /// Most recent report for identical inputs, playbook and mode (any document path).
-    pub fn find_by_inputs(&self, inputs_fingerprint: &str, playbook_hash: &str, mode: &str) -> Result<Option<Report>, StoreError> {
+    pub fn find_by_inputs(
+        &self,
+        inputs_fingerprint: &str,
+        playbook_hash: &str,
+        mode: &str,
+    ) -> Result<Option<Report>, StoreError> {
         let conn = self.conn();
         let sql = format!(
             "SELECT report_json FROM reports
              WHERE inputs_fingerprint = ?1 AND playbook_hash = ?2 AND mode = ?3 {NEWEST_FIRST} LIMIT 1"
         );
-        self.query_report(&conn, &sql, params![inputs_fingerprint, playbook_hash, mode])
+        self.query_report(
+            &conn,
+            &sql,
+            params![inputs_fingerprint, playbook_hash, mode],
+        )
     }
 
     /// Make a stored report the baseline of `doc_key` for that report's playbook hash,
@@ -293,11 +356,19 @@ impl Store {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| self.err("starting transaction", e))?;
-        let full = self
-            .resolve_id(&tx, report_id)?
-            .ok_or_else(|| StoreError(format!("no report `{}` in {}", report_id.trim(), self.label)))?;
+        let full = self.resolve_id(&tx, report_id)?.ok_or_else(|| {
+            StoreError(format!(
+                "no report `{}` in {}",
+                report_id.trim(),
+                self.label
+            ))
+        })?;
         let hash: String = tx
-            .query_row("SELECT playbook_hash FROM reports WHERE report_id = ?1", [&full], |r| r.get(0))
+            .query_row(
+                "SELECT playbook_hash FROM reports WHERE report_id = ?1",
+                [&full],
+                |r| r.get(0),
+            )
             .map_err(|e| self.err("saving baseline", e))?;
         tx.execute(
             "INSERT OR REPLACE INTO baselines (doc_key, playbook_hash, report_id, saved_at) VALUES (?1, ?2, ?3, ?4)",
@@ -307,7 +378,11 @@ impl Store {
         tx.commit().map_err(|e| self.err("saving baseline", e))
     }
 
-    pub fn baseline(&self, doc_key: &str, playbook_hash: &str) -> Result<Option<Report>, StoreError> {
+    pub fn baseline(
+        &self,
+        doc_key: &str,
+        playbook_hash: &str,
+    ) -> Result<Option<Report>, StoreError> {
         let conn = self.conn();
         self.query_report(
             &conn,
@@ -319,13 +394,23 @@ impl Store {
 
     pub fn cached_response(&self, key: &str) -> Result<Option<String>, StoreError> {
         let conn = self.conn();
-        conn.query_row("SELECT raw_text FROM responses WHERE cache_key = ?1", [key], |r| r.get(0))
-            .optional()
-            .map_err(|e| self.err("reading response cache", e))
+        conn.query_row(
+            "SELECT raw_text FROM responses WHERE cache_key = ?1",
+            [key],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(|e| self.err("reading response cache", e))
     }
 
     /// Store (or replace) the raw evaluator text for a cache key.
-    pub fn put_cached_response(&self, key: &str, provider: &str, model: &str, raw: &str) -> Result<(), StoreError> {
+    pub fn put_cached_response(
+        &self,
+        key: &str,
+        provider: &str,
+        model: &str,
+        raw: &str,
+    ) -> Result<(), StoreError> {
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -346,8 +431,10 @@ fn retry_while_busy<T>(mut op: impl FnMut() -> rusqlite::Result<T>) -> rusqlite:
     loop {
         match op() {
             Err(e)
-                if matches!(e.sqlite_error_code(), Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked))
-                    && std::time::Instant::now() < deadline =>
+                if matches!(
+                    e.sqlite_error_code(),
+                    Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+                ) && std::time::Instant::now() < deadline =>
             {
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(Duration::from_millis(50));
@@ -373,7 +460,9 @@ fn refuse_newer(label: &str, version: u32) -> Result<(), StoreError> {
 
 fn open_error(label: &str, what: &str, e: rusqlite::Error) -> StoreError {
     if e.sqlite_error_code() == Some(ErrorCode::NotADatabase) {
-        StoreError(format!("{label} is not a byop database (not a SQLite file)"))
+        StoreError(format!(
+            "{label} is not a byop database (not a SQLite file)"
+        ))
     } else {
         StoreError(format!("cannot open database {label}: {what}: {e}"))
     }
@@ -386,7 +475,8 @@ fn migrate(conn: &mut Connection, label: &str) -> Result<(), StoreError> {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| open_error(label, "starting migration", e))?;
-        let version = user_version(&tx).map_err(|e| open_error(label, "reading schema version", e))?;
+        let version =
+            user_version(&tx).map_err(|e| open_error(label, "reading schema version", e))?;
         refuse_newer(label, version)?;
         let Some(sql) = MIGRATIONS.get(version as usize) else {
             return Ok(()); // up to date; the read-only transaction rolls back on drop
@@ -395,7 +485,11 @@ fn migrate(conn: &mut Connection, label: &str) -> Result<(), StoreError> {
         tx.execute_batch(sql)
             .and_then(|()| tx.pragma_update(None, "user_version", next))
             .and_then(|()| tx.commit())
-            .map_err(|e| StoreError(format!("cannot migrate database {label} to schema v{next}: {e}")))?;
+            .map_err(|e| {
+                StoreError(format!(
+                    "cannot migrate database {label} to schema v{next}: {e}"
+                ))
+            })?;
     }
 }
 
@@ -471,7 +565,11 @@ mod tests {
                 recommended_next_steps: vec![],
             },
             check_results: checks,
-            variance_summary: VarianceSummary { num_runs: 1, consistency_score: 0.75, divergent_findings: vec![] },
+            variance_summary: VarianceSummary {
+                num_runs: 1,
+                consistency_score: 0.75,
+                divergent_findings: vec![],
+            },
             integrity: Integrity {
                 playbook_logic_hash: pb.logic_hash.clone(),
                 inputs_fingerprint: inputs.into(),
@@ -479,8 +577,14 @@ mod tests {
             },
             presentation_rules: PresentationRules::default(),
             report_id: id.into(),
-            document: DocumentInfo { path: "nda.ai.md".into(), ..Default::default() },
-            evaluator: Some(EvaluatorInfo { provider: "anthropic".into(), model: "claude-sonnet-4-20250514".into() }),
+            document: DocumentInfo {
+                path: "nda.ai.md".into(),
+                ..Default::default()
+            },
+            evaluator: Some(EvaluatorInfo {
+                provider: "anthropic".into(),
+                model: "claude-sonnet-4-20250514".into(),
+            }),
             suppressed: vec![],
             untrusted_input_warnings: vec![],
             notices: vec![],
@@ -502,12 +606,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a/b/.byop/byop.db");
         let store = Store::open(&path).unwrap();
-        store.save_report("nda.ai.md", &report("r1", "2026-01-01T00:00:00Z", "sha256:in", Mode::Screening)).unwrap();
+        store
+            .save_report(
+                "nda.ai.md",
+                &report("r1", "2026-01-01T00:00:00Z", "sha256:in", Mode::Screening),
+            )
+            .unwrap();
         drop(store);
 
         let raw = Connection::open(&path).unwrap();
         assert_eq!(user_version(&raw).unwrap(), SCHEMA_VERSION);
-        let mode: String = raw.pragma_query_value(None, "journal_mode", |r| r.get(0)).unwrap();
+        let mode: String = raw
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
         assert_eq!(mode, "wal");
         drop(raw);
 
@@ -520,11 +631,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("byop.db");
         let raw = Connection::open(&path).unwrap();
-        raw.pragma_update(None, "user_version", SCHEMA_VERSION + 1).unwrap();
+        raw.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
         drop(raw);
         let err = Store::open(&path).unwrap_err().to_string();
         assert!(err.contains("newer byop"), "{err}");
-        assert!(err.contains(&format!("schema v{}", SCHEMA_VERSION + 1)), "{err}");
+        assert!(
+            err.contains(&format!("schema v{}", SCHEMA_VERSION + 1)),
+            "{err}"
+        );
         assert!(err.contains(&path.display().to_string()), "{err}");
     }
 
@@ -537,7 +652,11 @@ mod tests {
         assert!(err.contains("not a byop database"), "{err}");
         assert!(err.contains(&path.display().to_string()), "{err}");
         // and the file is left untouched
-        assert!(std::fs::read_to_string(&path).unwrap().starts_with("# Meeting notes"));
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .starts_with("# Meeting notes")
+        );
     }
 
     #[test]
@@ -545,16 +664,27 @@ mod tests {
         let store = Store::open_in_memory().unwrap();
         let original = report("abc123", "2026-01-01T00:00:00Z", "sha256:in", Mode::Full);
         store.save_report("nda.ai.md", &original).unwrap();
-        assert_eq!(store.get_report("abc123").unwrap().as_ref(), Some(&original));
+        assert_eq!(
+            store.get_report("abc123").unwrap().as_ref(),
+            Some(&original)
+        );
         assert_eq!(store.get_report("abc").unwrap().as_ref(), Some(&original));
         assert_eq!(store.get_report("zzz").unwrap(), None);
         assert!(store.get_report("  ").is_err());
         // a LIKE wildcard in a prefix is taken literally
         assert_eq!(store.get_report("a%").unwrap(), None);
 
-        store.save_report("nda.ai.md", &report("abd999", "2026-01-02T00:00:00Z", "sha256:in", Mode::Full)).unwrap();
+        store
+            .save_report(
+                "nda.ai.md",
+                &report("abd999", "2026-01-02T00:00:00Z", "sha256:in", Mode::Full),
+            )
+            .unwrap();
         let err = store.get_report("ab").unwrap_err().to_string();
-        assert!(err.contains("ambiguous") && err.contains("abc123") && err.contains("abd999"), "{err}");
+        assert!(
+            err.contains("ambiguous") && err.contains("abc123") && err.contains("abd999"),
+            "{err}"
+        );
         // a full id that is also a prefix of nothing else still resolves
         assert!(store.get_report("abd999").unwrap().is_some());
     }
@@ -574,21 +704,51 @@ mod tests {
     #[test]
     fn report_without_id_is_rejected() {
         let store = Store::open_in_memory().unwrap();
-        assert!(store.save_report("doc", &report("", "2026-01-01T00:00:00Z", "x", Mode::Full)).is_err());
+        assert!(
+            store
+                .save_report("doc", &report("", "2026-01-01T00:00:00Z", "x", Mode::Full))
+                .is_err()
+        );
     }
 
     #[test]
     fn history_is_newest_first_filtered_and_limited() {
         let store = Store::open_in_memory().unwrap();
         // inserted out of order; one timestamp has fractional seconds
-        store.save_report("a.md", &report("r2", "2026-01-02T00:00:00Z", "i", Mode::Full)).unwrap();
-        store.save_report("a.md", &report("r1", "2026-01-01T00:00:00Z", "i", Mode::Full)).unwrap();
-        store.save_report("b.md", &report("r3", "2026-01-02T00:00:00.500Z", "i", Mode::Screening)).unwrap();
-        store.save_report("a.md", &report("r4", "2026-01-03T09:00:00+02:00", "i", Mode::Full)).unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("r2", "2026-01-02T00:00:00Z", "i", Mode::Full),
+            )
+            .unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("r1", "2026-01-01T00:00:00Z", "i", Mode::Full),
+            )
+            .unwrap();
+        store
+            .save_report(
+                "b.md",
+                &report("r3", "2026-01-02T00:00:00.500Z", "i", Mode::Screening),
+            )
+            .unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("r4", "2026-01-03T09:00:00+02:00", "i", Mode::Full),
+            )
+            .unwrap();
 
         let ids = |rows: Vec<HistoryRow>| rows.into_iter().map(|r| r.report_id).collect::<Vec<_>>();
-        assert_eq!(ids(store.history(None, 100).unwrap()), ["r4", "r3", "r2", "r1"]);
-        assert_eq!(ids(store.history(Some("a.md"), 100).unwrap()), ["r4", "r2", "r1"]);
+        assert_eq!(
+            ids(store.history(None, 100).unwrap()),
+            ["r4", "r3", "r2", "r1"]
+        );
+        assert_eq!(
+            ids(store.history(Some("a.md"), 100).unwrap()),
+            ["r4", "r2", "r1"]
+        );
         assert_eq!(ids(store.history(Some("a.md"), 2).unwrap()), ["r4", "r2"]);
         assert!(store.history(Some("missing.md"), 10).unwrap().is_empty());
 
@@ -601,74 +761,181 @@ mod tests {
         assert!(!row.is_baseline);
 
         store.save_baseline("a.md", "r2").unwrap();
-        let flags: Vec<(String, bool)> =
-            store.history(None, 100).unwrap().into_iter().map(|r| (r.report_id, r.is_baseline)).collect();
+        let flags: Vec<(String, bool)> = store
+            .history(None, 100)
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.report_id, r.is_baseline))
+            .collect();
         assert_eq!(
             flags,
-            [("r4".into(), false), ("r3".into(), false), ("r2".into(), true), ("r1".into(), false)]
+            [
+                ("r4".into(), false),
+                ("r3".into(), false),
+                ("r2".into(), true),
+                ("r1".into(), false)
+            ]
         );
     }
 
     #[test]
     fn latest_report_skips_the_excluded_id_and_other_playbooks() {
         let store = Store::open_in_memory().unwrap();
-        store.save_report("a.md", &report("old", "2026-01-01T00:00:00Z", "i1", Mode::Full)).unwrap();
-        store.save_report("a.md", &report("new", "2026-01-02T00:00:00Z", "i2", Mode::Full)).unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("old", "2026-01-01T00:00:00Z", "i1", Mode::Full),
+            )
+            .unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("new", "2026-01-02T00:00:00Z", "i2", Mode::Full),
+            )
+            .unwrap();
         let mut other_pb = report("otherpb", "2026-01-03T00:00:00Z", "i3", Mode::Full);
         other_pb.integrity.playbook_logic_hash = "sha256:other".into();
         store.save_report("a.md", &other_pb).unwrap();
-        store.save_report("b.md", &report("otherdoc", "2026-01-04T00:00:00Z", "i4", Mode::Full)).unwrap();
+        store
+            .save_report(
+                "b.md",
+                &report("otherdoc", "2026-01-04T00:00:00Z", "i4", Mode::Full),
+            )
+            .unwrap();
 
         let id = |r: Option<Report>| r.map(|r| r.report_id);
-        assert_eq!(id(store.latest_report("a.md", &hash(), None).unwrap()).as_deref(), Some("new"));
-        assert_eq!(id(store.latest_report("a.md", &hash(), Some("new")).unwrap()).as_deref(), Some("old"));
-        assert_eq!(id(store.latest_report("a.md", "sha256:other", Some("otherpb")).unwrap()), None);
-        assert_eq!(id(store.latest_report("c.md", &hash(), None).unwrap()), None);
+        assert_eq!(
+            id(store.latest_report("a.md", &hash(), None).unwrap()).as_deref(),
+            Some("new")
+        );
+        assert_eq!(
+            id(store.latest_report("a.md", &hash(), Some("new")).unwrap()).as_deref(),
+            Some("old")
+        );
+        assert_eq!(
+            id(store
+                .latest_report("a.md", "sha256:other", Some("otherpb"))
+                .unwrap()),
+            None
+        );
+        assert_eq!(
+            id(store.latest_report("c.md", &hash(), None).unwrap()),
+            None
+        );
     }
 
     #[test]
     fn find_by_inputs_matches_fingerprint_playbook_and_mode() {
         let store = Store::open_in_memory().unwrap();
-        store.save_report("a.md", &report("s1", "2026-01-01T00:00:00Z", "sha256:same", Mode::Screening)).unwrap();
-        store.save_report("moved/a.md", &report("s2", "2026-01-02T00:00:00Z", "sha256:same", Mode::Screening)).unwrap();
-        store.save_report("a.md", &report("f1", "2026-01-03T00:00:00Z", "sha256:same", Mode::Full)).unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("s1", "2026-01-01T00:00:00Z", "sha256:same", Mode::Screening),
+            )
+            .unwrap();
+        store
+            .save_report(
+                "moved/a.md",
+                &report("s2", "2026-01-02T00:00:00Z", "sha256:same", Mode::Screening),
+            )
+            .unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("f1", "2026-01-03T00:00:00Z", "sha256:same", Mode::Full),
+            )
+            .unwrap();
 
-        let found = store.find_by_inputs("sha256:same", &hash(), "screening").unwrap().unwrap();
+        let found = store
+            .find_by_inputs("sha256:same", &hash(), "screening")
+            .unwrap()
+            .unwrap();
         assert_eq!(found.report_id, "s2");
-        assert_eq!(store.find_by_inputs("sha256:same", &hash(), "full").unwrap().unwrap().report_id, "f1");
-        assert!(store.find_by_inputs("sha256:same", &hash(), "deterministic").unwrap().is_none());
-        assert!(store.find_by_inputs("sha256:same", "sha256:other", "full").unwrap().is_none());
-        assert!(store.find_by_inputs("sha256:diff", &hash(), "full").unwrap().is_none());
+        assert_eq!(
+            store
+                .find_by_inputs("sha256:same", &hash(), "full")
+                .unwrap()
+                .unwrap()
+                .report_id,
+            "f1"
+        );
+        assert!(
+            store
+                .find_by_inputs("sha256:same", &hash(), "deterministic")
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            store
+                .find_by_inputs("sha256:same", "sha256:other", "full")
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            store
+                .find_by_inputs("sha256:diff", &hash(), "full")
+                .unwrap()
+                .is_none()
+        );
     }
 
     #[test]
     fn baseline_is_saved_under_the_reports_playbook_hash_and_replaced() {
         let store = Store::open_in_memory().unwrap();
-        store.save_report("a.md", &report("r1", "2026-01-01T00:00:00Z", "i", Mode::Full)).unwrap();
-        store.save_report("a.md", &report("r2", "2026-01-02T00:00:00Z", "i", Mode::Full)).unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("r1", "2026-01-01T00:00:00Z", "i", Mode::Full),
+            )
+            .unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("r2", "2026-01-02T00:00:00Z", "i", Mode::Full),
+            )
+            .unwrap();
         assert!(store.baseline("a.md", &hash()).unwrap().is_none());
 
         store.save_baseline("a.md", "r1").unwrap();
-        assert_eq!(store.baseline("a.md", &hash()).unwrap().unwrap().report_id, "r1");
+        assert_eq!(
+            store.baseline("a.md", &hash()).unwrap().unwrap().report_id,
+            "r1"
+        );
         assert!(store.baseline("a.md", "sha256:other").unwrap().is_none());
         assert!(store.baseline("b.md", &hash()).unwrap().is_none());
 
         store.save_baseline("a.md", "r2").unwrap();
-        assert_eq!(store.baseline("a.md", &hash()).unwrap().unwrap().report_id, "r2");
+        assert_eq!(
+            store.baseline("a.md", &hash()).unwrap().unwrap().report_id,
+            "r2"
+        );
 
         let err = store.save_baseline("a.md", "nope").unwrap_err().to_string();
         assert!(err.contains("nope"), "{err}");
-        assert_eq!(store.baseline("a.md", &hash()).unwrap().unwrap().report_id, "r2");
+        assert_eq!(
+            store.baseline("a.md", &hash()).unwrap().unwrap().report_id,
+            "r2"
+        );
     }
 
     #[test]
     fn response_cache_put_get_and_replace() {
         let store = Store::open_in_memory().unwrap();
         assert_eq!(store.cached_response("k1").unwrap(), None);
-        store.put_cached_response("k1", "anthropic", "claude", "{\"result\":\"pass\"}").unwrap();
-        assert_eq!(store.cached_response("k1").unwrap().as_deref(), Some("{\"result\":\"pass\"}"));
-        store.put_cached_response("k1", "anthropic", "claude", "second").unwrap();
-        assert_eq!(store.cached_response("k1").unwrap().as_deref(), Some("second"));
+        store
+            .put_cached_response("k1", "anthropic", "claude", "{\"result\":\"pass\"}")
+            .unwrap();
+        assert_eq!(
+            store.cached_response("k1").unwrap().as_deref(),
+            Some("{\"result\":\"pass\"}")
+        );
+        store
+            .put_cached_response("k1", "anthropic", "claude", "second")
+            .unwrap();
+        assert_eq!(
+            store.cached_response("k1").unwrap().as_deref(),
+            Some("second")
+        );
         assert_eq!(store.cached_response("k2").unwrap(), None);
     }
 
@@ -700,7 +967,10 @@ mod tests {
                     let store = Store::open(&path)?;
                     for i in 0..200 {
                         let ts = format!("2026-01-01T00:{:02}:{:02}Z", i / 60, i % 60);
-                        store.save_report(&format!("doc{w}.md"), &report(&format!("w{w}-{i:03}"), &ts, "i", Mode::Full))?;
+                        store.save_report(
+                            &format!("doc{w}.md"),
+                            &report(&format!("w{w}-{i:03}"), &ts, "i", Mode::Full),
+                        )?;
                     }
                     Ok::<_, StoreError>(())
                 })
@@ -713,7 +983,13 @@ mod tests {
         let rows = store.history(None, usize::MAX).unwrap();
         assert_eq!(rows.len(), 400);
         for w in 0..2 {
-            assert_eq!(store.history(Some(&format!("doc{w}.md")), 1000).unwrap().len(), 200);
+            assert_eq!(
+                store
+                    .history(Some(&format!("doc{w}.md")), 1000)
+                    .unwrap()
+                    .len(),
+                200
+            );
         }
     }
 }
