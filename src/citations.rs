@@ -511,6 +511,7 @@ by either party upon thirty (30) days’ written notice to either party.
 ## Risks
 - The indemnification clause is uncapped.
 - Governing law is the State of Delaware.
+- The Discloser's remedies are limited to \"injunctive relief\" only.
 
 Counsel should review the non-solicitation clause before signing. The fee for the café in São Paulo 🚀 is excluded.
 ";
@@ -578,6 +579,36 @@ Counsel should review the non-solicitation clause before signing. The fee for th
             (
                 Located::Normalized,
                 "upon thirty (30) days’ written notice".into()
+            )
+        );
+    }
+
+    #[test]
+    fn curly_quotes_in_the_quote_match_straight_ones_in_the_document() {
+        assert_eq!(
+            find("The Discloser’s remedies are limited to “injunctive relief” only"),
+            (
+                Located::Normalized,
+                "The Discloser's remedies are limited to \"injunctive relief\" only".into()
+            )
+        );
+    }
+
+    #[test]
+    fn heading_markers_are_ignored() {
+        assert_eq!(
+            find("Term This Agreement remains in effect"),
+            (
+                Located::Normalized,
+                "Term\nThis Agreement remains in effect".into()
+            )
+        );
+        // a colon the document does not have is beyond normalization: one edit, fuzzy
+        assert_eq!(
+            find("Term: This Agreement remains in effect"),
+            (
+                Located::Fuzzy,
+                "Term\nThis Agreement remains in effect".into()
             )
         );
     }
@@ -651,7 +682,7 @@ Counsel should review the non-solicitation clause before signing. The fee for th
             find("Governing law is the State of Delaware. [...] Counsel should review the non-solicitation clause"),
             (
                 Located::Normalized,
-                "Governing law is the State of Delaware.\n\nCounsel should review the non-solicitation clause".into()
+                "Governing law is the State of Delaware.\n- The Discloser's remedies are limited to \"injunctive relief\" only.\n\nCounsel should review the non-solicitation clause".into()
             )
         );
         let (kind, span) =
