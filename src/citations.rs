@@ -633,6 +633,10 @@ Counsel should review the non-solicitation clause before signing. The fee for th
                 "in strict confidence\nand shall not disclose".into()
             )
         );
+        assert_eq!(
+            find("in strict\u{a0}confidence"),
+            (Located::Normalized, "in strict confidence".into())
+        );
     }
 
     #[test]
