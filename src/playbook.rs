@@ -151,9 +151,15 @@ pub struct PlaybookError {
     pub message: String,
 }
 
+/// The built-in playbook, parsed and compiled once per process.
 pub fn builtin() -> LoadedPlaybook {
-    let pb = parse(BUILTIN_JSON, "<builtin>").expect("built-in playbook is valid (tested)");
-    loaded(pb, None)
+    static BUILTIN: std::sync::OnceLock<LoadedPlaybook> = std::sync::OnceLock::new();
+    BUILTIN
+        .get_or_init(|| {
+            let pb = parse(BUILTIN_JSON, "<builtin>").expect("built-in playbook is valid (tested)");
+            loaded(pb, None)
+        })
+        .clone()
 }
 
 fn loaded(pb: Playbook, path: Option<PathBuf>) -> LoadedPlaybook {
