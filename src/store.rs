@@ -205,16 +205,6 @@ impl Store {
             None => Ok(None),
         }
     }
-<<<<<<< HEAD
-    /// Newest first; all documents when `doc_key` is `None`.
-    pub fn history(
-        &self,
-        doc_key: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<HistoryRow>, StoreError> {
-        let _ = (doc_key, limit);
-        unimplemented!()
-=======
 
     /// The full id for `id` (full id or unique prefix).
     fn resolve_id(&self, conn: &Connection, id: &str) -> Result<Option<String>, StoreError> {
@@ -258,7 +248,6 @@ impl Store {
                 )))
             }
         }
->>>>>>> store
     }
 
     fn report_by_id(&self, conn: &Connection, id: &str) -> Result<Option<Report>, StoreError> {
@@ -332,10 +321,6 @@ impl Store {
         playbook_hash: &str,
         exclude_id: Option<&str>,
     ) -> Result<Option<Report>, StoreError> {
-<<<<<<< HEAD
-        let _ = (doc_key, playbook_hash, exclude_id);
-        unimplemented!()
-=======
         let conn = self.conn();
         let sql = format!(
             "SELECT report_json FROM reports
@@ -343,7 +328,6 @@ impl Store {
              {NEWEST_FIRST} LIMIT 1"
         );
         self.query_report(&conn, &sql, params![doc_key, playbook_hash, exclude_id])
->>>>>>> store
     }
 
     /// Most recent report for identical inputs, playbook and mode (any document path).
@@ -353,10 +337,6 @@ impl Store {
         playbook_hash: &str,
         mode: &str,
     ) -> Result<Option<Report>, StoreError> {
-<<<<<<< HEAD
-        let _ = (inputs_fingerprint, playbook_hash, mode);
-        unimplemented!()
-=======
         let conn = self.conn();
         let sql = format!(
             "SELECT report_json FROM reports
@@ -367,7 +347,6 @@ impl Store {
             &sql,
             params![inputs_fingerprint, playbook_hash, mode],
         )
->>>>>>> store
     }
 
     /// Make a stored report the baseline of `doc_key` for that report's playbook hash,
@@ -398,19 +377,12 @@ impl Store {
         .map_err(|e| self.err("saving baseline", e))?;
         tx.commit().map_err(|e| self.err("saving baseline", e))
     }
-<<<<<<< HEAD
-=======
 
->>>>>>> store
     pub fn baseline(
         &self,
         doc_key: &str,
         playbook_hash: &str,
     ) -> Result<Option<Report>, StoreError> {
-<<<<<<< HEAD
-        let _ = (doc_key, playbook_hash);
-        unimplemented!()
-=======
         let conn = self.conn();
         self.query_report(
             &conn,
@@ -418,7 +390,6 @@ impl Store {
              WHERE b.doc_key = ?1 AND b.playbook_hash = ?2",
             params![doc_key, playbook_hash],
         )
->>>>>>> store
     }
 
     pub fn cached_response(&self, key: &str) -> Result<Option<String>, StoreError> {
@@ -431,11 +402,8 @@ impl Store {
         .optional()
         .map_err(|e| self.err("reading response cache", e))
     }
-<<<<<<< HEAD
-=======
 
     /// Store (or replace) the raw evaluator text for a cache key.
->>>>>>> store
     pub fn put_cached_response(
         &self,
         key: &str,
@@ -443,10 +411,6 @@ impl Store {
         model: &str,
         raw: &str,
     ) -> Result<(), StoreError> {
-<<<<<<< HEAD
-        let _ = (key, provider, model, raw);
-        unimplemented!()
-=======
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -1027,6 +991,5 @@ mod tests {
                 200
             );
         }
->>>>>>> store
     }
 }
