@@ -51,7 +51,9 @@ mod tests {
         // JCS: keys sorted, no whitespace, non-ASCII kept as UTF-8.
         let canonical = r#"{"ai_output":"Résumé \"ok\"\n","prompt":"","source_document":"src"}"#;
         assert_eq!(
-            canonical_json(&serde_json::json!({"source_document":"src","prompt":"","ai_output":"Résumé \"ok\"\n"})),
+            canonical_json(
+                &serde_json::json!({"source_document":"src","prompt":"","ai_output":"Résumé \"ok\"\n"})
+            ),
             canonical
         );
         // Independently computed: printf '%s' '<canonical>' | sha256sum

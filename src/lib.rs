@@ -8,6 +8,7 @@ pub mod aggregate;
 pub mod citations;
 pub mod config;
 pub mod diff;
+pub mod docs;
 pub mod document;
 pub mod evaluator;
 pub mod injection;

@@ -1,3 +1,3 @@
-fn main() {
-    std::process::exit(byop::cli::main());
+fn main() -> std::process::ExitCode {
+    byop::cli::main()
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::report::Verdict;
-use crate::rules::Rule;
+use crate::rules::{CompiledRule, Rule};
 use crate::text::{Encoding, LineIndex, Position};
 
 pub const BUILTIN_ID: &str = "ai_plugin_observability_v1";
@@ -89,6 +89,9 @@ pub struct Check {
     /// Where the check is documented (LSP `codeDescription`, SARIF `helpUri`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub help_uri: Option<String>,
+    /// What a reader should do when the check does not pass (report "recommended next steps").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remediation: Option<String>,
 }
 
 fn all_result_states() -> Vec<Verdict> {
@@ -130,6 +133,8 @@ impl Check {
 #[derive(Debug, Clone)]
 pub struct LoadedPlaybook {
     pub playbook: Arc<Playbook>,
+    /// `rules` compiled once, index-aligned with `playbook.checks`.
+    pub compiled: Arc<Vec<Option<CompiledRule>>>,
     /// `None` for the built-in playbook.
     pub path: Option<PathBuf>,
     pub logic_hash: String,
@@ -146,14 +151,31 @@ pub struct PlaybookError {
     pub message: String,
 }
 
+/// The built-in playbook, parsed and compiled once per process.
 pub fn builtin() -> LoadedPlaybook {
-    let pb = parse(BUILTIN_JSON, "<builtin>").expect("built-in playbook is valid (tested)");
-    loaded(pb, None)
+    static BUILTIN: std::sync::OnceLock<LoadedPlaybook> = std::sync::OnceLock::new();
+    BUILTIN
+        .get_or_init(|| {
+            let pb = parse(BUILTIN_JSON, "<builtin>").expect("built-in playbook is valid (tested)");
+            loaded(pb, None)
+        })
+        .clone()
 }
 
 fn loaded(pb: Playbook, path: Option<PathBuf>) -> LoadedPlaybook {
     let logic_hash = crate::integrity::playbook_logic_hash(&pb);
-    LoadedPlaybook { playbook: Arc::new(pb), path, logic_hash }
+    // `parse` validated every rule, so compiling again cannot fail.
+    let compiled = pb
+        .checks
+        .iter()
+        .map(|c| c.rules.as_ref().and_then(|r| r.compile().ok()))
+        .collect();
+    LoadedPlaybook {
+        playbook: Arc::new(pb),
+        compiled: Arc::new(compiled),
+        path,
+        logic_hash,
+    }
 }
 
 /// Names of the playbooks shipped in the binary.
@@ -186,8 +208,16 @@ pub fn load_file(path: &Path) -> Result<LoadedPlaybook, PlaybookError> {
         message: format!("cannot read playbook: {e}"),
     })?;
     let text = String::from_utf8(bytes).map_err(|e| {
-        let (pos, end) = at_byte(&String::from_utf8_lossy(e.as_bytes()), e.utf8_error().valid_up_to());
-        PlaybookError { file: file.clone(), position: pos, end, message: "playbook is not valid UTF-8".into() }
+        let (pos, end) = at_byte(
+            &String::from_utf8_lossy(e.as_bytes()),
+            e.utf8_error().valid_up_to(),
+        );
+        PlaybookError {
+            file: file.clone(),
+            position: pos,
+            end,
+            message: "playbook is not valid UTF-8".into(),
+        }
     })?;
     let pb = parse(&text, &file)?;
     Ok(loaded(pb, Some(path.to_path_buf())))
@@ -198,7 +228,12 @@ pub fn parse(text: &str, file: &str) -> Result<Playbook, PlaybookError> {
     let err_at = |offset: usize, end_offset: Option<usize>, message: String| {
         let (position, end) = at_byte(text, offset);
         let end = end_offset.map(|e| at_byte(text, e).0).unwrap_or(end);
-        PlaybookError { file: file.to_string(), position, end, message }
+        PlaybookError {
+            file: file.to_string(),
+            position,
+            end,
+            message,
+        }
     };
     if text.trim().is_empty() {
         return Err(err_at(0, None, "playbook file is empty".into()));
@@ -230,7 +265,9 @@ fn describe_serde_error(e: &serde_json::Error) -> String {
         None => msg,
     };
     match e.classify() {
-        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => format!("invalid JSON: {msg}"),
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+            format!("invalid JSON: {msg}")
+        }
         _ => msg,
     }
 }
@@ -248,10 +285,16 @@ fn validate(pb: &Playbook) -> Result<(), (Vec<Seg>, String)> {
         return Err((vec![Key("id")], "field `id` must not be empty".into()));
     }
     if pb.version.trim().is_empty() {
-        return Err((vec![Key("version")], "field `version` must not be empty".into()));
+        return Err((
+            vec![Key("version")],
+            "field `version` must not be empty".into(),
+        ));
     }
     if pb.checks.is_empty() {
-        return Err((vec![Key("checks")], "a playbook needs at least one check".into()));
+        return Err((
+            vec![Key("checks")],
+            "a playbook needs at least one check".into(),
+        ));
     }
     let mut seen = std::collections::HashMap::new();
     for (i, check) in pb.checks.iter().enumerate() {
@@ -259,22 +302,48 @@ fn validate(pb: &Playbook) -> Result<(), (Vec<Seg>, String)> {
         if check.id.trim().is_empty() {
             return Err((at("id"), format!("check #{} has an empty `id`", i + 1)));
         }
-        if !check.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.') {
-            return Err((at("id"), format!("check id `{}` may only use letters, digits, `_`, `-` and `.`", check.id)));
+        if !check
+            .id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+        {
+            return Err((
+                at("id"),
+                format!(
+                    "check id `{}` may only use letters, digits, `_`, `-` and `.`",
+                    check.id
+                ),
+            ));
         }
         if let Some(first) = seen.insert(check.id.clone(), i) {
-            return Err((at("id"), format!("duplicate check id `{}` (first used by check #{})", check.id, first + 1)));
+            return Err((
+                at("id"),
+                format!(
+                    "duplicate check id `{}` (first used by check #{})",
+                    check.id,
+                    first + 1
+                ),
+            ));
         }
         if check.question.trim().is_empty() {
-            return Err((at("question"), format!("check `{}`: field `question` must not be empty", check.id)));
+            return Err((
+                at("question"),
+                format!("check `{}`: field `question` must not be empty", check.id),
+            ));
         }
         if check.result_states.is_empty() {
-            return Err((at("result_states"), format!("check `{}`: `result_states` must not be empty", check.id)));
+            return Err((
+                at("result_states"),
+                format!("check `{}`: `result_states` must not be empty", check.id),
+            ));
         }
         if !check.result_states.contains(&Verdict::Indeterminate) {
             return Err((
                 at("result_states"),
-                format!("check `{}`: `result_states` must include \"indeterminate\" (fail closed)", check.id),
+                format!(
+                    "check `{}`: `result_states` must include \"indeterminate\" (fail closed)",
+                    check.id
+                ),
             ));
         }
         if let Some(rule) = &check.rules {
@@ -297,9 +366,11 @@ fn locate_json_path(text: &str, path: &[Seg]) -> Option<(usize, usize)> {
     let mut best = (value.range().start, value.range().end);
     for seg in path {
         let next = match (seg, value) {
-            (Seg::Key(k), Value::Object(obj)) => {
-                obj.properties.into_iter().find(|p| p.name.as_str() == *k).map(|p| p.value)
-            }
+            (Seg::Key(k), Value::Object(obj)) => obj
+                .properties
+                .into_iter()
+                .find(|p| p.name.as_str() == *k)
+                .map(|p| p.value),
             (Seg::Index(i), Value::Array(arr)) => arr.elements.into_iter().nth(*i),
             _ => None,
         };
@@ -351,7 +422,8 @@ mod tests {
 
     #[test]
     fn unknown_field_names_field_line_and_column() {
-        let text = "{\n  \"id\": \"t\",\n  \"version\": \"1\",\n  \"colour\": 1,\n  \"checks\": []\n}";
+        let text =
+            "{\n  \"id\": \"t\",\n  \"version\": \"1\",\n  \"colour\": 1,\n  \"checks\": []\n}";
         let e = parse(text, "p.json").unwrap_err();
         assert!(e.message.contains("unknown field `colour`"), "{e}");
         assert_eq!(e.position.line, 3, "{e}");
@@ -382,9 +454,8 @@ mod tests {
 
     #[test]
     fn duplicate_check_id_points_at_the_second_id() {
-        let text = format!(
-            "{{\"id\":\"t\",\"version\":\"1\",\"checks\":[\n{OK_CHECK},\n{OK_CHECK}\n]}}"
-        );
+        let text =
+            format!("{{\"id\":\"t\",\"version\":\"1\",\"checks\":[\n{OK_CHECK},\n{OK_CHECK}\n]}}");
         let e = parse(&text, "p.json").unwrap_err();
         assert!(e.message.contains("duplicate check id `a`"), "{e}");
         assert_eq!(e.position.line, 2, "{e}");
@@ -402,7 +473,10 @@ mod tests {
 
     #[test]
     fn result_states_must_allow_indeterminate() {
-        let check = OK_CHECK.replace("\"question\"", "\"result_states\":[\"pass\",\"fail\"],\"question\"");
+        let check = OK_CHECK.replace(
+            "\"question\"",
+            "\"result_states\":[\"pass\",\"fail\"],\"question\"",
+        );
         let e = parse(&minimal(&check), "p.json").unwrap_err();
         assert!(e.message.contains("indeterminate"), "{e}");
     }

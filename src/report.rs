@@ -58,7 +58,9 @@ impl std::str::FromStr for Mode {
             "deterministic" => Ok(Mode::Deterministic),
             "screening" => Ok(Mode::Screening),
             "full" => Ok(Mode::Full),
-            other => Err(format!("unknown mode `{other}` (expected deterministic, screening or full)")),
+            other => Err(format!(
+                "unknown mode `{other}` (expected deterministic, screening or full)"
+            )),
         }
     }
 }
@@ -229,7 +231,9 @@ pub struct PresentationRules {
 
 impl Default for PresentationRules {
     fn default() -> Self {
-        PresentationRules { disclaimers: DISCLAIMERS.iter().map(|s| s.to_string()).collect() }
+        PresentationRules {
+            disclaimers: DISCLAIMERS.iter().map(|s| s.to_string()).collect(),
+        }
     }
 }
 

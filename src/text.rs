@@ -4,7 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord, Hash,
+)]
 pub struct Position {
     pub line: u32,
     pub character: u32,
@@ -34,7 +36,10 @@ impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { line_starts, len: text.len() }
+        LineIndex {
+            line_starts,
+            len: text.len(),
+        }
     }
 
     pub fn line_count(&self) -> usize {
@@ -43,12 +48,19 @@ impl LineIndex {
 
     /// Byte offset where `line` starts (clamped to the end of the text).
     pub fn line_start(&self, line: u32) -> usize {
-        self.line_starts.get(line as usize).copied().unwrap_or(self.len)
+        self.line_starts
+            .get(line as usize)
+            .copied()
+            .unwrap_or(self.len)
     }
 
     /// Byte offset where `line` ends, excluding its `\n` (and a `\r` before it).
     pub fn line_end(&self, text: &str, line: u32) -> usize {
-        let next = self.line_starts.get(line as usize + 1).copied().unwrap_or(self.len);
+        let next = self
+            .line_starts
+            .get(line as usize + 1)
+            .copied()
+            .unwrap_or(self.len);
         let mut end = next;
         if end > self.line_start(line) && text.as_bytes().get(end - 1) == Some(&b'\n') {
             end -= 1;
@@ -77,7 +89,10 @@ impl LineIndex {
     }
 
     pub fn range(&self, text: &str, start: usize, end: usize, enc: Encoding) -> Range {
-        Range { start: self.position(text, start, enc), end: self.position(text, end, enc) }
+        Range {
+            start: self.position(text, start, enc),
+            end: self.position(text, end, enc),
+        }
     }
 
     /// Byte offset of a position; positions past the end of a line clamp to it (LSP rule).
@@ -118,11 +133,35 @@ mod tests {
         let text = "a😀b\nçd";
         let idx = LineIndex::new(text);
         let b = text.find('b').unwrap();
-        assert_eq!(idx.position(text, b, Encoding::Utf16), Position { line: 0, character: 3 });
-        assert_eq!(idx.position(text, b, Encoding::Utf8), Position { line: 0, character: 5 });
+        assert_eq!(
+            idx.position(text, b, Encoding::Utf16),
+            Position {
+                line: 0,
+                character: 3
+            }
+        );
+        assert_eq!(
+            idx.position(text, b, Encoding::Utf8),
+            Position {
+                line: 0,
+                character: 5
+            }
+        );
         let d = text.find('d').unwrap();
-        assert_eq!(idx.position(text, d, Encoding::Utf16), Position { line: 1, character: 1 });
-        assert_eq!(idx.position(text, d, Encoding::Utf8), Position { line: 1, character: 2 });
+        assert_eq!(
+            idx.position(text, d, Encoding::Utf16),
+            Position {
+                line: 1,
+                character: 1
+            }
+        );
+        assert_eq!(
+            idx.position(text, d, Encoding::Utf8),
+            Position {
+                line: 1,
+                character: 2
+            }
+        );
     }
 
     #[test]
@@ -140,9 +179,29 @@ mod tests {
             }
         }
         // past the end of line 0 clamps to before \r\n
-        assert_eq!(idx.offset(text, Position { line: 0, character: 99 }, Encoding::Utf16), 10);
+        assert_eq!(
+            idx.offset(
+                text,
+                Position {
+                    line: 0,
+                    character: 99
+                },
+                Encoding::Utf16
+            ),
+            10
+        );
         // past the last line clamps to the end of the text
-        assert_eq!(idx.offset(text, Position { line: 9, character: 0 }, Encoding::Utf16), text.len());
+        assert_eq!(
+            idx.offset(
+                text,
+                Position {
+                    line: 9,
+                    character: 0
+                },
+                Encoding::Utf16
+            ),
+            text.len()
+        );
     }
 
     #[test]

@@ -1,2 +1,255 @@
-//! Command line (SPEC §7).
-pub fn main() -> i32 { 0 }
+//! Command line (SPEC §7): translates arguments into engine calls and reports
+//! into bytes. Exit codes: 0 below `--fail-on`, 1 at or above it, 2 usage,
+//! config or input error (one line on stderr, nothing on stdout).
+
+mod check;
+mod commands;
+mod output;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::evaluator::ProviderKind;
+use crate::report::Mode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "byop",
+    version,
+    about = "Lint AI-generated legal output against a playbook. Observability, not legal advice."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run the playbook against AI-output documents.
+    Check(CheckArgs),
+    /// Run the language server over stdio.
+    Lsp,
+    /// Past reports (of FILE, or of every document).
+    History {
+        file: Option<PathBuf>,
+        #[arg(long, default_value = "text")]
+        format: HistoryFormat,
+        #[arg(long, env = "BYOP_DB")]
+        db: Option<PathBuf>,
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+    },
+    /// Compare two reports (ids, id prefixes or JSON files).
+    Diff {
+        a: String,
+        b: String,
+        #[arg(long, default_value = "text")]
+        format: DiffFormat,
+        #[arg(long, env = "BYOP_DB")]
+        db: Option<PathBuf>,
+    },
+    /// Save or show the drift baseline of a document.
+    Baseline {
+        #[command(subcommand)]
+        action: BaselineAction,
+    },
+    /// Show a stored report (or a report JSON file) in another format.
+    Report {
+        /// Report id, id prefix, or JSON file.
+        id: String,
+        #[arg(long, default_value = "text")]
+        format: Format,
+        /// Shorthand for `--format html`.
+        #[arg(long)]
+        html: bool,
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        #[arg(long, env = "BYOP_DB")]
+        db: Option<PathBuf>,
+    },
+    /// Inspect playbooks.
+    Playbook {
+        #[command(subcommand)]
+        action: PlaybookAction,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BaselineAction {
+    /// Make the latest report of FILE its baseline.
+    Save {
+        file: PathBuf,
+        #[arg(long, env = "BYOP_DB")]
+        db: Option<PathBuf>,
+        #[arg(long)]
+        playbook: Option<String>,
+    },
+    /// Show the baseline report of FILE.
+    Show {
+        file: PathBuf,
+        #[arg(long, default_value = "text")]
+        format: Format,
+        #[arg(long, env = "BYOP_DB")]
+        db: Option<PathBuf>,
+        #[arg(long)]
+        playbook: Option<String>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PlaybookAction {
+    /// Built-in playbooks and `playbooks/*.json` of this workspace.
+    List,
+    /// Validate a playbook file (errors with file:line:column).
+    Validate { path: PathBuf },
+    /// Print the playbook logic hash of a built-in id or file.
+    Hash { playbook: String },
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// AI-output files (`*.ai.md`, …) or folders to search with the include globs.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    #[arg(long)]
+    pub mode: Option<Mode>,
+    #[arg(long, default_value = "text")]
+    pub format: Format,
+    /// Write the report here instead of stdout (atomically).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Built-in playbook id or path.
+    #[arg(long)]
+    pub playbook: Option<String>,
+    #[arg(long)]
+    pub source: Option<PathBuf>,
+    #[arg(long)]
+    pub prompt: Option<PathBuf>,
+    #[arg(long, env = "BYOP_DB")]
+    pub db: Option<PathBuf>,
+    /// New evaluator samples instead of cached responses.
+    #[arg(long)]
+    pub fresh: bool,
+    /// Save the new report as the document's drift baseline.
+    #[arg(long)]
+    pub save_baseline: bool,
+    #[arg(long, default_value = "alert")]
+    pub fail_on: FailOn,
+    #[arg(long)]
+    pub provider: Option<ProviderKind>,
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Send the key to the `evaluator.base_url` of a workspace byop.toml.
+    #[arg(long, env = "BYOP_TRUST_WORKSPACE_EVALUATOR")]
+    pub trust_workspace_evaluator: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Sarif,
+    Junit,
+    Html,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HistoryFormat {
+    Text,
+    Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiffFormat {
+    Text,
+    Json,
+    Html,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailOn {
+    Alert,
+    Review,
+    Observe,
+    Never,
+}
+
+impl clap::ValueEnum for Mode {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Mode::Deterministic, Mode::Screening, Mode::Full]
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.as_str()))
+    }
+}
+
+impl clap::ValueEnum for ProviderKind {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[ProviderKind::Anthropic, ProviderKind::OpenAi]
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(match self {
+            ProviderKind::Anthropic => "anthropic",
+            ProviderKind::OpenAi => "openai",
+        }))
+    }
+}
+
+/// A failure that ends the command with exit code 2 and one line on stderr.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl<E: std::fmt::Display> From<E> for CliError {
+    fn from(e: E) -> Self {
+        CliError(e.to_string())
+    }
+}
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(CliError(msg)) => {
+            eprintln!("byop: error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<u8, CliError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    match cli.command {
+        Command::Check(args) => runtime.block_on(check::run(args)),
+        Command::Lsp => {
+            runtime.block_on(crate::lsp::serve_stdio());
+            Ok(0)
+        }
+        Command::History {
+            file,
+            format,
+            db,
+            limit,
+        } => commands::history(file, format, db, limit),
+        Command::Diff { a, b, format, db } => commands::diff(&a, &b, format, db),
+        Command::Baseline { action } => commands::baseline(action),
+        Command::Report {
+            id,
+            format,
+            html,
+            output,
+            db,
+        } => commands::report(&id, if html { Format::Html } else { format }, output, db),
+        Command::Playbook { action } => commands::playbook(action),
+    }
+}

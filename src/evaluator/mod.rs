@@ -112,7 +112,9 @@ pub struct Evaluator {
 
 impl Evaluator {
     pub fn new(settings: EvaluatorSettings) -> Result<Self, EvalError> {
-        Ok(Evaluator { _settings: settings })
+        Ok(Evaluator {
+            _settings: settings,
+        })
     }
     pub fn info(&self) -> EvaluatorInfo {
         unimplemented!()
@@ -122,7 +124,12 @@ impl Evaluator {
         let _ = (prompt, run);
         unimplemented!()
     }
-    pub async fn evaluate(&self, prompt: &CheckPrompt, run: u32, cancel: &CancellationToken) -> RunOutcome {
+    pub async fn evaluate(
+        &self,
+        prompt: &CheckPrompt,
+        run: u32,
+        cancel: &CancellationToken,
+    ) -> RunOutcome {
         let _ = (prompt, run, cancel);
         unimplemented!()
     }

@@ -1,2 +1,5 @@
-//! Report renderers. `text` is the CLI's; html/sarif/junit OWNER: helper "reports".
+//! Report renderers: `text` for terminals, `html` for people, `sarif` and `junit` for CI.
+pub mod html;
+pub mod junit;
+pub mod sarif;
 pub mod text;

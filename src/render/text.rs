@@ -1,1 +1,181 @@
-//! Terminal rendering of reports (written by the lead).
+//! Terminal rendering: a report per document, the history table.
+
+use anstyle::{AnsiColor, Style};
+
+use crate::report::{DISCLAIMERS, Located, Report, Status, Verdict};
+use crate::store::HistoryRow;
+
+fn paint(on: bool, style: Style, s: &str) -> String {
+    if on {
+        format!("{}{s}{}", style.render(), style.render_reset())
+    } else {
+        s.to_string()
+    }
+}
+
+fn status_style(s: Status) -> Style {
+    let c = match s {
+        Status::Alert => AnsiColor::Red,
+        Status::Review => AnsiColor::Yellow,
+        Status::Observe => AnsiColor::Blue,
+        Status::Stable => AnsiColor::Green,
+    };
+    Style::new().bold().fg_color(Some(c.into()))
+}
+
+fn verdict_label(v: Verdict) -> (&'static str, Style) {
+    match v {
+        Verdict::Pass => (
+            "✓ pass ",
+            Style::new().fg_color(Some(AnsiColor::Green.into())),
+        ),
+        Verdict::Fail => (
+            "✗ fail ",
+            Style::new().bold().fg_color(Some(AnsiColor::Red.into())),
+        ),
+        Verdict::Indeterminate => (
+            "? indet",
+            Style::new().fg_color(Some(AnsiColor::Yellow.into())),
+        ),
+    }
+}
+
+pub fn report(r: &Report, color: bool) -> String {
+    let dim = Style::new().dimmed();
+    let bold = Style::new().bold();
+    let mut out = String::new();
+    let status = r.summary.overall_status;
+    out += &format!(
+        "{}  {}  {}\n",
+        paint(color, bold, &r.document.path),
+        paint(color, status_style(status), status.as_str()),
+        paint(
+            color,
+            dim,
+            &format!(
+                "{} mode · {} {} · {}",
+                r.execution_mode.as_str(),
+                r.playbook_id,
+                r.playbook_version,
+                r.timestamp
+            )
+        )
+    );
+    for c in &r.check_results {
+        let (label, style) = verdict_label(c.result);
+        out += &format!(
+            "  {} {:<6} {:<28} conf {:.2}  {}\n",
+            paint(color, style, label),
+            c.severity.as_str(),
+            c.check_id,
+            c.per_check_confidence,
+            c.notes
+        );
+        if c.result != Verdict::Pass {
+            for cit in c.evidence_citations.iter().take(8) {
+                let loc = match (cit.located, cit.range) {
+                    (Located::Unlocated, _) | (_, None) => "unlocated".to_string(),
+                    (_, Some(rg)) => format!("{}:{}", rg.start.line + 1, rg.start.character + 1),
+                };
+                out += &format!(
+                    "      {} “{}”\n",
+                    paint(color, dim, &format!("{loc:>9}")),
+                    clip(&cit.span, 100)
+                );
+            }
+            if c.evidence_citations.len() > 8 {
+                out += &format!(
+                    "      {}\n",
+                    paint(
+                        color,
+                        dim,
+                        &format!("… {} more", c.evidence_citations.len() - 8)
+                    )
+                );
+            }
+        }
+    }
+    for w in &r.untrusted_input_warnings {
+        let line = w.range.map(|rg| rg.start.line + 1).unwrap_or(0);
+        out += &format!(
+            "  {} line {line}: {} “{}”\n",
+            paint(
+                color,
+                Style::new()
+                    .bold()
+                    .fg_color(Some(AnsiColor::Magenta.into())),
+                "! injection"
+            ),
+            w.reason,
+            clip(&w.span, 80)
+        );
+    }
+    if !r.suppressed.is_empty() {
+        out += &format!(
+            "  {}\n",
+            paint(
+                color,
+                dim,
+                &format!("{} finding(s) suppressed by comments", r.suppressed.len())
+            )
+        );
+    }
+    out += &format!(
+        "  consistency {:.2} over {} run(s) · report {}\n",
+        r.variance_summary.consistency_score, r.variance_summary.num_runs, r.report_id
+    );
+    for d in &r.variance_summary.divergent_findings {
+        out += &format!("  divergent: {d}\n");
+    }
+    if !r.summary.recommended_next_steps.is_empty() {
+        out += &format!("  {}\n", paint(color, bold, "Next steps:"));
+        for s in &r.summary.recommended_next_steps {
+            out += &format!("   - {s}\n");
+        }
+    }
+    out += &format!("  {}\n", paint(color, dim, &DISCLAIMERS.join(" ")));
+    out
+}
+
+pub fn history(rows: &[HistoryRow], with_document: bool) -> String {
+    if rows.is_empty() {
+        return "No reports yet.\n".into();
+    }
+    let mut out = format!(
+        "{:<20}  {:<8}  {:<13}  {:<7}  {:>11}  {:<16}{}\n",
+        "timestamp",
+        "playbook",
+        "mode",
+        "status",
+        "consistency",
+        "report id",
+        if with_document { "  document" } else { "" }
+    );
+    for r in rows {
+        out += &format!(
+            "{:<20}  {:<8}  {:<13}  {:<7}  {:>11.2}  {:<16}{}{}\n",
+            r.timestamp,
+            r.playbook_version,
+            r.mode,
+            r.status,
+            r.consistency_score,
+            r.report_id,
+            if r.is_baseline { " (baseline)" } else { "" },
+            if with_document {
+                format!("  {}", r.document)
+            } else {
+                String::new()
+            }
+        );
+    }
+    out
+}
+
+fn clip(s: &str, max: usize) -> String {
+    let one_line = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= max {
+        one_line
+    } else {
+        one_line.chars().take(max).collect::<String>() + "…"
+    }
+}

@@ -71,7 +71,9 @@ pub fn sentence_bounds(text: &str, lo: usize, hi: usize, pos: usize) -> (usize, 
     let mut start = pos;
     while start > lo {
         let prev = start - 1;
-        if bytes[prev] == b'\n' && (line_breaks_sentence(text, start, hi) || (prev > lo && bytes[prev - 1] == b'\n')) {
+        if bytes[prev] == b'\n'
+            && (line_breaks_sentence(text, start, hi) || (prev > lo && bytes[prev - 1] == b'\n'))
+        {
             break;
         }
         if is_end(prev) {
@@ -85,7 +87,9 @@ pub fn sentence_bounds(text: &str, lo: usize, hi: usize, pos: usize) -> (usize, 
             end += 1;
             break;
         }
-        if bytes[end] == b'\n' && (end + 1 >= hi || bytes[end + 1] == b'\n' || line_breaks_sentence(text, end + 1, hi)) {
+        if bytes[end] == b'\n'
+            && (end + 1 >= hi || bytes[end + 1] == b'\n' || line_breaks_sentence(text, end + 1, hi))
+        {
             break;
         }
         end += 1;
@@ -97,16 +101,33 @@ pub fn sentence_bounds(text: &str, lo: usize, hi: usize, pos: usize) -> (usize, 
 fn line_breaks_sentence(text: &str, at: usize, hi: usize) -> bool {
     let rest = text[at..hi].trim_start_matches([' ', '\t']);
     rest.starts_with(['#', '-', '*', '+', '|', '>'])
-        || rest.split_once(['.', ')']).is_some_and(|(n, _)| !n.is_empty() && n.len() <= 3 && n.chars().all(|c| c.is_ascii_alphanumeric()))
+        || rest.split_once(['.', ')']).is_some_and(|(n, _)| {
+            !n.is_empty() && n.len() <= 3 && n.chars().all(|c| c.is_ascii_alphanumeric())
+        })
 }
 
 /// "e.g." / "i.e." / "Sec." must not end a sentence.
 fn abbreviation_before(text: &str, dot: usize) -> bool {
     let before = &text[..dot];
-    let word = before.rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("");
+    let word = before
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or("");
     matches!(
         word.to_ascii_lowercase().as_str(),
-        "e.g" | "i.e" | "etc" | "vs" | "sec" | "no" | "art" | "para" | "inc" | "ltd" | "co" | "u.s" | "cf"
+        "e.g"
+            | "i.e"
+            | "etc"
+            | "vs"
+            | "sec"
+            | "no"
+            | "art"
+            | "para"
+            | "inc"
+            | "ltd"
+            | "co"
+            | "u.s"
+            | "cf"
     ) || (word.len() == 1 && word.chars().all(|c| c.is_ascii_alphabetic()))
 }
 
@@ -150,7 +171,8 @@ mod tests {
 
     #[test]
     fn sentences_split_at_stops_and_list_items_not_abbreviations() {
-        let text = "First one. Second, e.g. with Sec. 4 inside, ends here. Third\n- item one\n- item two";
+        let text =
+            "First one. Second, e.g. with Sec. 4 inside, ends here. Third\n- item one\n- item two";
         let pos = text.find("inside").unwrap();
         let (s, e) = sentence_bounds(text, 0, text.len(), pos);
         assert_eq!(&text[s..e], " Second, e.g. with Sec. 4 inside, ends here.");

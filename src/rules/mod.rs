@@ -135,28 +135,62 @@ impl Rule {
 
     pub fn compile(&self) -> Result<CompiledRule, (Vec<Seg>, String)> {
         match self {
-            Rule::Pattern { patterns, match_means, skip_quoted } => {
+            Rule::Pattern {
+                patterns,
+                match_means,
+                skip_quoted,
+            } => {
                 let set = compile_all("patterns", patterns)?;
-                Ok(CompiledRule::Pattern(pattern::PatternRule::new(set, *match_means, *skip_quoted)))
+                Ok(CompiledRule::Pattern(pattern::PatternRule::new(
+                    set,
+                    *match_means,
+                    *skip_quoted,
+                )))
             }
-            Rule::QualifierWindow { terms, qualifiers, window_words, skip_quoted } => {
+            Rule::QualifierWindow {
+                terms,
+                qualifiers,
+                window_words,
+                skip_quoted,
+            } => {
                 let terms = compile_all("terms", terms)?;
                 let quals = compile_all("qualifiers", qualifiers)?;
                 if *window_words == 0 {
-                    return Err((vec![Seg::Key("window_words")], "`window_words` must be at least 1".into()));
+                    return Err((
+                        vec![Seg::Key("window_words")],
+                        "`window_words` must be at least 1".into(),
+                    ));
                 }
-                Ok(CompiledRule::Qualifier(qualifier::QualifierRule::new(terms, quals, *window_words, *skip_quoted)))
+                Ok(CompiledRule::Qualifier(qualifier::QualifierRule::new(
+                    terms,
+                    quals,
+                    *window_words,
+                    *skip_quoted,
+                )))
             }
-            Rule::RequiredSection { headings, statements, min_body_chars } => {
+            Rule::RequiredSection {
+                headings,
+                statements,
+                min_body_chars,
+            } => {
                 let h = compile_all("headings", headings)?;
                 let s = compile_all("statements", statements)?;
                 if headings.is_empty() && statements.is_empty() {
-                    return Err((vec![Seg::Key("headings")], "give at least one heading or statement pattern".into()));
+                    return Err((
+                        vec![Seg::Key("headings")],
+                        "give at least one heading or statement pattern".into(),
+                    ));
                 }
-                Ok(CompiledRule::Section(section::SectionRule::new(h, s, *min_body_chars)))
+                Ok(CompiledRule::Section(section::SectionRule::new(
+                    h,
+                    s,
+                    *min_body_chars,
+                )))
             }
             Rule::RunVariance { threshold } => unit_interval("threshold", *threshold),
-            Rule::BaselineDrift { max_consistency_drop } => unit_interval("max_consistency_drop", *max_consistency_drop),
+            Rule::BaselineDrift {
+                max_consistency_drop,
+            } => unit_interval("max_consistency_drop", *max_consistency_drop),
         }
     }
 }
@@ -165,24 +199,40 @@ fn unit_interval(key: &'static str, v: f64) -> Result<CompiledRule, (Vec<Seg>, S
     if (0.0..=1.0).contains(&v) {
         Ok(CompiledRule::ReportLevel)
     } else {
-        Err((vec![Seg::Key(key)], format!("`{key}` must be between 0 and 1, got {v}")))
+        Err((
+            vec![Seg::Key(key)],
+            format!("`{key}` must be between 0 and 1, got {v}"),
+        ))
     }
 }
 
 /// Compile a list of regexes (case-insensitive unless they say otherwise) into one alternation.
-fn compile_all(key: &'static str, patterns: &[String]) -> Result<Option<Regex>, (Vec<Seg>, String)> {
+fn compile_all(
+    key: &'static str,
+    patterns: &[String],
+) -> Result<Option<Regex>, (Vec<Seg>, String)> {
     for (i, p) in patterns.iter().enumerate() {
         if let Err(e) = Regex::new(p) {
-            return Err((vec![Seg::Key(key), Seg::Index(i)], format!("invalid regex in `{key}`: {e}")));
+            return Err((
+                vec![Seg::Key(key), Seg::Index(i)],
+                format!("invalid regex in `{key}`: {e}"),
+            ));
         }
     }
     if patterns.is_empty() {
         return Ok(None);
     }
-    let joined = patterns.iter().map(|p| format!("(?:{p})")).collect::<Vec<_>>().join("|");
-    Regex::new(&format!("(?i){joined}"))
-        .map(Some)
-        .map_err(|e| (vec![Seg::Key(key)], format!("`{key}` patterns do not combine: {e}")))
+    let joined = patterns
+        .iter()
+        .map(|p| format!("(?:{p})"))
+        .collect::<Vec<_>>()
+        .join("|");
+    Regex::new(&format!("(?i){joined}")).map(Some).map_err(|e| {
+        (
+            vec![Seg::Key(key)],
+            format!("`{key}` patterns do not combine: {e}"),
+        )
+    })
 }
 
 impl CompiledRule {

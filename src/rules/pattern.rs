@@ -14,7 +14,11 @@ pub struct PatternRule {
 
 impl PatternRule {
     pub fn new(re: Option<Regex>, means: MatchMeans, skip_quoted: bool) -> Self {
-        PatternRule { re, means, skip_quoted }
+        PatternRule {
+            re,
+            means,
+            skip_quoted,
+        }
     }
 
     pub fn apply(&self, text: &str, body: (usize, usize), prose: &ProseMap) -> RuleOutcome {
@@ -24,20 +28,54 @@ impl PatternRule {
             .flat_map(|re| re.find_iter(&text[body.0..body.1]))
             .map(|m| (body.0 + m.start(), body.0 + m.end()))
             .filter(|&(s, e)| !(self.skip_quoted && prose.is_quoted(s, e)))
-            .map(|(start, end)| Hit { start, end, note: format!("matched “{}”", &text[start..end]) })
+            .map(|(start, end)| Hit {
+                start,
+                end,
+                note: format!("matched “{}”", &text[start..end]),
+            })
             .collect();
         let n = hits.len();
         match (self.means, n) {
-            (MatchMeans::Fail, 0) => outcome(Verdict::Pass, vec![], true, "No matching text found.".into()),
-            (MatchMeans::Fail, _) => outcome(Verdict::Fail, hits, true, format!("{n} matching span(s) found.")),
-            (MatchMeans::Pass, 0) => outcome(Verdict::Fail, vec![], false, "No required text found.".into()),
-            (MatchMeans::Pass, _) => outcome(Verdict::Pass, hits, false, format!("{n} satisfying span(s) found.")),
+            (MatchMeans::Fail, 0) => outcome(
+                Verdict::Pass,
+                vec![],
+                true,
+                "No matching text found.".into(),
+            ),
+            (MatchMeans::Fail, _) => outcome(
+                Verdict::Fail,
+                hits,
+                true,
+                format!("{n} matching span(s) found."),
+            ),
+            (MatchMeans::Pass, 0) => outcome(
+                Verdict::Fail,
+                vec![],
+                false,
+                "No required text found.".into(),
+            ),
+            (MatchMeans::Pass, _) => outcome(
+                Verdict::Pass,
+                hits,
+                false,
+                format!("{n} satisfying span(s) found."),
+            ),
         }
     }
 }
 
-fn outcome(verdict: Verdict, hits: Vec<Hit>, hits_are_problems: bool, notes: String) -> RuleOutcome {
-    RuleOutcome { verdict, hits, hits_are_problems, notes }
+fn outcome(
+    verdict: Verdict,
+    hits: Vec<Hit>,
+    hits_are_problems: bool,
+    notes: String,
+) -> RuleOutcome {
+    RuleOutcome {
+        verdict,
+        hits,
+        hits_are_problems,
+        notes,
+    }
 }
 
 #[cfg(test)]
@@ -45,7 +83,11 @@ mod tests {
     use super::*;
 
     fn rule(means: MatchMeans) -> PatternRule {
-        PatternRule::new(Some(Regex::new(r"(?i)\bconsult (?:an? )?attorney\b").unwrap()), means, true)
+        PatternRule::new(
+            Some(Regex::new(r"(?i)\bconsult (?:an? )?attorney\b").unwrap()),
+            means,
+            true,
+        )
     }
 
     #[test]

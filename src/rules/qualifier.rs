@@ -16,13 +16,28 @@ pub struct QualifierRule {
 }
 
 impl QualifierRule {
-    pub fn new(terms: Option<Regex>, qualifiers: Option<Regex>, window_words: usize, skip_quoted: bool) -> Self {
-        QualifierRule { terms, qualifiers, window_words, skip_quoted }
+    pub fn new(
+        terms: Option<Regex>,
+        qualifiers: Option<Regex>,
+        window_words: usize,
+        skip_quoted: bool,
+    ) -> Self {
+        QualifierRule {
+            terms,
+            qualifiers,
+            window_words,
+            skip_quoted,
+        }
     }
 
     pub fn apply(&self, text: &str, body: (usize, usize), prose: &ProseMap) -> RuleOutcome {
         let Some(terms) = &self.terms else {
-            return RuleOutcome { verdict: Verdict::Pass, hits: vec![], hits_are_problems: true, notes: "No terms to check.".into() };
+            return RuleOutcome {
+                verdict: Verdict::Pass,
+                hits: vec![],
+                hits_are_problems: true,
+                notes: "No terms to check.".into(),
+            };
         };
         let mut hits = Vec::new();
         let mut qualified = 0usize;
@@ -35,7 +50,11 @@ impl QualifierRule {
                 qualified += 1;
                 continue;
             }
-            hits.push(Hit { start, end, note: format!("“{}” without a qualifier nearby", &text[start..end]) });
+            hits.push(Hit {
+                start,
+                end,
+                note: format!("“{}” without a qualifier nearby", &text[start..end]),
+            });
         }
         let n = hits.len();
         let notes = if n == 0 {
@@ -44,11 +63,18 @@ impl QualifierRule {
             format!("{n} unqualified certainty term(s); {qualified} qualified use(s).")
         };
         let verdict = if n == 0 { Verdict::Pass } else { Verdict::Fail };
-        RuleOutcome { verdict, hits, hits_are_problems: true, notes }
+        RuleOutcome {
+            verdict,
+            hits,
+            hits_are_problems: true,
+            notes,
+        }
     }
 
     fn is_qualified(&self, text: &str, body: (usize, usize), start: usize, end: usize) -> bool {
-        let Some(quals) = &self.qualifiers else { return false };
+        let Some(quals) = &self.qualifiers else {
+            return false;
+        };
         let (s_lo, s_hi) = sentence_bounds(text, body.0, body.1, start);
         let lo = window_start(text, s_lo, start, self.window_words);
         let hi = window_end(text, end, s_hi, self.window_words);
@@ -117,7 +143,12 @@ mod tests {
 
     fn hits(t: &str, window: usize) -> Vec<String> {
         let p = ProseMap::new(t, (0, t.len()));
-        rule(window).apply(t, (0, t.len()), &p).hits.iter().map(|h| t[h.start..h.end].to_string()).collect()
+        rule(window)
+            .apply(t, (0, t.len()), &p)
+            .hits
+            .iter()
+            .map(|h| t[h.start..h.end].to_string())
+            .collect()
     }
 
     #[test]
@@ -133,7 +164,10 @@ mod tests {
 
     #[test]
     fn qualifier_in_another_sentence_does_not_count() {
-        assert_eq!(hits("This may vary. The clause is enforceable.", 12), ["is enforceable"]);
+        assert_eq!(
+            hits("This may vary. The clause is enforceable.", 12),
+            ["is enforceable"]
+        );
     }
 
     #[test]
@@ -145,6 +179,12 @@ mod tests {
 
     #[test]
     fn quoted_contract_text_is_skipped() {
-        assert!(hits("Section 4 reads \"Vendor guarantees uptime\" which is one-sided.", 12).is_empty());
+        assert!(
+            hits(
+                "Section 4 reads \"Vendor guarantees uptime\" which is one-sided.",
+                12
+            )
+            .is_empty()
+        );
     }
 }

@@ -16,7 +16,11 @@ pub struct SectionRule {
 
 impl SectionRule {
     pub fn new(headings: Option<Regex>, statements: Option<Regex>, min_body_chars: usize) -> Self {
-        SectionRule { headings, statements, min_body_chars }
+        SectionRule {
+            headings,
+            statements,
+            min_body_chars,
+        }
     }
 
     pub fn apply(&self, text: &str, body: (usize, usize), prose: &ProseMap) -> RuleOutcome {
@@ -43,7 +47,11 @@ impl SectionRule {
                 {
                     let _ = m;
                     let s = line_start + (line.len() - line.trim_start().len());
-                    found.push(Hit { start: s, end: line_end, note: "disclosure section".into() });
+                    found.push(Hit {
+                        start: s,
+                        end: line_end,
+                        note: "disclosure section".into(),
+                    });
                 }
                 line_start += line.len();
             }
@@ -52,7 +60,11 @@ impl SectionRule {
             for m in re.find_iter(body_text) {
                 let (s, e) = (body.0 + m.start(), body.0 + m.end());
                 if !prose.is_quoted(s, e) && !found.iter().any(|h| h.start <= s && e <= h.end) {
-                    found.push(Hit { start: s, end: e, note: "disclosure statement".into() });
+                    found.push(Hit {
+                        start: s,
+                        end: e,
+                        note: "disclosure statement".into(),
+                    });
                 }
             }
         }
@@ -107,7 +119,10 @@ mod tests {
         let t = "Analysis of the agreement in full detail.\n\n## Not checked / missing information\n- exhibits";
         let o = run(t);
         assert_eq!(o.verdict, Verdict::Pass);
-        assert_eq!(&t[o.hits[0].start..o.hits[0].end], "## Not checked / missing information");
+        assert_eq!(
+            &t[o.hits[0].start..o.hits[0].end],
+            "## Not checked / missing information"
+        );
     }
 
     #[test]
