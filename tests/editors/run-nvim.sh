@@ -3,7 +3,7 @@
 # real `byop lsp`, evaluating through the fake LLM server (nothing leaves the
 # machine). Prints "N passed, N failed"; exits non-zero on any failure.
 #   tests/editors/run-nvim.sh              # builds byop + fake_llm with cargo
-#   tests/editors/run-nvim.sh --capture    # also writes docs/nvim.txt (tmux screen)
+#   tests/editors/run-nvim.sh --capture    # also writes docs/nvim.txt and docs/nvim.png (tmux screen)
 # Environment: NVIM (default .cache/editors/venv/bin/nvim), BYOP_BIN and
 # FAKE_LLM_BIN (skip the build), KEEP_TMP=1 (keep the temp dir).
 set -uo pipefail
@@ -62,26 +62,40 @@ if ! grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$WORK/nvim.out"; then
 fi
 
 if [ "$CAPTURE" = 1 ] && [ "$rc" -eq 0 ]; then
-  # What a person sees: nvim in a 110x32 tmux pane after :ByopFull.
+  # What a person sees: nvim in a 120x34 tmux pane after :ByopFull, as text
+  # (docs/nvim.txt) and, via ansi2html.py + headless chromium, as docs/nvim.png.
   TMUX_SOCKET="$WORK/tmux.sock"
-  cp "$(example_document)" "$WORK/ws/nda_review.ai.md"
+  rm -rf "$WORK/ws" && make_workspace
   cat >"$WORK/init.lua" <<LUA
 vim.opt.rtp:prepend("$ROOT/editors/nvim")
+vim.o.termguicolors = true
 require("byop").setup({ cmd = { "$BYOP_BIN", "lsp" }, settings = { onSave = "off" }, report_view = "buffer" })
 vim.o.statusline = "%f %m%=%{%v:lua.require'byop'.statusline_component()%}  %l:%c "
 vim.o.laststatus = 2
+vim.o.number = true
 vim.diagnostic.config({ virtual_text = true, signs = true })
 LUA
-  tmux -S "$TMUX_SOCKET" new-session -d -x 110 -y 32 -c "$WORK/ws" \
-    "env ANTHROPIC_BASE_URL=$FAKE_LLM_URL ANTHROPIC_API_KEY=test-key-not-real $NVIM -u $WORK/init.lua -i NONE nda_review.ai.md"
+  tmux -S "$TMUX_SOCKET" -f /dev/null new-session -d -x 120 -y 34 -c "$WORK/ws" \
+    "env TERM=xterm-256color ANTHROPIC_BASE_URL=$FAKE_LLM_URL ANTHROPIC_API_KEY=test-key-not-real $NVIM -u $WORK/init.lua -i NONE nda_review.ai.md"
   sleep 3
   tmux -S "$TMUX_SOCKET" send-keys ':ByopFull' Enter
   for _ in $(seq 1 60); do
     tmux -S "$TMUX_SOCKET" capture-pane -p | grep -q 'BYOP: ALERT' && break
     sleep 0.5
   done
+  # Cursor onto the first error and open its diagnostic float.
+  tmux -S "$TMUX_SOCKET" send-keys ':lua vim.diagnostic.jump({count=1, severity=vim.diagnostic.severity.ERROR, float={border="rounded"}})' Enter
+  sleep 1
   mkdir -p "$ROOT/docs"
   tmux -S "$TMUX_SOCKET" capture-pane -p >"$ROOT/docs/nvim.txt"
+  tmux -S "$TMUX_SOCKET" capture-pane -e -p >"$WORK/screen.ansi"
+  python3 "$ROOT/tests/editors/ansi2html.py" --title "byop in Neovim" <"$WORK/screen.ansi" >"$WORK/screen.html"
+  if [ -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
+    "${CHROMIUM:-/usr/bin/chromium}" --headless --no-sandbox --disable-gpu --no-first-run \
+      --user-data-dir="$WORK/chromium" --hide-scrollbars --window-size=1040,630 \
+      --screenshot="$ROOT/docs/nvim.png" "file://$WORK/screen.html" >/dev/null 2>&1 &&
+      log "wrote docs/nvim.png"
+  fi
   log "wrote docs/nvim.txt"
 fi
 exit "$rc"

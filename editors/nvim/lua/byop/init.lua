@@ -229,6 +229,7 @@ function M.setup(opts)
   })
 
   M.define_highlights()
+  vim.api.nvim_create_autocmd("ColorScheme", { group = augroup, callback = M.define_highlights })
   M.create_commands()
 end
 
@@ -577,18 +578,26 @@ end
 
 -- -------------------------------------------------------------- statusline
 
+-- Status colours: the diagnostic colour as background, so the item stands out
+-- on any statusline. `default = true` leaves a user's own definitions alone.
 local HIGHLIGHTS = {
-  ALERT = { group = "ByopAlert", link = "DiagnosticError" },
-  REVIEW = { group = "ByopReview", link = "DiagnosticWarn" },
-  OBSERVE = { group = "ByopObserve", link = "DiagnosticInfo" },
-  STABLE = { group = "ByopStable", link = "DiagnosticOk" },
-  RUNNING = { group = "ByopRunning", link = "DiagnosticHint" },
-  NONE = { group = "ByopNone", link = "Comment" },
+  ALERT = { group = "ByopAlert", from = "DiagnosticError" },
+  REVIEW = { group = "ByopReview", from = "DiagnosticWarn" },
+  OBSERVE = { group = "ByopObserve", from = "DiagnosticInfo" },
+  STABLE = { group = "ByopStable", from = "DiagnosticOk" },
+  RUNNING = { group = "ByopRunning", from = "DiagnosticHint" },
+  NONE = { group = "ByopNone", from = "Comment" },
 }
 
 function M.define_highlights()
-  for _, h in pairs(HIGHLIGHTS) do
-    vim.api.nvim_set_hl(0, h.group, { link = h.link, default = true })
+  local normal_bg = vim.api.nvim_get_hl(0, { name = "Normal", link = false }).bg
+  for status, h in pairs(HIGHLIGHTS) do
+    local color = vim.api.nvim_get_hl(0, { name = h.from, link = false }).fg
+    if color and status ~= "NONE" then
+      vim.api.nvim_set_hl(0, h.group, { bg = color, fg = normal_bg or 0x000000, bold = true, default = true })
+    else
+      vim.api.nvim_set_hl(0, h.group, { link = h.from, default = true })
+    end
   end
 end
 
