@@ -93,6 +93,7 @@ log "code-server at $CS_URL (setup took $(($(date +%s) - t0)) s)"
 
 mkdir -p "$WORK/shots"
 t1=$(date +%s)
+KEY_SCAN_DIRS="$WORK/ws:$WORK/user-data:$WORK/extensions:$WORK/xdg" \
 CS_URL="$CS_URL" WS="$WORK/ws" CHROMIUM="$CHROMIUM" SCREENSHOT_DIR="$WORK/shots" PROFILE_DIR="$WORK/chromium-profile" \
   TIMEOUT_MS="${TIMEOUT_MS:-60000}" timeout 600 node "$E2E/e2e.mjs" | tee "$WORK/e2e.out"
 rc=${PIPESTATUS[0]}

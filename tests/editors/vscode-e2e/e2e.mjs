@@ -9,6 +9,7 @@
 // (fresh browser profile), TIMEOUT_MS.
 // Prints one line per check and "N passed, N failed"; exit code 1 on failure.
 import { chromium } from "playwright-core";
+import fs from "node:fs";
 import path from "node:path";
 
 const env = (name, fallback) => {
@@ -22,6 +23,9 @@ const CHROMIUM = env("CHROMIUM", "/usr/bin/chromium");
 const SCREENSHOT_DIR = env("SCREENSHOT_DIR");
 const PROFILE_DIR = env("PROFILE_DIR");
 const TIMEOUT = Number(env("TIMEOUT_MS", "60000"));
+// Folders that must never contain the API key typed into "BYOP: Set API Key".
+const KEY_SCAN_DIRS = env("KEY_SCAN_DIRS", WS).split(path.delimiter);
+const SESSION_KEY = "sk-e2e-session-only-7f3a9c";
 const DOC = "nda_review.ai.md";
 
 let passed = 0;
@@ -138,6 +142,49 @@ try {
     await page.locator(".tabs-container .tab", { hasText: DOC }).first().click();
     await page.waitForTimeout(500);
     await check("screenshot docs/vscode.png", async () => shot("vscode.png"));
+
+    await check('"BYOP: Export Report" writes the report JSON chosen in the save dialog', async () => {
+      const dest = path.join(WS, "nda_review.byop-report.json");
+      fs.rmSync(dest, { force: true });
+      await runCommand("BYOP: Export Report");
+      // code-server's save dialog is a quick input prefilled with the default path.
+      const input = page.locator(".quick-input-widget input");
+      await input.waitFor({ state: "visible" });
+      const proposed = await input.inputValue();
+      if (!proposed.endsWith("nda_review.byop-report.json")) throw new Error(`save dialog proposed "${proposed}"`);
+      await page.keyboard.press("Enter");
+      const deadline = Date.now() + TIMEOUT;
+      while (!fs.existsSync(dest) && Date.now() < deadline) await page.waitForTimeout(100);
+      const report = JSON.parse(fs.readFileSync(dest, "utf8"));
+      if (report?.byop_report?.summary?.overall_status !== "ALERT") throw new Error("exported report is not ALERT");
+      const disclaimers = report.byop_report.presentation_rules?.disclaimers ?? [];
+      if (!disclaimers.includes("This is an observability report, not legal advice.")) throw new Error("disclaimers missing");
+      await page.keyboard.press("Escape"); // close the "report written" toast's focus, if any
+      return path.basename(dest);
+    });
+
+    await check('"BYOP: Set API Key" takes a password and writes it nowhere', async () => {
+      await runCommand("BYOP: Set API Key");
+      const input = page.locator(".quick-input-widget input");
+      await input.waitFor({ state: "visible" });
+      await page.locator(".quick-input-list .monaco-list-row", { hasText: "anthropic" }).first().click();
+      await page.locator('.quick-input-widget input[type="password"]').waitFor({ state: "visible" });
+      await page.keyboard.type(SESSION_KEY);
+      await page.keyboard.press("Enter");
+      await page.locator(".notifications-toasts", { hasText: "API key set for this session" }).first().waitFor({ state: "visible" });
+      await page.waitForTimeout(1500); // let settings, state and logs flush
+      const hits = [];
+      const scan = (dir) => {
+        for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+          const p = path.join(dir, entry.name);
+          if (entry.isDirectory()) scan(p);
+          else if (entry.isFile() && fs.statSync(p).size < 64 * 1024 * 1024 && fs.readFileSync(p).includes(SESSION_KEY)) hits.push(p);
+        }
+      };
+      for (const dir of KEY_SCAN_DIRS) if (fs.existsSync(dir)) scan(dir);
+      if (hits.length) throw new Error(`key found in ${hits.join(", ")}`);
+      return `scanned ${KEY_SCAN_DIRS.length} folder(s)`;
+    });
 
     await check('"BYOP: Show Report" opens the report with the disclaimer banner', async () => {
       await runCommand("BYOP: Show Report");
