@@ -38,8 +38,19 @@ export XDG_CONFIG_HOME="$WORK/xdg/config" XDG_DATA_HOME="$WORK/xdg/data" \
 
 t0=$(date +%s)
 build_byop || fail_early "build failed"
+log "type-check, compile and unit-test the extension"
+(cd "$EXT" && npx --no-install tsc -p . --noEmit && npm run --silent compile) || fail_early "tsc failed"
+(cd "$EXT" && node --test out/test/) >"$WORK/unit.log" 2>&1
+unit_rc=$?
+unit_passed="$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$WORK/unit.log")"
+unit_failed="$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$WORK/unit.log")"
+unit_passed="${unit_passed:-0}" unit_failed="${unit_failed:-0}"
+[ "$unit_rc" -ne 0 ] && [ "$unit_failed" -eq 0 ] && unit_failed=1
+[ "$unit_rc" -ne 0 ] && grep -E '^not ok|error' "$WORK/unit.log" >&2
+log "extension unit tests: $unit_passed passed, $unit_failed failed"
+
 log "package the extension"
-(cd "$EXT" && npm run --silent compile && npx --no-install vsce package --out "$WORK/byop.vsix" >"$WORK/vsce.log" 2>&1) ||
+(cd "$EXT" && npx --no-install vsce package --out "$WORK/byop.vsix" >"$WORK/vsce.log" 2>&1) ||
   { cat "$WORK/vsce.log" >&2; fail_early "vsce package failed"; }
 
 log "install the vsix into code-server"
@@ -111,5 +122,10 @@ else
     log "--- $f"; tail -n 40 "$f" >&2
   done
 fi
-grep -qE '^[0-9]+ passed, [0-9]+ failed$' "$WORK/e2e.out" || { echo "0 passed, 1 failed"; exit 1; }
-exit "$rc"
+e2e_line="$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$WORK/e2e.out" | tail -n 1)"
+e2e_passed="$(echo "${e2e_line:-0 passed, 1 failed}" | awk '{print $1}')"
+e2e_failed="$(echo "${e2e_line:-0 passed, 1 failed}" | awk '{print $3}')"
+[ "$rc" -ne 0 ] && [ "$e2e_failed" -eq 0 ] && e2e_failed=1
+log "total: extension unit tests + browser end-to-end"
+echo "$((unit_passed + e2e_passed)) passed, $((unit_failed + e2e_failed)) failed"
+[ "$rc" -eq 0 ] && [ "$unit_failed" -eq 0 ]

@@ -150,7 +150,14 @@ try {
       // code-server's save dialog is a quick input prefilled with the default path.
       const input = page.locator(".quick-input-widget input");
       await input.waitFor({ state: "visible" });
-      const proposed = await input.inputValue();
+      // The dialog fills in the folder first, then the proposed file name.
+      let proposed = "";
+      const until = Date.now() + Math.min(TIMEOUT, 15000);
+      while (Date.now() < until) {
+        proposed = await input.inputValue();
+        if (proposed.endsWith("nda_review.byop-report.json")) break;
+        await page.waitForTimeout(100);
+      }
       if (!proposed.endsWith("nda_review.byop-report.json")) throw new Error(`save dialog proposed "${proposed}"`);
       await page.keyboard.press("Enter");
       const deadline = Date.now() + TIMEOUT;
