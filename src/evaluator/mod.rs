@@ -199,7 +199,7 @@ impl Evaluator {
             .map_err(|e| EvalError::Network(format!("could not build HTTP client: {e}")))?;
         Ok(Evaluator {
             inner: Arc::new(Inner {
-                permits: Semaphore::new(settings.concurrency),
+                permits: Semaphore::new(settings.concurrency.min(Semaphore::MAX_PERMITS)),
                 settings,
                 base_url,
                 endpoint,
