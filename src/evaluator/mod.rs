@@ -360,10 +360,12 @@ impl Evaluator {
         } else {
             "request failed"
         };
-        let mut detail = std::error::Error::source(&error)
-            .map(|s| s.to_string())
-            .unwrap_or_default();
-        detail = self.redact(&detail);
+        // The innermost cause ("Connection refused") says the most.
+        let mut cause: Option<&dyn std::error::Error> = std::error::Error::source(&error);
+        while let Some(deeper) = cause.and_then(|c| c.source()) {
+            cause = Some(deeper);
+        }
+        let detail = self.redact(&cause.map(|c| c.to_string()).unwrap_or_default());
         let host = &self.inner.base_url;
         EvalError::Network(if detail.is_empty() {
             format!("{what} to {host}")
