@@ -95,7 +95,11 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
         ));
     }
 
-    let mut ids: Vec<&str> = a.check_results.iter().map(|c| c.check_id.as_str()).collect();
+    let mut ids: Vec<&str> = a
+        .check_results
+        .iter()
+        .map(|c| c.check_id.as_str())
+        .collect();
     for c in &b.check_results {
         if !ids.contains(&c.check_id.as_str()) {
             ids.push(&c.check_id);
@@ -121,7 +125,11 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
             consistency_changed,
         });
     }
-    let changed_checks = checks.iter().filter(|c| c.changed()).map(|c| c.check_id.clone()).collect();
+    let changed_checks = checks
+        .iter()
+        .filter(|c| c.changed())
+        .map(|c| c.check_id.clone())
+        .collect();
 
     let (from, to) = (a.summary.overall_status, b.summary.overall_status);
     Comparison {
@@ -129,8 +137,13 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
         b: report_side(b),
         comparable: not_comparable_because.is_empty(),
         not_comparable_because,
-        status: StatusChange { from, to, changed: from != to },
-        consistency_delta: b.variance_summary.consistency_score - a.variance_summary.consistency_score,
+        status: StatusChange {
+            from,
+            to,
+            changed: from != to,
+        },
+        consistency_delta: b.variance_summary.consistency_score
+            - a.variance_summary.consistency_score,
         checks,
         changed_checks,
         citations_added,
@@ -139,7 +152,10 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
 }
 
 fn change(check_id: &str, span: &str) -> CitationChange {
-    CitationChange { check_id: check_id.to_string(), span: span.to_string() }
+    CitationChange {
+        check_id: check_id.to_string(),
+        span: span.to_string(),
+    }
 }
 
 /// Cited spans of a check, whitespace-normalized so re-wrapping is not a change.
@@ -199,8 +215,17 @@ fn side_cell(s: &Option<CheckSide>) -> String {
 }
 
 fn report_label(s: &ReportSide) -> String {
-    let id = if s.report_id.is_empty() { "(unsaved)" } else { &s.report_id };
-    format!("{id} {} {} [{}]", s.timestamp, s.overall_status.as_str(), s.execution_mode)
+    let id = if s.report_id.is_empty() {
+        "(unsaved)"
+    } else {
+        &s.report_id
+    };
+    format!(
+        "{id} {} {} [{}]",
+        s.timestamp,
+        s.overall_status.as_str(),
+        s.execution_mode
+    )
 }
 
 /// Plain text (no colour codes; the CLI adds colour).
@@ -220,8 +245,16 @@ pub fn render_text(c: &Comparison) -> String {
             line(format!("  - {why}"));
         }
     }
-    let status_note = if c.status.changed { "changed" } else { "unchanged" };
-    line(format!("Status: {} -> {} ({status_note})", c.status.from.as_str(), c.status.to.as_str()));
+    let status_note = if c.status.changed {
+        "changed"
+    } else {
+        "unchanged"
+    };
+    line(format!(
+        "Status: {} -> {} ({status_note})",
+        c.status.from.as_str(),
+        c.status.to.as_str()
+    ));
     line(format!(
         "Consistency: {:.2} -> {:.2} ({})",
         c.a.consistency_score,
@@ -229,18 +262,35 @@ pub fn render_text(c: &Comparison) -> String {
         signed(c.consistency_delta)
     ));
     line(String::new());
-    let width = c.checks.iter().map(|k| k.check_id.len()).max().unwrap_or(5).max(5);
+    let width = c
+        .checks
+        .iter()
+        .map(|k| k.check_id.len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
     line(format!("  {:width$}  {:24}  {:24}", "check", "A", "B"));
     for k in &c.checks {
         let mark = if k.changed() { "*" } else { " " };
-        line(format!("{mark} {:width$}  {:24}  {:24}", k.check_id, side_cell(&k.a), side_cell(&k.b)));
+        line(format!(
+            "{mark} {:width$}  {:24}  {:24}",
+            k.check_id,
+            side_cell(&k.a),
+            side_cell(&k.b)
+        ));
     }
     if c.changed_checks.is_empty() {
         line("\nNo check changed.".into());
     } else {
-        line(format!("\nChanged checks (*): {}", c.changed_checks.join(", ")));
+        line(format!(
+            "\nChanged checks (*): {}",
+            c.changed_checks.join(", ")
+        ));
     }
-    for (title, sign, list) in [("Citations added", '+', &c.citations_added), ("Citations gone", '-', &c.citations_removed)] {
+    for (title, sign, list) in [
+        ("Citations added", '+', &c.citations_added),
+        ("Citations gone", '-', &c.citations_removed),
+    ] {
         if !list.is_empty() {
             line(format!("\n{title}:"));
             for cit in list {
@@ -358,6 +408,9 @@ mod tests {
             assumptions: vec![],
         };
         let spans = cited_spans(Some(&check));
-        assert_eq!(spans.into_iter().collect::<Vec<_>>(), vec!["a b c".to_string()]);
+        assert_eq!(
+            spans.into_iter().collect::<Vec<_>>(),
+            vec!["a b c".to_string()]
+        );
     }
 }

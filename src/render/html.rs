@@ -8,7 +8,8 @@ use askama::Template;
 
 use crate::diff::{self, Comparison};
 use crate::report::{
-    Citation, Integrity, Located, Mode, Report, ReportEnvelope, STABILITY_THRESHOLD, VARIANCE_NOTE, Verdict,
+    Citation, Integrity, Located, Mode, Report, ReportEnvelope, STABILITY_THRESHOLD, VARIANCE_NOTE,
+    Verdict,
 };
 
 #[derive(Template)]
@@ -130,13 +131,27 @@ fn segments<'a>(text: &'a str, spans: &[(usize, usize, usize, &'a str)]) -> Vec<
     cuts.windows(2)
         .map(|w| {
             let (b0, b1) = (w[0], w[1]);
-            let mut covering: Vec<_> = spans.iter().filter(|&&(_, s, e, _)| s <= b0 && e >= b1).collect();
+            let mut covering: Vec<_> = spans
+                .iter()
+                .filter(|&&(_, s, e, _)| s <= b0 && e >= b1)
+                .collect();
             // Outer (earlier start, later end) first, so nesting reads naturally.
             covering.sort_by_key(|&&(n, s, e, _)| (s, std::cmp::Reverse(e), n));
             Segment {
                 text: &text[b0..b1],
-                marks: covering.iter().map(|&&(n, s, _, id)| Mark { n, check_id: id, first: s == b0 }).collect(),
-                refs: spans.iter().filter(|&&(_, _, e, _)| e == b1).map(|&(n, ..)| n).collect(),
+                marks: covering
+                    .iter()
+                    .map(|&&(n, s, _, id)| Mark {
+                        n,
+                        check_id: id,
+                        first: s == b0,
+                    })
+                    .collect(),
+                refs: spans
+                    .iter()
+                    .filter(|&&(_, _, e, _)| e == b1)
+                    .map(|&(n, ..)| n)
+                    .collect(),
             }
         })
         .collect()
@@ -148,7 +163,9 @@ fn drift_view(c: &Comparison) -> DriftView {
         not_comparable_because: c.not_comparable_because.clone(),
         baseline_status: c.status.from.as_str(),
         baseline_class: diff::status_class(c.status.from),
-        baseline_label: format!("{} {}", c.a.report_id, c.a.timestamp).trim().to_string(),
+        baseline_label: format!("{} {}", c.a.report_id, c.a.timestamp)
+            .trim()
+            .to_string(),
         current_status: c.status.to.as_str(),
         current_class: diff::status_class(c.status.to),
         delta: diff::signed(c.consistency_delta),
@@ -157,7 +174,9 @@ fn drift_view(c: &Comparison) -> DriftView {
             .iter()
             .filter(|k| k.result_changed || k.a.is_none() || k.b.is_none())
             .map(|k| {
-                let show = |s: &Option<diff::CheckSide>| s.as_ref().map_or("-", |s| s.result.as_str()).to_string();
+                let show = |s: &Option<diff::CheckSide>| {
+                    s.as_ref().map_or("-", |s| s.result.as_str()).to_string()
+                };
                 (k.check_id.clone(), show(&k.a), show(&k.b))
             })
             .collect(),
@@ -166,7 +185,9 @@ fn drift_view(c: &Comparison) -> DriftView {
 
 /// A random token for the CSP nonce (not a secret; it only has to be unguessable by the document).
 fn nonce() -> String {
-    (0..4).map(|_| format!("{:08x}", fastrand::u32(..))).collect()
+    (0..4)
+        .map(|_| format!("{:08x}", fastrand::u32(..)))
+        .collect()
 }
 
 /// The report as one self-contained HTML page. `document_text` is the whole
@@ -224,13 +245,22 @@ pub fn report(report: &Report, document_text: &str, baseline: Option<&Report>) -
         .collect();
 
     let v = &report.variance_summary;
-    let envelope = ReportEnvelope { byop_report: report.clone() };
-    let id = if report.report_id.is_empty() { "report" } else { &report.report_id };
+    let envelope = ReportEnvelope {
+        byop_report: report.clone(),
+    };
+    let id = if report.report_id.is_empty() {
+        "report"
+    } else {
+        &report.report_id
+    };
     ReportPage {
         r: report,
         nonce: nonce(),
         status_class: diff::status_class(report.summary.overall_status),
-        evaluator: report.evaluator.as_ref().map(|e| format!("{} / {}", e.provider, e.model)),
+        evaluator: report
+            .evaluator
+            .as_ref()
+            .map(|e| format!("{} / {}", e.provider, e.model)),
         located_count: spans.len(),
         segments: segments(document_text, &spans),
         cards,
@@ -266,9 +296,18 @@ fn located_str(l: Located) -> &'static str {
 mod tests {
     use super::*;
 
-    fn flat(segs: &[Segment]) -> Vec<(String, Vec<(usize, bool)>, Vec<usize>)> {
+    /// (text, [(citation, first)], refs) per segment.
+    type Flat = (String, Vec<(usize, bool)>, Vec<usize>);
+
+    fn flat(segs: &[Segment]) -> Vec<Flat> {
         segs.iter()
-            .map(|s| (s.text.to_string(), s.marks.iter().map(|m| (m.n, m.first)).collect(), s.refs.clone()))
+            .map(|s| {
+                (
+                    s.text.to_string(),
+                    s.marks.iter().map(|m| (m.n, m.first)).collect(),
+                    s.refs.clone(),
+                )
+            })
             .collect()
     }
 
@@ -302,11 +341,26 @@ mod tests {
             byte_range: r,
             context: String::new(),
         };
-        assert_eq!(highlight_range(&cit(Some((0, 2)), Located::Exact), text), Some((0, 2)));
-        assert_eq!(highlight_range(&cit(Some((1, 3)), Located::Exact), text), None); // inside 'é'
-        assert_eq!(highlight_range(&cit(Some((3, 99)), Located::Exact), text), None);
-        assert_eq!(highlight_range(&cit(Some((3, 3)), Located::Exact), text), None);
-        assert_eq!(highlight_range(&cit(Some((0, 2)), Located::Unlocated), text), None);
+        assert_eq!(
+            highlight_range(&cit(Some((0, 2)), Located::Exact), text),
+            Some((0, 2))
+        );
+        assert_eq!(
+            highlight_range(&cit(Some((1, 3)), Located::Exact), text),
+            None
+        ); // inside 'é'
+        assert_eq!(
+            highlight_range(&cit(Some((3, 99)), Located::Exact), text),
+            None
+        );
+        assert_eq!(
+            highlight_range(&cit(Some((3, 3)), Located::Exact), text),
+            None
+        );
+        assert_eq!(
+            highlight_range(&cit(Some((0, 2)), Located::Unlocated), text),
+            None
+        );
         assert_eq!(highlight_range(&cit(None, Located::Fuzzy), text), None);
     }
 }

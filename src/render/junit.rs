@@ -12,7 +12,11 @@ use quick_xml::events::{BytesDecl, BytesText, Event};
 use crate::report::{CheckResult, Report, Verdict};
 
 fn count(report: &Report, v: Verdict) -> usize {
-    report.check_results.iter().filter(|c| c.result == v).count()
+    report
+        .check_results
+        .iter()
+        .filter(|c| c.result == v)
+        .count()
 }
 
 fn failure_text(check: &CheckResult) -> String {
@@ -38,11 +42,19 @@ fn failure_text(check: &CheckResult) -> String {
 
 fn first_line(s: &str, fallback: &str) -> String {
     let line = s.trim().lines().next().unwrap_or("").trim();
-    if line.is_empty() { fallback.to_string() } else { line.to_string() }
+    if line.is_empty() {
+        fallback.to_string()
+    } else {
+        line.to_string()
+    }
 }
 
 fn write_suite(w: &mut Writer<Vec<u8>>, report: &Report) -> io::Result<()> {
-    let name = if report.document.path.is_empty() { "document" } else { &report.document.path };
+    let name = if report.document.path.is_empty() {
+        "document"
+    } else {
+        &report.document.path
+    };
     let tests = report.check_results.len().to_string();
     let failures = count(report, Verdict::Fail).to_string();
     let skipped = count(report, Verdict::Indeterminate).to_string();
@@ -66,14 +78,17 @@ fn write_suite(w: &mut Writer<Vec<u8>>, report: &Report) -> io::Result<()> {
                     ("inputs_fingerprint", &report.integrity.inputs_fingerprint),
                 ];
                 for (name, value) in props {
-                    w.create_element("property").with_attributes([("name", name), ("value", value)]).write_empty()?;
+                    w.create_element("property")
+                        .with_attributes([("name", name), ("value", value)])
+                        .write_empty()?;
                 }
                 Ok(())
             })?;
             for check in &report.check_results {
-                let case = w
-                    .create_element("testcase")
-                    .with_attributes([("name", check.check_id.as_str()), ("classname", &report.playbook_id)]);
+                let case = w.create_element("testcase").with_attributes([
+                    ("name", check.check_id.as_str()),
+                    ("classname", &report.playbook_id),
+                ]);
                 match check.result {
                     Verdict::Pass => {
                         case.write_empty()?;
@@ -91,8 +106,13 @@ fn write_suite(w: &mut Writer<Vec<u8>>, report: &Report) -> io::Result<()> {
                     }
                     Verdict::Indeterminate => {
                         case.write_inner_content(|w| {
-                            let reason = first_line(&check.notes, "indeterminate: no determination was possible");
-                            w.create_element("skipped").with_attribute(("message", reason.as_str())).write_empty()?;
+                            let reason = first_line(
+                                &check.notes,
+                                "indeterminate: no determination was possible",
+                            );
+                            w.create_element("skipped")
+                                .with_attribute(("message", reason.as_str()))
+                                .write_empty()?;
                             Ok(())
                         })?;
                     }
@@ -112,7 +132,11 @@ pub fn render(reports: &[&Report]) -> String {
             .sum::<usize>()
             .to_string()
     };
-    let (tests, failures, skipped) = (total(None), total(Some(Verdict::Fail)), total(Some(Verdict::Indeterminate)));
+    let (tests, failures, skipped) = (
+        total(None),
+        total(Some(Verdict::Fail)),
+        total(Some(Verdict::Indeterminate)),
+    );
     let written: io::Result<()> = (|| {
         w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
         w.create_element("testsuites")

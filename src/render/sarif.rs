@@ -82,7 +82,11 @@ fn rule(check: &crate::playbook::Check) -> Value {
 
 fn message(check: &CheckResult, citation: Option<&Citation>) -> String {
     let mut text = format!("{} ({}): ", check.check_id, check.result.as_str());
-    text.push_str(if check.notes.trim().is_empty() { "no notes" } else { check.notes.trim() });
+    text.push_str(if check.notes.trim().is_empty() {
+        "no notes"
+    } else {
+        check.notes.trim()
+    });
     if let Some(c) = citation {
         text.push_str(&format!(" Cited: \"{}\"", c.span));
     }
@@ -106,7 +110,9 @@ fn location(uri: &str, citation: Option<&Citation>) -> Value {
 fn results_for(report: &Report, rule_index: &dyn Fn(&str) -> Option<usize>, out: &mut Vec<Value>) {
     let uri = path_to_uri(&report.document.path);
     for check in &report.check_results {
-        let Some(level) = level(check.result, check.severity) else { continue };
+        let Some(level) = level(check.result, check.severity) else {
+            continue;
+        };
         // A check without citations is still a finding, at file level.
         let citations: Vec<Option<&Citation>> = if check.evidence_citations.is_empty() {
             vec![None]
@@ -114,7 +120,8 @@ fn results_for(report: &Report, rule_index: &dyn Fn(&str) -> Option<usize>, out:
             check.evidence_citations.iter().map(Some).collect()
         };
         for citation in citations {
-            let located = citation.filter(|c| c.range.is_some() && c.located != crate::report::Located::Unlocated);
+            let located = citation
+                .filter(|c| c.range.is_some() && c.located != crate::report::Located::Unlocated);
             let mut result = json!({
                 "ruleId": check.check_id,
                 "level": level,
