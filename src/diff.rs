@@ -232,7 +232,8 @@ fn report_label(s: &ReportSide) -> String {
 pub fn render_text(c: &Comparison) -> String {
     let mut out = String::new();
     let mut line = |s: String| {
-        out.push_str(&s);
+        // Padded table cells must not leave trailing blanks.
+        out.push_str(s.trim_end());
         out.push('\n');
     };
     line(format!("A: {}", report_label(&c.a)));
