@@ -9,6 +9,7 @@ mod markdown;
 mod pattern;
 mod qualifier;
 mod section;
+mod skip;
 
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -38,6 +39,13 @@ pub enum Rule {
         /// Skip matches inside quotations, block quotes and code (the AI quoting a contract).
         #[serde(default = "yes")]
         skip_quoted: bool,
+        /// Skip hits whose sentence matches one of these (drafted clause language: "shall").
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        skip_sentences: Vec<String>,
+        /// Skip sections whose heading, or lines whose leading `Label:`, matches one of these
+        /// (e.g. "Suggested Revision", "[ADD]").
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        skip_sections: Vec<String>,
     },
     /// Certainty terms with no qualifier within `window_words` words in the same sentence.
     QualifierWindow {
@@ -47,6 +55,13 @@ pub enum Rule {
         window_words: usize,
         #[serde(default = "yes")]
         skip_quoted: bool,
+        /// Skip hits whose sentence matches one of these (drafted clause language: "shall").
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        skip_sentences: Vec<String>,
+        /// Skip sections whose heading, or lines whose leading `Label:`, matches one of these
+        /// (e.g. "Suggested Revision", "[ADD]").
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        skip_sections: Vec<String>,
     },
     /// A section heading or statement that must be present somewhere.
     RequiredSection {
@@ -139,19 +154,22 @@ impl Rule {
                 patterns,
                 match_means,
                 skip_quoted,
+                skip_sentences,
+                skip_sections,
             } => {
                 let set = compile_all("patterns", patterns)?;
-                Ok(CompiledRule::Pattern(pattern::PatternRule::new(
-                    set,
-                    *match_means,
-                    *skip_quoted,
-                )))
+                let skips = compile_skips(skip_sentences, skip_sections)?;
+                Ok(CompiledRule::Pattern(
+                    pattern::PatternRule::new(set, *match_means, *skip_quoted).with_skips(skips),
+                ))
             }
             Rule::QualifierWindow {
                 terms,
                 qualifiers,
                 window_words,
                 skip_quoted,
+                skip_sentences,
+                skip_sections,
             } => {
                 let terms = compile_all("terms", terms)?;
                 let quals = compile_all("qualifiers", qualifiers)?;
@@ -161,12 +179,11 @@ impl Rule {
                         "`window_words` must be at least 1".into(),
                     ));
                 }
-                Ok(CompiledRule::Qualifier(qualifier::QualifierRule::new(
-                    terms,
-                    quals,
-                    *window_words,
-                    *skip_quoted,
-                )))
+                let skips = compile_skips(skip_sentences, skip_sections)?;
+                Ok(CompiledRule::Qualifier(
+                    qualifier::QualifierRule::new(terms, quals, *window_words, *skip_quoted)
+                        .with_skips(skips),
+                ))
             }
             Rule::RequiredSection {
                 headings,
@@ -204,6 +221,16 @@ fn unit_interval(key: &'static str, v: f64) -> Result<CompiledRule, (Vec<Seg>, S
             format!("`{key}` must be between 0 and 1, got {v}"),
         ))
     }
+}
+
+fn compile_skips(
+    sentences: &[String],
+    sections: &[String],
+) -> Result<skip::SkipRules, (Vec<Seg>, String)> {
+    Ok(skip::SkipRules {
+        sentences: compile_all("skip_sentences", sentences)?,
+        sections: compile_all("skip_sections", sections)?,
+    })
 }
 
 /// Compile a list of regexes (case-insensitive unless they say otherwise) into one alternation.
