@@ -83,7 +83,7 @@ async function runCommand(title) {
 
 /** Problems panel: Ctrl+Shift+M (workbench.actions.view.problems). */
 async function showProblems() {
-  await page.locator(".monaco-editor .view-lines").first().click();
+  await page.locator(".tabs-container .tab", { hasText: DOC }).first().click();
   await page.keyboard.press("Control+Shift+M");
   await page.locator(".markers-panel").first().waitFor({ state: "visible" });
 }
@@ -139,8 +139,10 @@ try {
     });
 
     if (problems) await showProblems().catch(() => undefined);
-    await page.locator(".tabs-container .tab", { hasText: DOC }).first().click();
-    await page.waitForTimeout(500);
+    // Put the first error in view for the screenshot: Problems → first row → editor.
+    await page.locator(".markers-panel .monaco-list-row .marker-icon.codicon-error").first().click().catch(() => undefined);
+    await page.keyboard.press("Enter").catch(() => undefined);
+    await page.waitForTimeout(800);
     await check("screenshot docs/vscode.png", async () => shot("vscode.png"));
 
     await check('"BYOP: Export Report" writes the report JSON chosen in the save dialog', async () => {
