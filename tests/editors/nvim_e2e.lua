@@ -221,6 +221,32 @@ check("report buffer starts with the disclaimers", report_text:sub(1, 120):find(
 vim.cmd("only")
 vim.api.nvim_set_current_buf(buf)
 
+-- :ByopReport in "browser" mode writes the server's HTML report, headed by our
+-- banner, and hands it to vim.ui.open (replaced here: there is no browser).
+local opened_path
+local real_open = vim.ui.open
+vim.ui.open = function(path)
+  opened_path = path
+  return { wait = function() end }, nil
+end
+byop.config.report_view = "browser"
+vim.cmd("ByopReport")
+vim.wait(TIMEOUT, function()
+  return opened_path ~= nil
+end, 50)
+vim.ui.open = real_open
+byop.config.report_view = "buffer"
+local html = ""
+if opened_path then
+  local fd = io.open(opened_path, "r")
+  html = fd and fd:read("*a") or ""
+  if fd then
+    fd:close()
+  end
+end
+check("ByopReport (browser) opens the server's HTML report", opened_path ~= nil and html:find("ALERT", 1, true) ~= nil, table.concat(errors(), "; "))
+check("the HTML report carries the disclaimer banner", html:find('id="byop-disclaimer-banner"', 1, true) ~= nil)
+
 -- :ByopBaseline succeeds.
 local before = #messages
 vim.cmd("ByopBaseline")

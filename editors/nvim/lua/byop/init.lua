@@ -485,11 +485,13 @@ local function open_html(html, title)
   end
   fd:write(body)
   fd:close()
-  local ok = pcall(vim.ui.open, file)
-  if ok then
-    notify("report opened in the browser: " .. file)
+  -- vim.ui.open returns nil and a message when no opener exists.
+  local ok, handle, open_err = pcall(vim.ui.open, file)
+  if not ok or (handle == nil and open_err ~= nil) then
+    return false
   end
-  return ok
+  notify("report opened in the browser: " .. file)
+  return true
 end
 
 function M.show_report()
