@@ -224,6 +224,30 @@ try {
       }
       throw new Error("no frame with #byop-disclaimer-banner");
     });
+
+    await check("a byop quick fix applies from the lightbulb menu (Ctrl+.)", async () => {
+      if (/^#+\s*Assumptions/m.test(fs.readFileSync(path.join(WS, DOC), "utf8"))) {
+        throw new Error("the example already has an Assumptions section; this check would prove nothing");
+      }
+      await page.locator(".tabs-container .tab", { hasText: DOC }).first().click();
+      await page.locator(".markers-panel .monaco-list-row", { hasText: "assumption_disclosure" }).first().click();
+      await page.keyboard.press("Enter"); // reveal the problem in the editor
+      await page.waitForTimeout(500);
+      await page.keyboard.press("Control+.");
+      const action = page.locator(".action-widget .monaco-list-row", { hasText: /Insert an? .*assumption/i }).first();
+      await action.waitFor({ state: "visible" });
+      const title = (await action.innerText()).trim();
+      // Move the keyboard focus onto that row, then accept it as a person would.
+      for (let i = 0; i < 10; i++) {
+        const focused = await page.locator(".action-widget .monaco-list-row.focused").first().innerText().catch(() => "");
+        if (focused.trim() === title) break;
+        await page.keyboard.press("ArrowDown");
+      }
+      await page.keyboard.press("Enter");
+      // The inserted section's heading appears in the editor (monaco renders spaces as U+00A0).
+      await page.locator(".monaco-editor .view-line", { hasText: /^#+[\s\u00a0]*Assumptions/ }).first().waitFor({ state: "visible" });
+      return title;
+    });
   }
 } catch (e) {
   failed++;
