@@ -3,7 +3,9 @@
 --   nvim --headless -u NONE -c 'luafile tests/editors/nvim_e2e.lua'
 -- Inputs (environment): BYOP_PLUGIN_DIR, BYOP_BIN, BYOP_DOC (an AI-output
 -- document in a temporary workspace), BYOP_PLAIN_DOC (a plain .md beside it),
--- BYOP_EXPORT (where :ByopExport writes), BYOP_TIMEOUT_MS.
+-- BYOP_EXPORT (where :ByopExport writes), BYOP_TIMEOUT_MS;
+-- BYOP_E2E_NO_FILETYPE=1 leaves filetype detection off, which exercises the
+-- vim.lsp.start() autocmd path instead of vim.lsp.enable().
 -- Prints one line per check and "N passed, N failed"; exits non-zero on failure.
 
 local TIMEOUT = tonumber(vim.env.BYOP_TIMEOUT_MS or "") or 60000
