@@ -238,3 +238,211 @@ fn deterministic_mode_runs_over_the_whole_corpus_without_error() {
     let v = json(&o);
     assert_eq!(v.as_array().unwrap().len(), 371);
 }
+
+// ---- against the local fake LLM server (real Anthropic / OpenAI wire formats) ----
+
+use support::fake_llm::{FakeLlm, Script, Step};
+
+impl Ws {
+    fn with_llm(&self, llm: &FakeLlm) -> Command {
+        let mut c = self.cmd();
+        c.env("ANTHROPIC_API_KEY", KEY).env("ANTHROPIC_BASE_URL", &llm.base_url);
+        c
+    }
+    fn write(&self, name: &str, text: &str) {
+        std::fs::write(self.path(name), text).unwrap();
+    }
+}
+
+fn check<'a>(report: &'a Value, id: &str) -> &'a Value {
+    report["byop_report"]["check_results"].as_array().unwrap().iter().find(|c| c["check_id"] == id).unwrap()
+}
+
+/// The three evaluator-backed checks of the starter playbook.
+const EVALUATED: [&str; 3] = ["assumption_disclosure", "certainty_language", "escalation_signal"];
+
+fn alert_script() -> Script {
+    Script::always(vec![Step::pass()])
+        .check("assumption_disclosure", vec![Step::fail_first_sentence()])
+        .check("certainty_language", vec![Step::fail_first_sentence()])
+}
+
+#[test]
+fn full_evaluation_makes_nine_concurrent_calls_and_reruns_come_from_the_cache() {
+    let ws = Ws::new();
+    let llm = FakeLlm::start_blocking(alert_script().latency_ms(150));
+    let o = ws.with_llm(&llm).args(["check", "--mode", "full", "--format", "json", "nda_review.ai.md"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "ALERT fails the default --fail-on: {}", stderr(&o));
+    let r = json(&o);
+    assert_eq!(llm.calls(), 9, "3 checks × 3 runs");
+    assert!(llm.max_in_flight() >= 3, "calls overlap (max in flight {})", llm.max_in_flight());
+    let rep = &r["byop_report"];
+    assert_eq!(rep["summary"]["overall_status"], "ALERT");
+    assert_eq!(rep["execution_mode"], "full");
+    assert_eq!(rep["variance_summary"]["num_runs"], 3);
+    assert_eq!(rep["evaluator"]["provider"], "anthropic");
+    for id in EVALUATED {
+        let c = check(&r, id);
+        assert_eq!(c["raw_runs"].as_array().unwrap().len(), 3, "{id}");
+        assert_eq!(c["per_check_consistency"], 1.0, "{id}");
+    }
+    let a = check(&r, "assumption_disclosure");
+    assert_eq!(a["result"], "fail");
+    let cit = &a["evidence_citations"][0];
+    assert_eq!(cit["located"], "exact", "{cit}");
+    assert!(cit["range"]["start"]["line"].as_u64().unwrap() > 0, "whole-document coordinates: {cit}");
+    assert_eq!(check(&r, "run_variance")["result"], "pass");
+    // Every request carried the key and the fenced document.
+    for req in llm.requests() {
+        assert_eq!(req.header("x-api-key"), Some(KEY));
+        assert_eq!(req.header("anthropic-version"), Some("2023-06-01"));
+        assert_eq!(req.body["temperature"], 0.0);
+    }
+
+    // Same content again: not a single evaluator call.
+    let o = ws.with_llm(&llm).args(["check", "--mode", "full", "--format", "json", "nda_review.ai.md"]).output().unwrap();
+    let again = json(&o);
+    assert_eq!(llm.calls(), 9, "rerun must be served from the cache");
+    assert!(check(&again, "assumption_disclosure")["raw_runs"].as_array().unwrap().iter().all(|r| r["cached"] == true));
+    assert_eq!(check(&again, "drift_over_time_support")["result"], "pass");
+    // --fresh takes new samples.
+    let o = ws.with_llm(&llm).args(["check", "--mode", "full", "--fresh", "--format", "json", "nda_review.ai.md"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(llm.calls(), 18);
+}
+
+#[test]
+fn faults_are_retried_and_what_cannot_be_evaluated_is_never_pass() {
+    let ws = Ws::new();
+    let script = Script::always(vec![Step::pass()])
+        // one 429 (retry-after honoured), then passes
+        .check("assumption_disclosure", vec![Step::RateLimited { retry_after_secs: 1 }, Step::pass(), Step::pass(), Step::pass()])
+        // always unparseable: one retry per run, then indeterminate with the raw text kept
+        .check("certainty_language", vec![Step::Malformed])
+        // always 500: bounded retries, then indeterminate
+        .check("escalation_signal", vec![Step::ServerError]);
+    let llm = FakeLlm::start_blocking(script);
+    ws.write("byop.toml", "[evaluator]\nmax_retries = 2\n");
+    let o = ws.with_llm(&llm).args(["check", "--mode", "full", "--format", "json", "nda_review.ai.md"]).output().unwrap();
+    assert!(o.status.code() == Some(0) || o.status.code() == Some(1), "{}", stderr(&o));
+    let r = json(&o);
+    assert_eq!(llm.calls_for("assumption_disclosure"), 4, "one retry after the 429");
+    assert_eq!(check(&r, "assumption_disclosure")["result"], "pass");
+    assert_eq!(llm.calls_for("certainty_language"), 6, "malformed: exactly one retry per run");
+    let c = check(&r, "certainty_language");
+    assert_eq!(c["result"], "indeterminate");
+    for run in c["raw_runs"].as_array().unwrap() {
+        assert_eq!(run["error"], "malformed");
+        assert_eq!(run["notes"], "Evaluator returned unparseable response");
+        assert!(!run["raw_response"].as_str().unwrap_or("").is_empty(), "raw text kept: {run}");
+    }
+    assert_eq!(llm.calls_for("escalation_signal"), 9, "1 + max_retries per run");
+    let e = check(&r, "escalation_signal");
+    assert_eq!(e["result"], "indeterminate");
+    assert!(e["raw_runs"].as_array().unwrap().iter().all(|r| r["error"] == "server_error"));
+    assert!(r["byop_report"]["summary"]["overall_status"] != "STABLE");
+}
+
+#[test]
+fn quota_auth_timeout_and_truncation_fail_closed() {
+    let ws = Ws::new();
+    let script = Script::always(vec![Step::pass()])
+        .check("assumption_disclosure", vec![Step::QuotaExhausted])
+        .check("certainty_language", vec![Step::Hang { secs: 5.0 }])
+        .check("escalation_signal", vec![Step::Truncated]);
+    let llm = FakeLlm::start_blocking(script);
+    ws.write("byop.toml", "[evaluator]\nmax_retries = 1\ntimeout_secs = 1\n");
+    let o = ws.with_llm(&llm).args(["check", "--mode", "screening", "--format", "json", "nda_review.ai.md"]).output().unwrap();
+    let r = json(&o);
+    assert_eq!(llm.calls_for("assumption_disclosure"), 1, "quota exhausted is never retried");
+    assert_eq!(check(&r, "assumption_disclosure")["raw_runs"][0]["error"], "quota_exhausted");
+    assert_eq!(check(&r, "certainty_language")["raw_runs"][0]["error"], "timeout");
+    assert_eq!(check(&r, "escalation_signal")["raw_runs"][0]["error"], "truncated");
+    for id in EVALUATED {
+        assert_eq!(check(&r, id)["result"], "indeterminate", "{id}");
+    }
+    assert_eq!(r["byop_report"]["summary"]["overall_status"], "REVIEW");
+
+    let llm = FakeLlm::start_blocking(Script::always(vec![Step::Unauthorized]));
+    let o = ws.with_llm(&llm).args(["check", "--mode", "screening", "--fresh", "--format", "json", "nda_review.ai.md"]).output().unwrap();
+    let r = json(&o);
+    assert_eq!(llm.calls(), 3, "auth errors are not retried");
+    assert_eq!(check(&r, "escalation_signal")["raw_runs"][0]["error"], "auth");
+}
+
+#[test]
+fn openai_compatible_provider_speaks_chat_completions() {
+    let ws = Ws::new();
+    let llm = FakeLlm::start_blocking(Script::always(vec![Step::pass()]));
+    let o = ws
+        .cmd()
+        .env("OPENAI_BASE_URL", format!("{}/v1", llm.base_url))
+        .env("OPENAI_API_KEY", KEY)
+        .args(["check", "--provider", "openai", "--model", "llama3", "--mode", "screening", "--format", "json", "msa_review.ai.md"])
+        .output()
+        .unwrap();
+    let r = json(&o);
+    assert_eq!(llm.calls(), 3, "{}", stderr(&o));
+    let req = &llm.requests()[0];
+    assert_eq!(req.path, "/v1/chat/completions");
+    assert_eq!(req.header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+    assert_eq!(req.body["model"], "llama3");
+    assert_eq!(req.body["response_format"]["type"], "json_schema");
+    assert_eq!(r["byop_report"]["evaluator"]["provider"], "openai");
+    assert_eq!(check(&r, "escalation_signal")["result"], "pass");
+}
+
+#[test]
+fn the_key_is_never_written_and_a_workspace_cannot_redirect_it() {
+    let ws = Ws::new();
+    let users = FakeLlm::start_blocking(alert_script());
+    let evil = FakeLlm::start_blocking(Script::always(vec![Step::pass()]));
+    ws.write("byop.toml", &format!("[evaluator]\nbase_url = \"{}\"\n", evil.base_url));
+    let o = ws.with_llm(&users).args(["check", "--mode", "screening", "--format", "json", "nda_review.ai.md"]).output().unwrap();
+    assert_eq!(evil.calls(), 0, "the workspace's base URL never sees the key");
+    assert_eq!(users.calls(), 3);
+    assert!(stderr(&o).contains("may not choose where your API key is sent"), "{}", stderr(&o));
+    for text in [stdout(&o), stderr(&o)] {
+        assert!(!text.contains(KEY));
+    }
+    for entry in std::fs::read_dir(ws.dir.path()).unwrap().flatten() {
+        let bytes = std::fs::read(entry.path()).unwrap_or_default();
+        assert!(!bytes.windows(KEY.len()).any(|w| w == KEY.as_bytes()), "key found in {}", entry.path().display());
+    }
+}
+
+#[test]
+fn two_checks_writing_the_same_store_at_once_both_succeed() {
+    let ws = Ws::new();
+    let llm = FakeLlm::start_blocking(alert_script().latency_ms(100));
+    let spawn = |file: &str| {
+        ws.with_llm(&llm).args(["check", "--mode", "full", "--fresh", "--format", "json", file]).stdout(std::process::Stdio::piped()).spawn().unwrap()
+    };
+    let (a, b) = (spawn("nda_review.ai.md"), spawn("msa_review.ai.md"));
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    for o in [&a, &b] {
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(o));
+        json(o);
+    }
+    let h = stdout(&ws.run(&["history"]));
+    assert!(h.contains("nda_review.ai.md") && h.contains("msa_review.ai.md"), "{h}");
+}
+
+#[test]
+fn text_that_addresses_the_evaluator_is_fenced_and_reported() {
+    let ws = Ws::new();
+    let llm = FakeLlm::start_blocking(Script::always(vec![Step::pass()]));
+    let o = ws.with_llm(&llm).args(["check", "--mode", "screening", "--format", "json", "injection.ai.md"]).output().unwrap();
+    let r = json(&o);
+    let warnings = r["byop_report"]["untrusted_input_warnings"].as_array().unwrap();
+    assert!(!warnings.is_empty(), "{r}");
+    assert!(warnings[0]["range"]["start"]["line"].is_u64());
+    let doc = std::fs::read_to_string(ws.path("injection.ai.md")).unwrap();
+    let line = doc.lines().find(|l| l.to_lowercase().contains("ignore previous instructions")).unwrap().trim();
+    let req = &llm.requests()[0];
+    let user = req.user();
+    let at = user.find(line).expect("document text is sent");
+    let before = &user[..at];
+    assert!(before.contains("AI OUTPUT UNDER EVALUATION"), "the document sits inside the fenced section");
+    assert!(req.system().to_lowercase().contains("untrusted"), "the system prompt says the document is data");
+}

@@ -1,0 +1,107 @@
+//! Anthropic Messages API wire format.
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use super::schema::{TOOL_NAME, verdict_schema};
+use super::{CheckPrompt, EvalError, HttpReply, ModelReply};
+
+pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
+pub const API_VERSION: &str = "2023-06-01";
+
+pub fn endpoint(base_url: &str) -> String {
+    format!("{base_url}/v1/messages")
+}
+
+/// Forces JSON through a single tool whose input schema is the verdict.
+pub fn body(model: &str, max_tokens: u32, prompt: &CheckPrompt) -> Value {
+    json!({
+        "model": model,
+        "max_tokens": max_tokens,
+        "temperature": 0,
+        "system": prompt.system,
+        "messages": [{"role": "user", "content": prompt.user}],
+        "tools": [{
+            "name": TOOL_NAME,
+            "description": "Record the verdict of this check.",
+            "input_schema": verdict_schema(),
+        }],
+        "tool_choice": {"type": "tool", "name": TOOL_NAME},
+    })
+}
+
+pub fn request(
+    client: &reqwest::Client,
+    url: &str,
+    key: &str,
+    body: &Value,
+) -> reqwest::RequestBuilder {
+    client
+        .post(url)
+        .header("x-api-key", key)
+        .header("anthropic-version", API_VERSION)
+        .header("content-type", "application/json")
+        .json(body)
+}
+
+/// The model's answer: the tool input, else the text blocks.
+pub fn interpret(reply: HttpReply) -> Result<ModelReply, EvalError> {
+    if !reply.status.is_success() {
+        return Err(classify_error(&reply));
+    }
+    let Ok(body) = serde_json::from_str::<Value>(&reply.body) else {
+        return Ok(ModelReply {
+            raw: reply.body,
+            truncated: false,
+        });
+    };
+    let blocks = body["content"].as_array().cloned().unwrap_or_default();
+    let tool_input = blocks
+        .iter()
+        .find(|b| b["type"] == "tool_use")
+        .map(|b| b["input"].to_string());
+    let raw = tool_input.unwrap_or_else(|| {
+        blocks
+            .iter()
+            .filter(|b| b["type"] == "text")
+            .filter_map(|b| b["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    });
+    Ok(ModelReply {
+        raw,
+        truncated: body["stop_reason"] == "max_tokens",
+    })
+}
+
+fn classify_error(reply: &HttpReply) -> EvalError {
+    let parsed: Value = serde_json::from_str(&reply.body).unwrap_or(Value::Null);
+    let kind = parsed["error"]["type"].as_str().unwrap_or("");
+    let message = parsed["error"]["message"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    let status = reply.status;
+    let lower = message.to_ascii_lowercase();
+    match status.as_u16() {
+        401 | 403 => EvalError::Auth,
+        _ if kind == "authentication_error" || kind == "permission_error" => EvalError::Auth,
+        429 => EvalError::RateLimited {
+            retry_after: reply.retry_after,
+        },
+        529 => EvalError::Overloaded,
+        _ if kind == "overloaded_error" => EvalError::Overloaded,
+        400..=499 if lower.contains("credit balance") || lower.contains("billing") => {
+            EvalError::QuotaExhausted
+        }
+        400..=499 => EvalError::InvalidRequest(describe(status, kind, &message)),
+        code => EvalError::Server(code),
+    }
+}
+
+fn describe(status: StatusCode, kind: &str, message: &str) -> String {
+    match (kind.is_empty(), message.is_empty()) {
+        (_, false) => message.to_string(),
+        (false, true) => kind.to_string(),
+        (true, true) => format!("HTTP {status}"),
+    }
+}

@@ -1,0 +1,189 @@
+//! Lenient parsing of the model's verdict JSON.
+use serde_json::{Map, Value};
+
+use super::{EvaluatorVerdict, QuotedSpan};
+use crate::report::Verdict;
+
+/// Parse the model's JSON verdict: plain JSON, a ```json fence, or an object
+/// surrounded by prose. Missing `evidence_citations`/`notes`/`assumptions`
+/// default to empty; wrong types are errors.
+pub fn parse_verdict(raw: &str) -> Result<EvaluatorVerdict, String> {
+    let object = extract_object(raw)?;
+    let result = match object.get("result") {
+        Some(Value::String(s)) => match s.trim().to_ascii_lowercase().as_str() {
+            "pass" => Verdict::Pass,
+            "fail" => Verdict::Fail,
+            "indeterminate" => Verdict::Indeterminate,
+            other => return Err(format!("unknown result {other:?}")),
+        },
+        Some(_) => return Err("`result` is not a string".into()),
+        None => return Err("missing `result`".into()),
+    };
+    let confidence = match object.get("confidence") {
+        Some(Value::Number(n)) => n.as_f64().ok_or("`confidence` is not a finite number")?,
+        Some(Value::String(s)) => s
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|c| c.is_finite())
+            .ok_or("`confidence` is not a number")?,
+        Some(_) => return Err("`confidence` is not a number".into()),
+        None => return Err("missing `confidence`".into()),
+    };
+    Ok(EvaluatorVerdict {
+        result,
+        confidence: confidence.clamp(0.0, 1.0),
+        evidence_citations: citations(object.get("evidence_citations"))?,
+        notes: match object.get("notes") {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(s)) => s.clone(),
+            Some(_) => return Err("`notes` is not a string".into()),
+        },
+        assumptions: assumptions(object.get("assumptions"))?,
+    })
+}
+
+fn citations(value: Option<&Value>) -> Result<Vec<QuotedSpan>, String> {
+    let items = match value {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err("`evidence_citations` is not an array".into()),
+    };
+    items
+        .iter()
+        .map(|item| match item {
+            Value::String(span) => Ok(QuotedSpan {
+                span: span.clone(),
+                context: String::new(),
+            }),
+            Value::Object(fields) => {
+                let span = match fields.get("span") {
+                    Some(Value::String(s)) => s.clone(),
+                    _ => return Err("citation without a string `span`".to_string()),
+                };
+                let context = match fields.get("context") {
+                    None | Some(Value::Null) => String::new(),
+                    Some(Value::String(s)) => s.clone(),
+                    Some(_) => return Err("citation `context` is not a string".to_string()),
+                };
+                Ok(QuotedSpan { span, context })
+            }
+            _ => Err("citation is neither an object nor a string".to_string()),
+        })
+        .collect()
+}
+
+fn assumptions(value: Option<&Value>) -> Result<Vec<String>, String> {
+    match value {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| {
+                item.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| "assumption is not a string".to_string())
+            })
+            .collect(),
+        Some(_) => Err("`assumptions` is not an array".into()),
+    }
+}
+
+/// The verdict object: the whole text, else a fenced block, else the
+/// outermost `{…}` of the text.
+fn extract_object(raw: &str) -> Result<Map<String, Value>, String> {
+    let trimmed = raw.trim();
+    if trimmed.is_empty() {
+        return Err("empty response".into());
+    }
+    let mut candidates = vec![trimmed];
+    if let Some(fenced) = fenced_block(trimmed) {
+        candidates.push(fenced);
+    }
+    if let (Some(open), Some(close)) = (trimmed.find('{'), trimmed.rfind('}'))
+        && open < close
+    {
+        candidates.push(&trimmed[open..=close]);
+    }
+    let mut last_error = "no JSON object found".to_string();
+    for candidate in candidates {
+        match serde_json::from_str::<Value>(candidate) {
+            Ok(Value::Object(map)) => return Ok(map),
+            Ok(_) => last_error = "response JSON is not an object".into(),
+            Err(e) => last_error = format!("invalid JSON: {e}"),
+        }
+    }
+    Err(last_error)
+}
+
+/// Contents of the first ``` fence (with or without a language tag).
+fn fenced_block(text: &str) -> Option<&str> {
+    let start = text.find("```")?;
+    let after = &text[start + 3..];
+    let body_start = after.find('\n').map(|i| i + 1)?;
+    let body = &after[body_start..];
+    let end = body.find("```")?;
+    Some(body[..end].trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_json() {
+        let v = parse_verdict(
+            r#"{"result":"fail","confidence":0.8,"evidence_citations":[{"span":"always","context":"c"}],"notes":"n","assumptions":["a"]}"#,
+        )
+        .unwrap();
+        assert_eq!(v.result, Verdict::Fail);
+        assert_eq!(v.confidence, 0.8);
+        assert_eq!(v.evidence_citations[0].span, "always");
+        assert_eq!(v.evidence_citations[0].context, "c");
+        assert_eq!(v.notes, "n");
+        assert_eq!(v.assumptions, vec!["a".to_string()]);
+    }
+
+    #[test]
+    fn fenced_and_prose_wrapped() {
+        let fenced =
+            "Here you go:\n```json\n{\"result\": \"PASS\", \"confidence\": 1}\n```\nThanks";
+        assert_eq!(parse_verdict(fenced).unwrap().result, Verdict::Pass);
+        let prose = "My verdict is {\"result\": \"Indeterminate\", \"confidence\": 0.5, \"notes\": \"x {y}\"} as asked.";
+        let v = parse_verdict(prose).unwrap();
+        assert_eq!(v.result, Verdict::Indeterminate);
+        assert_eq!(v.notes, "x {y}");
+    }
+
+    #[test]
+    fn clamps_confidence_and_accepts_string_citations() {
+        let v =
+            parse_verdict(r#"{"result":"fail","confidence":7,"evidence_citations":["quoted"]}"#)
+                .unwrap();
+        assert_eq!(v.confidence, 1.0);
+        assert_eq!(v.evidence_citations[0].span, "quoted");
+        assert_eq!(v.evidence_citations[0].context, "");
+        let v = parse_verdict(r#"{"result":"pass","confidence":-0.5}"#).unwrap();
+        assert_eq!(v.confidence, 0.0);
+        assert!(v.assumptions.is_empty());
+    }
+
+    #[test]
+    fn rejects_bad_shapes() {
+        for bad in [
+            "",
+            "I cannot answer that.",
+            "[1,2]",
+            r#"{"confidence":0.5}"#,
+            r#"{"result":"maybe","confidence":0.5}"#,
+            r#"{"result":"pass"}"#,
+            r#"{"result":"pass","confidence":"high"}"#,
+            r#"{"result":"fail","confidence":0.5,"evidence_citations":[3]}"#,
+            r#"{"result":"fail","confidence":0.5,"evidence_citations":[{"context":"no span"}]}"#,
+            r#"{"result":"fail","confidence":0.5,"notes":5}"#,
+            r#"{"result":"fail","confidence":0.5,"assumptions":"one"}"#,
+            "```json\n{\"result\": \"fa",
+        ] {
+            assert!(parse_verdict(bad).is_err(), "accepted {bad:?}");
+        }
+    }
+}

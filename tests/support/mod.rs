@@ -1,0 +1,4 @@
+//! Shared test assets. Each integration test binary uses only part of them.
+#![allow(dead_code)]
+
+pub mod fake_llm;
