@@ -267,7 +267,10 @@ pub fn to_lsp(view: &View, uri: &Uri, enc: Encoding) -> Vec<Diagnostic> {
             })),
         };
         if spans.is_empty() {
-            if !view.suppressed_checks.contains(&r.check_id) {
+            // "Not evaluated" (no run, nothing cited) is not a finding: the status and the
+            // first-line hover summary carry it, so the editor is not filled with noise.
+            let observed = r.result == Verdict::Fail || !r.raw_runs.is_empty();
+            if observed && !view.suppressed_checks.contains(&r.check_id) {
                 out.push(base(view.first_body_line(enc), None, None));
             }
             continue;
