@@ -19,6 +19,9 @@ use crate::suppress::Suppressions;
 use crate::text::{Encoding, LineIndex};
 
 pub const SOURCE: &str = "byop";
+/// Related locations per diagnostic: a check citing hundreds of spans must not make
+/// every publish quadratic.
+pub const MAX_RELATED: usize = 10;
 
 /// The merged state of one document version: what diagnostics, hover and code actions show.
 #[derive(Debug, Clone)]
@@ -280,6 +283,7 @@ pub fn to_lsp(view: &View, uri: &Uri, enc: Encoding) -> Vec<Diagnostic> {
                 .iter()
                 .enumerate()
                 .filter(|(j, _)| *j != i)
+                .take(MAX_RELATED)
                 .map(|(_, &(s2, e2))| DiagnosticRelatedInformation {
                     location: Location::new(uri.clone(), view.range(s2, e2, enc)),
                     message: format!("also cited for {}", r.check_id),
