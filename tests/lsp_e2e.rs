@@ -370,6 +370,32 @@ async fn full_session_over_the_real_binary() {
         .expect("server exits")
         .unwrap();
     assert_eq!(status.code(), Some(0));
+
+    // A new session opening identical content shows the stored full report at once.
+    let calls = fake.calls();
+    let c = LspClient::spawn(
+        &[
+            ("ANTHROPIC_BASE_URL", fake.base_url.clone()),
+            ("ANTHROPIC_API_KEY", "test-key-e2e".into()),
+            ("BYOP_DB", root.join("byop.db").display().to_string()),
+        ],
+        &root,
+    );
+    initialize(&c, &root, json!({}), &["utf-16"]).await;
+    open(&c, &uri, &v2, 1).await;
+    let (_, diags) = c.diagnostics_at(0, &uri, 1).await;
+    let certainty = find(&diags, "certainty_language").expect("stored finding");
+    assert_eq!(certainty["severity"], 1);
+    assert_eq!(range_text(&v2, &certainty["range"]), Some(FIRST_SENTENCE));
+    let (_, status) = c
+        .wait_for(0, |m| {
+            m["method"] == "byop/status" && m["params"]["uri"] == uri.as_str()
+        })
+        .await;
+    assert_eq!(status["params"]["mode"], "full");
+    assert_eq!(fake.calls(), calls, "no evaluator call on open");
+    c.request("shutdown", Value::Null).await;
+    c.notify("exit", Value::Null).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -490,7 +516,31 @@ async fn typing_during_an_evaluation_never_publishes_stale_diagnostics() {
         .find(|d| d["code"] == "certainty_language" && d["severity"] == 1)
         .expect("the earlier evaluation's finding survives edits elsewhere");
     assert_eq!(range_text(&text, &certainty["range"]), Some(FIRST_SENTENCE));
-    // The server's text is the client's text: a fresh document with it shows the same local findings.
+
+    // The client cancels through the progress token: the evaluation stops.
+    let mark = c.len();
+    let pending = c
+        .send_request("workspace/executeCommand", json!({"command": "byop.evaluate", "arguments": [{"uri": uri, "mode": "full", "fresh": true}]}))
+        .await;
+    let (_, create) = c
+        .wait_for(mark, |m| m["method"] == "window/workDoneProgress/create")
+        .await;
+    c.notify(
+        "window/workDoneProgress/cancel",
+        json!({"token": create["params"]["token"]}),
+    )
+    .await;
+    let response = tokio::time::timeout(client::TIMEOUT, pending)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        response["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("cancelled"),
+        "{response}"
+    );
     c.request("shutdown", Value::Null).await;
     c.notify("exit", Value::Null).await;
 }
@@ -517,6 +567,79 @@ async fn utf8_positions_and_playbook_diagnostics_in_process() {
     assert_eq!(
         d["range"]["start"]["character"], start,
         "UTF-8 columns are bytes"
+    );
+
+    // source.fixAll.byop inserts the missing sections; "suppress on this line" hides a finding.
+    let memo_uri = uri_of(&root.join("memo.ai.md"));
+    open(&c, &memo_uri, MEMO, 1).await;
+    let (_, diags) = c.diagnostics_at(0, &memo_uri, 1).await;
+    let all = c
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": memo_uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                   "context": {"diagnostics": [], "only": ["source.fixAll"]}}),
+        )
+        .await;
+    assert_eq!(all[0]["kind"], "source.fixAll.byop");
+    let fixed = apply_edits(
+        MEMO,
+        all[0]["edit"]["changes"][&memo_uri].as_array().unwrap(),
+    );
+    assert!(fixed.ends_with("## Not checked / missing information\n\n- [List what was not reviewed and the information that would change the analysis.]\n"), "{fixed}");
+    let certainty = find(&diags, "certainty_language").unwrap().clone();
+    let actions = c
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": memo_uri}, "range": certainty["range"],
+                   "context": {"diagnostics": [certainty], "only": ["quickfix"]}}),
+        )
+        .await;
+    let qualify = &actions[0];
+    assert!(
+        qualify["title"].as_str().unwrap().starts_with("Qualify"),
+        "{actions}"
+    );
+    let qualified = apply_edits(
+        MEMO,
+        qualify["edit"]["changes"][&memo_uri].as_array().unwrap(),
+    );
+    assert!(qualified.contains("The agreement appears to be compliant with the data protection rules, subject to [conditions]. The supplier"), "{qualified}");
+    let suppress = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Suppress certainty_language on this line")
+        .unwrap();
+    let edits = suppress["edit"]["changes"][&memo_uri].as_array().unwrap();
+    let suppressed = apply_edits(MEMO, edits);
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": memo_uri, "version": 2}, "contentChanges": [{"text": suppressed}]}),
+    )
+    .await;
+    let (_, diags) = c.diagnostics_at(0, &memo_uri, 2).await;
+    assert!(
+        find(&diags, "certainty_language").is_none(),
+        "{:?}",
+        codes(&diags)
+    );
+    assert!(find(&diags, "unchecked_areas_disclosure").is_some());
+    // Hover on the first body line: a one-line summary.
+    let line = suppressed[..suppressed.find("# Review").unwrap()]
+        .matches('\n')
+        .count();
+    let hover = c
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": memo_uri}, "position": {"line": line, "character": 2}}),
+        )
+        .await;
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("deterministic mode"),
+        "{hover}"
     );
 
     // A playbook JSON gets its own errors at the offending field.

@@ -15,6 +15,8 @@ use crate::suppress;
 use crate::text::Encoding;
 
 pub const FIX_ALL_KIND: &str = "source.fixAll.byop";
+/// Appended to the sentence whose certainty word was qualified.
+pub const CONDITION: &str = ", subject to [conditions]";
 pub const ESCALATION: &str = "This analysis is not legal advice; consult a qualified lawyer licensed in the relevant jurisdiction before relying on it.";
 pub const ASSUMPTION_TEMPLATE: &str =
     "[State each fact this analysis assumes: governing law, parties, dates, documents reviewed.]";
@@ -82,12 +84,12 @@ pub fn fixes(
             if let Some((s, e)) = span
                 && let Some(q) = qualify(&view.text[s..e])
             {
-                out.push(mk(
-                    format!("Qualify: \"{q}\""),
-                    true,
-                    false,
-                    vec![Edit(s, e, q)],
-                ));
+                let mut edits = vec![Edit(s, e, q.clone())];
+                if q.to_lowercase().starts_with("appear") {
+                    let at = sentence_end(view, e);
+                    edits.push(Edit(at, at, CONDITION.into()));
+                }
+                out.push(mk(format!("Qualify: \"{q}\""), true, false, edits));
             }
         }
         _ => {}
@@ -123,6 +125,21 @@ pub fn fixes(
         )],
     ));
     out
+}
+
+/// Where a sentence ends after `offset`: before its final punctuation, else at the line end.
+fn sentence_end(view: &View, offset: usize) -> usize {
+    let line = view.line_index.line_of(offset);
+    let line_end = view.line_index.line_end(&view.text, line);
+    let rest = &view.text[offset..line_end];
+    let mut chars = rest.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next_is_space = chars.peek().is_none_or(|(_, n)| n.is_whitespace());
+        if matches!(c, '.' | '!' | '?' | ';') && next_is_space {
+            return offset + i;
+        }
+    }
+    offset + rest.trim_end().len()
 }
 
 /// End of the paragraph containing `offset` (before the blank line), within the body.
@@ -180,10 +197,10 @@ pub fn qualify(span: &str) -> Option<String> {
     let first = words.first()?.to_lowercase();
     let rest = words[1..].join(" ");
     let rewritten = match first.as_str() {
-        "is" | "remains" | "becomes" => format!("appears to be {rest}, subject to [conditions]"),
-        "are" | "remain" | "become" => format!("appear to be {rest}, subject to [conditions]"),
-        "was" => format!("appears to have been {rest}, subject to [conditions]"),
-        "were" => format!("appear to have been {rest}, subject to [conditions]"),
+        "is" | "remains" | "becomes" => format!("appears to be {rest}"),
+        "are" | "remain" | "become" => format!("appear to be {rest}"),
+        "was" => format!("appears to have been {rest}"),
+        "were" => format!("appear to have been {rest}"),
         "be" | "being" => format!("{first} likely {rest}"),
         "will" => format!("will likely {rest}"),
         "always" => "generally".to_string(),
@@ -304,13 +321,10 @@ mod tests {
 
     #[test]
     fn certainty_rewrites_keep_case_and_add_a_hedge() {
-        assert_eq!(
-            qualify("is compliant").unwrap(),
-            "appears to be compliant, subject to [conditions]"
-        );
+        assert_eq!(qualify("is compliant").unwrap(), "appears to be compliant");
         assert_eq!(
             qualify("Are fully enforceable").unwrap(),
-            "Appear to be fully enforceable, subject to [conditions]"
+            "Appear to be fully enforceable"
         );
         assert_eq!(
             qualify("will be enforced").unwrap(),
