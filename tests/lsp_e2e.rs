@@ -347,6 +347,21 @@ async fn full_session_over_the_real_binary() {
     );
     assert_eq!(trap.calls(), 0);
 
+    // Opting in (a user-level setting) lets the workspace evaluator receive the key.
+    let mark = c.len();
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"byop": {"trustWorkspaceEvaluator": true, "onSave": "off"}}}),
+    )
+    .await;
+    c.diagnostics_at(mark, &uri, 2).await;
+    c.request(
+        "workspace/executeCommand",
+        json!({"command": "byop.evaluate", "arguments": [{"uri": uri, "mode": "screening", "fresh": true}]}),
+    )
+    .await;
+    assert!(trap.calls() > 0, "trusted workspace evaluator is used");
+
     // Unknown commands are errors, not crashes.
     let bad = c
         .request_raw(

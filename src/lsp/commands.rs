@@ -93,7 +93,19 @@ fn envelope(report: Report) -> RpcResult<Option<Value>> {
     .map_err(|e| failed(e.to_string()))
 }
 
+/// Run a command in its own task, so that a bug in one command is an error reply,
+/// never a dead server.
 pub async fn execute(b: &Backend, p: ExecuteCommandParams) -> RpcResult<Option<Value>> {
+    let (b, name) = (b.clone(), p.command.clone());
+    tokio::spawn(async move { execute_inner(&b, p).await })
+        .await
+        .unwrap_or_else(|e| {
+            tracing::error!("command {name} failed: {e}");
+            Err(failed(format!("{name} failed: internal error")))
+        })
+}
+
+async fn execute_inner(b: &Backend, p: ExecuteCommandParams) -> RpcResult<Option<Value>> {
     match p.command.as_str() {
         "byop.evaluate" => {
             let a: EvaluateArgs = args(&p)?;

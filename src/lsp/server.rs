@@ -36,6 +36,8 @@ pub struct State {
     stores: DashMap<PathBuf, Arc<Store>>,
     playbooks: DashMap<(String, PathBuf), LoadedPlaybook>,
     pub shutdown_requested: AtomicBool,
+    /// The client answers `workspace/configuration`.
+    pub pull_configuration: AtomicBool,
 }
 
 impl State {
@@ -50,6 +52,7 @@ impl State {
             stores: DashMap::new(),
             playbooks: DashMap::new(),
             shutdown_requested: AtomicBool::new(false),
+            pull_configuration: AtomicBool::new(false),
         }
     }
 
@@ -571,7 +574,22 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        match Settings::from_json(&params.settings) {
+        let mut value = params.settings;
+        // Pull-style clients send `null` and expect the server to ask.
+        if value.is_null() && self.state.pull_configuration.load(Ordering::SeqCst) {
+            let item = ConfigurationItem {
+                scope_uri: None,
+                section: Some("byop".into()),
+            };
+            match self.client.configuration(vec![item]).await {
+                Ok(mut v) if !v.is_empty() => value = v.remove(0),
+                _ => return,
+            }
+        }
+        if value.is_null() {
+            return;
+        }
+        match Settings::from_json(&value) {
             Ok(s) => {
                 *self
                     .state
