@@ -277,6 +277,12 @@ const ESCALATION: &[(&str, &str, bool)] = &[
         "1. **Engage a Delaware corporate attorney** to review **governing law compliance** (e.g., LLC statutes, fiduciary duties).",
         true,
     ),
+    // A heading that merely mentions "Suggested Revisions" does not hide the analysis under it.
+    (
+        "contract_005_review_3__gemini-2.5-flash",
+        "**Problematic Clauses and Suggested Revisions (from Consultant's Perspective):**\n        *   **Release Requirement:** The requirement for a \"general release and waiver of liability\" is standard but should be carefully reviewed by the Consultant's counsel.",
+        true,
+    ),
     // Counsel, attorneys and escalation as contract subject matter.
     (
         "contract_001_redline_3__gpt-5",

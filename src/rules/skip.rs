@@ -66,9 +66,8 @@ fn strip_lead(line: &str) -> (usize, &str) {
             || matches!(c, '#' | '*' | '_' | '-' | '+' | '>' | '•' | '.' | ')')
     };
     let mut rest = line.trim_start_matches(deco);
-    // "(c) " / "(iv) " enumerators.
-    if let Some(inner) = rest.strip_prefix('(')
-        && let Some((n, tail)) = inner.split_once(')')
+    // "(c) " / "c) " / "(iv) " enumerators.
+    if let Some((n, tail)) = rest.strip_prefix('(').unwrap_or(rest).split_once(')')
         && !n.is_empty()
         && n.len() <= 4
         && n.chars().all(|c| c.is_ascii_alphanumeric())
@@ -150,7 +149,7 @@ mod tests {
 
     #[test]
     fn leading_label_hides_only_the_rest_of_its_line() {
-        let r = skips(None, Some(r"^proposed clause|^\[add\]"));
+        let r = skips(None, Some(r"^proposed clause|^\[add\]|^suggested revision"));
         let t = "- **Proposed clause:** the waiver is valid.\nThe waiver is valid.\n[ADD] never assert\nnot a [ADD] label never";
         let first = t.find("valid").unwrap();
         let p = r.prepare(t, (0, t.len()));
@@ -159,6 +158,9 @@ mod tests {
         assert!(!p.covers(second, second + 5));
         assert!(covered(&r, t, "never assert"));
         assert!(!covered(&r, t, "label never"));
+        let t = "*   **c) Suggested Revision:** It is always void.\n(iv) Suggested revision: never";
+        assert!(covered(&r, t, "always"));
+        assert!(covered(&r, t, "never"));
     }
 
     #[test]
