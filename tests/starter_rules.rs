@@ -523,7 +523,7 @@ fn unchecked_areas_disclosure_table() {
 fn drafted_clause_sections_are_skipped_but_the_analysis_around_them_is_not() {
     // Layout of contract_004_review_3__claude-sonnet-4.5 with an unquoted suggested clause.
     let pb = builtin();
-    let t = "**Why It's Concerning:**\n- The cap is void.\n\n**Suggested Revision:**\nConsultant's liability is never enforceable beyond fees paid.\n\n**Why It Helps:**\n- This is fully enforceable.\n";
+    let t = "**Why It's Concerning:**\n- The cap is void.\n\n**Suggested Revision:**\nConsultant's liability is never enforceable beyond fees paid.\n\n**Why It Helps:**\n- This is fully enforceable.\n- **Proposed Clause:** The waiver is always valid.\n";
     assert_eq!(
         hits(&pb, "certainty_language", t),
         ["is void", "is fully enforceable"]

@@ -42,8 +42,8 @@ pub enum Rule {
         /// Skip hits whose sentence matches one of these (drafted clause language: "shall").
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         skip_sentences: Vec<String>,
-        /// Skip sections whose heading, or lines whose leading `Label:`, matches one of these
-        /// (e.g. "Suggested Revision", "[ADD]").
+        /// Skip sections whose heading, and lines whose leading `Label:` or `[TAG]`, matches one
+        /// of these (e.g. "Suggested Revision", "[ADD]").
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         skip_sections: Vec<String>,
     },
@@ -58,8 +58,8 @@ pub enum Rule {
         /// Skip hits whose sentence matches one of these (drafted clause language: "shall").
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         skip_sentences: Vec<String>,
-        /// Skip sections whose heading, or lines whose leading `Label:`, matches one of these
-        /// (e.g. "Suggested Revision", "[ADD]").
+        /// Skip sections whose heading, and lines whose leading `Label:` or `[TAG]`, matches one
+        /// of these (e.g. "Suggested Revision", "[ADD]").
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         skip_sections: Vec<String>,
     },
