@@ -3,7 +3,6 @@
 //! call after 1 s (target: under 1.5 s for the 9 calls, i.e. they overlap).
 
 #[path = "../tests/support/fake_llm.rs"]
-#[allow(dead_code)]
 mod fake_llm;
 
 use std::path::Path;
@@ -16,7 +15,8 @@ use byop::runner::{self, RunOptions};
 use fake_llm::{FakeLlm, Script, Step};
 
 fn main() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/contract-reviews/outputs");
+    let corpus =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/contract-reviews/outputs");
     let playbook = byop::playbook::builtin();
     println!("| benchmark | result |\n|---|---|");
 
@@ -41,21 +41,41 @@ fn main() {
         }
         let secs = start.elapsed().as_secs_f64() / rounds as f64;
         let mb = bytes as f64 / 1_048_576.0;
-        println!("| deterministic checks, {} corpus files ({mb:.2} MB) | {:.1} ms per pass, {:.1} ms/MB, {:.0} µs/file |", docs.len(), secs * 1e3, secs * 1e3 / mb, secs * 1e6 / docs.len() as f64);
-        let big: String = docs.iter().map(|(_, t)| t.as_str()).collect::<String>().chars().take(100_000).collect();
+        println!(
+            "| deterministic checks, {} corpus files ({mb:.2} MB) | {:.1} ms per pass, {:.1} ms/MB, {:.0} µs/file |",
+            docs.len(),
+            secs * 1e3,
+            secs * 1e3 / mb,
+            secs * 1e6 / docs.len() as f64
+        );
+        let big: String = docs
+            .iter()
+            .map(|(_, t)| t.as_str())
+            .collect::<String>()
+            .chars()
+            .take(100_000)
+            .collect();
         let d = Document::parse(big, None).unwrap();
         let start = Instant::now();
         for _ in 0..20 {
             std::hint::black_box(runner::run_deterministic(&playbook, &d));
         }
-        println!("| deterministic checks, one 100 KB document | {:.2} ms |", start.elapsed().as_secs_f64() * 1e3 / 20.0);
+        println!(
+            "| deterministic checks, one 100 KB document | {:.2} ms |",
+            start.elapsed().as_secs_f64() * 1e3 / 20.0
+        );
     } else {
-        println!("| deterministic corpus run | skipped: {} not found |", corpus.display());
+        println!(
+            "| deterministic corpus run | skipped: {} not found |",
+            corpus.display()
+        );
     }
 
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let llm = FakeLlm::start(Script::always(vec![Step::fail_first_sentence()]).latency_ms(1000)).await;
+        let llm =
+            FakeLlm::start(Script::always(vec![Step::fail_first_sentence()]).latency_ms(1000))
+                .await;
         let ev = Evaluator::new(EvaluatorSettings {
             provider: ProviderKind::Anthropic,
             model: "bench".into(),
@@ -68,12 +88,20 @@ fn main() {
             backoff_base: Duration::from_millis(10),
         })
         .unwrap();
-        let doc = Document::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/nda_review.ai.md")).unwrap();
+        let doc = Document::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/nda_review.ai.md"),
+        )
+        .unwrap();
         let start = Instant::now();
         let report = runner::run(
             &playbook,
             &doc,
-            RunOptions { mode: Some(Mode::Full), evaluator: Some(ev), fresh: true, ..Default::default() },
+            RunOptions {
+                mode: Some(Mode::Full),
+                evaluator: Some(ev),
+                fresh: true,
+                ..Default::default()
+            },
         )
         .await
         .unwrap();

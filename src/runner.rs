@@ -25,6 +25,10 @@ use crate::rules::{CompiledRule, ProseMap, Rule, RuleOutcome};
 use crate::store::Store;
 use crate::suppress::Suppressions;
 
+const NOT_EVALUATED_NO_KEY: &str =
+    "Not evaluated: needs the evaluator, and no evaluator is configured (set ANTHROPIC_API_KEY).";
+const NOT_EVALUATED_DETERMINISTIC: &str = "Not evaluated: needs the evaluator (deterministic checks only; run a screening or full evaluation).";
+
 /// One step of progress, for "check 3/6, run 2/3" displays.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Progress {
@@ -84,7 +88,7 @@ pub fn run_deterministic(playbook: &LoadedPlaybook, doc: &Document) -> Report {
         .checks
         .iter()
         .enumerate()
-        .map(|(i, check)| prepared.local_result(check, i, None))
+        .map(|(i, check)| prepared.local_result(check, i, NOT_EVALUATED_DETERMINISTIC))
         .collect();
     finish(
         playbook,
@@ -132,7 +136,14 @@ pub async fn run(
                     jobs.push((i, run, p.clone(), ev.clone()));
                 }
             }
-            _ => results[i] = Some(prepared.local_result(check, i, evaluator.map(|_| mode))),
+            _ => {
+                let why = match (evaluator, &opts.evaluator) {
+                    (Some(_), _) => "Not evaluated by the evaluator.",
+                    (None, Some(_)) => NOT_EVALUATED_DETERMINISTIC,
+                    (None, None) => NOT_EVALUATED_NO_KEY,
+                };
+                results[i] = Some(prepared.local_result(check, i, why))
+            }
         }
     }
 
@@ -312,9 +323,9 @@ impl<'a> Prepared<'a> {
         }
     }
 
-    /// A check decided without the evaluator in this run. `evaluated_mode` is `Some` when
-    /// an evaluator ran for other checks (so "not evaluated" notes can say why precisely).
-    fn local_result(&self, check: &Check, i: usize, evaluated_mode: Option<Mode>) -> CheckResult {
+    /// A check decided without the evaluator in this run; `why` says why an evaluator-backed
+    /// check was not evaluated.
+    fn local_result(&self, check: &Check, i: usize, why: &str) -> CheckResult {
         let base = |result, confidence, citations, notes: String| CheckResult {
             check_id: check.id.clone(),
             result,
@@ -352,31 +363,25 @@ impl<'a> Prepared<'a> {
                 vec![],
                 "Not evaluated: this deterministic check has no machine-readable `rules`.".into(),
             ),
-            (_, outcome) => {
-                let why = match evaluated_mode {
-                    Some(_) => "Not evaluated by the evaluator.".to_string(),
-                    None => "Not evaluated: needs the evaluator (deterministic mode; no evaluator configured — set ANTHROPIC_API_KEY).".to_string(),
-                };
-                match outcome {
-                    Some(o) if o.hits_are_problems && !o.hits.is_empty() => base(
-                        Verdict::Indeterminate,
-                        0.0,
-                        self.hit_citations(o),
-                        format!(
-                            "{why} Local rules flag {} candidate span(s): {}",
-                            o.hits.len(),
-                            o.notes
-                        ),
+            (_, outcome) => match outcome {
+                Some(o) if o.hits_are_problems && !o.hits.is_empty() => base(
+                    Verdict::Indeterminate,
+                    0.0,
+                    self.hit_citations(o),
+                    format!(
+                        "{why} Local rules flag {} candidate span(s): {}",
+                        o.hits.len(),
+                        o.notes
                     ),
-                    Some(o) => base(
-                        Verdict::Indeterminate,
-                        0.0,
-                        vec![],
-                        format!("{why} Local rules: {}", o.notes),
-                    ),
-                    None => base(Verdict::Indeterminate, 0.0, vec![], why),
-                }
-            }
+                ),
+                Some(o) => base(
+                    Verdict::Indeterminate,
+                    0.0,
+                    vec![],
+                    format!("{why} Local rules: {}", o.notes),
+                ),
+                None => base(Verdict::Indeterminate, 0.0, vec![], why.to_string()),
+            },
         }
     }
 

@@ -59,7 +59,8 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 fn json(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}\n{}", stdout(o), stderr(o)))
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}\n{}", stdout(o), stderr(o)))
 }
 
 #[test]
@@ -70,7 +71,10 @@ fn deterministic_check_without_a_key_prints_a_report_and_a_notice() {
     assert!(err.contains("No evaluator configured"), "{err}");
     assert!(out.contains("unchecked_areas_disclosure"), "{out}");
     assert!(out.contains("set ANTHROPIC_API_KEY"), "{out}");
-    assert!(out.contains("This is an observability report, not legal advice."), "{out}");
+    assert!(
+        out.contains("This is an observability report, not legal advice."),
+        "{out}"
+    );
     // deterministic mode leaves high-severity checks undecided: REVIEW, below the default fail-on.
     assert!(out.contains("REVIEW"), "{out}");
     assert_eq!(o.status.code(), Some(0), "{err}");
@@ -79,7 +83,14 @@ fn deterministic_check_without_a_key_prints_a_report_and_a_notice() {
 #[test]
 fn json_report_has_every_contract_field() {
     let ws = Ws::new();
-    let o = ws.run(&["check", "--mode", "deterministic", "--format", "json", "nda_review.ai.md"]);
+    let o = ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "nda_review.ai.md",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v = json(&o);
     let r = &v["byop_report"];
@@ -109,21 +120,49 @@ fn json_report_has_every_contract_field() {
             "Report describes behavior under this playbook and inputs."
         ])
     );
-    assert!(r["integrity"]["playbook_logic_hash"].as_str().unwrap().starts_with("sha256:"));
-    assert!(r["integrity"]["inputs_fingerprint"].as_str().unwrap().starts_with("sha256:"));
+    assert!(
+        r["integrity"]["playbook_logic_hash"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:")
+    );
+    assert!(
+        r["integrity"]["inputs_fingerprint"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:")
+    );
     let checks = r["check_results"].as_array().unwrap();
     assert_eq!(checks.len(), 6);
     for c in checks {
-        for key in ["check_id", "result", "per_check_confidence", "per_check_consistency", "evidence_citations", "notes", "raw_runs", "severity"] {
+        for key in [
+            "check_id",
+            "result",
+            "per_check_confidence",
+            "per_check_consistency",
+            "evidence_citations",
+            "notes",
+            "raw_runs",
+            "severity",
+        ] {
             assert!(!c[key].is_null(), "{} missing {key}", c["check_id"]);
         }
         // fail closed: nothing that needs the evaluator passes in deterministic mode
-        if ["assumption_disclosure", "certainty_language", "escalation_signal"].contains(&c["check_id"].as_str().unwrap()) {
+        if [
+            "assumption_disclosure",
+            "certainty_language",
+            "escalation_signal",
+        ]
+        .contains(&c["check_id"].as_str().unwrap())
+        {
             assert_eq!(c["result"], "indeterminate", "{c}");
         }
         for cit in c["evidence_citations"].as_array().unwrap() {
             assert!(cit["range"]["start"]["line"].is_u64(), "{cit}");
-            assert!(["exact", "normalized", "fuzzy", "unlocated"].contains(&cit["located"].as_str().unwrap()));
+            assert!(
+                ["exact", "normalized", "fuzzy", "unlocated"]
+                    .contains(&cit["located"].as_str().unwrap())
+            );
         }
     }
 }
@@ -131,14 +170,42 @@ fn json_report_has_every_contract_field() {
 #[test]
 fn same_inputs_give_the_same_hashes_and_the_fingerprint_ignores_front_matter() {
     let ws = Ws::new();
-    let a = json(&ws.run(&["check", "--mode", "deterministic", "--format", "json", "nda_review.ai.md"]));
-    let b = json(&ws.run(&["check", "--mode", "deterministic", "--format", "json", "nda_review.ai.md"]));
+    let a = json(&ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "nda_review.ai.md",
+    ]));
+    let b = json(&ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "nda_review.ai.md",
+    ]));
     assert_eq!(a["byop_report"]["integrity"], b["byop_report"]["integrity"]);
     // CRLF and surrounding whitespace are normalized away.
     let text = std::fs::read_to_string(ws.path("nda_review.ai.md")).unwrap();
-    std::fs::write(ws.path("crlf.ai.md"), format!("{}\n\n\n", text.replace('\n', "\r\n"))).unwrap();
-    let c = json(&ws.run(&["check", "--mode", "deterministic", "--format", "json", "crlf.ai.md"]));
-    assert_eq!(a["byop_report"]["integrity"]["inputs_fingerprint"], c["byop_report"]["integrity"]["inputs_fingerprint"]);
+    std::fs::write(
+        ws.path("crlf.ai.md"),
+        format!("{}\n\n\n", text.replace('\n', "\r\n")),
+    )
+    .unwrap();
+    let c = json(&ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "crlf.ai.md",
+    ]));
+    assert_eq!(
+        a["byop_report"]["integrity"]["inputs_fingerprint"],
+        c["byop_report"]["integrity"]["inputs_fingerprint"]
+    );
 }
 
 #[test]
@@ -148,28 +215,54 @@ fn several_files_give_a_json_array_and_folders_use_the_include_globs() {
     let v = json(&o);
     let arr = v.as_array().expect("array for several documents");
     assert!(arr.len() >= 3, "{}", arr.len());
-    assert!(arr.iter().all(|r| r["byop_report"]["document"]["path"].as_str().unwrap().ends_with(".ai.md")));
+    assert!(arr.iter().all(|r| {
+        r["byop_report"]["document"]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with(".ai.md")
+    }));
 }
 
 #[test]
 fn input_errors_exit_2_with_one_line_and_no_partial_report() {
     let ws = Ws::new();
     std::fs::write(ws.path("bin.ai.md"), b"\xff\xfe\x00binary").unwrap();
-    std::fs::write(ws.path("fm.ai.md"), "---\nbyop:\n  source: [oops\n---\nBody").unwrap();
-    std::fs::write(ws.path("bad.json"), "{\"id\": \"x\", \"version\": \"1\", \"checks\": [ {\"id\": \"a\"} ]}").unwrap();
+    std::fs::write(
+        ws.path("fm.ai.md"),
+        "---\nbyop:\n  source: [oops\n---\nBody",
+    )
+    .unwrap();
+    std::fs::write(
+        ws.path("bad.json"),
+        "{\"id\": \"x\", \"version\": \"1\", \"checks\": [ {\"id\": \"a\"} ]}",
+    )
+    .unwrap();
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["check", "missing.ai.md"], "no such file"),
         (vec!["check", "nda_review.ai.md", "bin.ai.md"], "UTF-8"),
         (vec!["check", "fm.ai.md"], "fm.ai.md:3:"),
-        (vec!["check", "--playbook", "bad.json", "nda_review.ai.md"], "bad.json:1:"),
-        (vec!["check", "--playbook", "nonexistent_id", "nda_review.ai.md"], "unknown playbook"),
-        (vec!["check", "--mode", "turbo", "nda_review.ai.md"], "turbo"),
+        (
+            vec!["check", "--playbook", "bad.json", "nda_review.ai.md"],
+            "bad.json:1:",
+        ),
+        (
+            vec!["check", "--playbook", "nonexistent_id", "nda_review.ai.md"],
+            "unknown playbook",
+        ),
+        (
+            vec!["check", "--mode", "turbo", "nda_review.ai.md"],
+            "turbo",
+        ),
         (vec!["playbook", "validate", "bad.json"], "missing field"),
     ];
     for (args, needle) in cases {
         let o = ws.run(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(o.stdout.is_empty(), "{args:?} printed a partial report: {}", stdout(&o));
+        assert!(
+            o.stdout.is_empty(),
+            "{args:?} printed a partial report: {}",
+            stdout(&o)
+        );
         assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
         assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
     }
@@ -179,11 +272,21 @@ fn input_errors_exit_2_with_one_line_and_no_partial_report() {
 fn empty_document_is_handled() {
     let ws = Ws::new();
     std::fs::write(ws.path("empty.ai.md"), "").unwrap();
-    let o = ws.run(&["check", "--mode", "deterministic", "--format", "json", "empty.ai.md"]);
+    let o = ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "empty.ai.md",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v = json(&o);
     let c = v["byop_report"]["check_results"].as_array().unwrap();
-    let unchecked = c.iter().find(|c| c["check_id"] == "unchecked_areas_disclosure").unwrap();
+    let unchecked = c
+        .iter()
+        .find(|c| c["check_id"] == "unchecked_areas_disclosure")
+        .unwrap();
     assert_eq!(unchecked["result"], "indeterminate");
 }
 
@@ -191,28 +294,75 @@ fn empty_document_is_handled() {
 fn output_file_is_written_whole_and_fail_on_sets_the_exit_code() {
     let ws = Ws::new();
     let out = ws.path("report.json");
-    let o = ws.run(&["check", "--mode", "deterministic", "--format", "json", "-o", out.to_str().unwrap(), "--fail-on", "review", "nda_review.ai.md"]);
+    let o = ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "-o",
+        out.to_str().unwrap(),
+        "--fail-on",
+        "review",
+        "nda_review.ai.md",
+    ]);
     assert_eq!(o.status.code(), Some(1), "REVIEW ≥ review: {}", stderr(&o));
     assert!(o.stdout.is_empty());
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(v["byop_report"]["summary"]["overall_status"], "REVIEW");
-    let o = ws.run(&["check", "--mode", "deterministic", "--fail-on", "never", "nda_review.ai.md"]);
+    let o = ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--fail-on",
+        "never",
+        "nda_review.ai.md",
+    ]);
     assert_eq!(o.status.code(), Some(0));
 }
 
 #[test]
 fn history_baseline_and_diff_work_on_stored_reports() {
     let ws = Ws::new();
-    let first = json(&ws.run(&["check", "--mode", "deterministic", "--format", "json", "nda_review.ai.md"]));
+    let first = json(&ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "nda_review.ai.md",
+    ]));
     let o = ws.run(&["baseline", "save", "nda_review.ai.md"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let id1 = first["byop_report"]["report_id"].as_str().unwrap().to_string();
+    let id1 = first["byop_report"]["report_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(stdout(&o).contains(&id1), "{}", stdout(&o));
-    let second = json(&ws.run(&["check", "--mode", "deterministic", "--format", "json", "nda_review.ai.md"]));
-    let id2 = second["byop_report"]["report_id"].as_str().unwrap().to_string();
-    let drift = second["byop_report"]["check_results"].as_array().unwrap().iter().find(|c| c["check_id"] == "drift_over_time_support").unwrap().clone();
+    let second = json(&ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "nda_review.ai.md",
+    ]));
+    let id2 = second["byop_report"]["report_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let drift = second["byop_report"]["check_results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check_id"] == "drift_over_time_support")
+        .unwrap()
+        .clone();
     assert_eq!(drift["result"], "pass", "{drift}");
-    assert!(drift["notes"].as_str().unwrap().contains("baseline"), "{drift}");
+    assert!(
+        drift["notes"].as_str().unwrap().contains("baseline"),
+        "{drift}"
+    );
 
     let o = ws.run(&["history", "nda_review.ai.md"]);
     let h = stdout(&o);
@@ -221,19 +371,38 @@ fn history_baseline_and_diff_work_on_stored_reports() {
     let o = ws.run(&["baseline", "show", "nda_review.ai.md", "--format", "json"]);
     assert_eq!(json(&o)["byop_report"]["report_id"], id1.as_str());
     let o = ws.run(&["playbook", "hash", "ai_plugin_observability_v1"]);
-    assert_eq!(stdout(&o).trim(), first["byop_report"]["integrity"]["playbook_logic_hash"].as_str().unwrap());
+    assert_eq!(
+        stdout(&o).trim(),
+        first["byop_report"]["integrity"]["playbook_logic_hash"]
+            .as_str()
+            .unwrap()
+    );
 }
 
 #[test]
 fn deterministic_mode_runs_over_the_whole_corpus_without_error() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/contract-reviews/outputs");
+    let corpus =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/contract-reviews/outputs");
     if !corpus.is_dir() {
-        assert!(std::env::var_os("CI").is_none(), "CI must have ../shared beside the repo: {}", corpus.display());
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have ../shared beside the repo: {}",
+            corpus.display()
+        );
         eprintln!("skipped: {} not present", corpus.display());
         return;
     }
     let ws = Ws::new();
-    let o = ws.run(&["check", "--mode", "deterministic", "--format", "json", "--fail-on", "never", corpus.to_str().unwrap()]);
+    let o = ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        corpus.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v = json(&o);
     assert_eq!(v.as_array().unwrap().len(), 371);
@@ -246,8 +415,13 @@ use support::fake_llm::{FakeLlm, Script, Step};
 impl Ws {
     fn with_llm(&self, llm: &FakeLlm) -> Command {
         let mut c = self.cmd();
-        c.env("ANTHROPIC_API_KEY", KEY).env("ANTHROPIC_BASE_URL", &llm.base_url);
+        c.env("ANTHROPIC_API_KEY", KEY)
+            .env("ANTHROPIC_BASE_URL", &llm.base_url);
         c
+    }
+    /// `byop ARGS` (split at spaces) with the key and base URL of `llm`.
+    fn run_llm(&self, llm: &FakeLlm, args: &str) -> Output {
+        self.with_llm(llm).args(args.split(' ')).output().unwrap()
     }
     fn write(&self, name: &str, text: &str) {
         std::fs::write(self.path(name), text).unwrap();
@@ -255,11 +429,20 @@ impl Ws {
 }
 
 fn check<'a>(report: &'a Value, id: &str) -> &'a Value {
-    report["byop_report"]["check_results"].as_array().unwrap().iter().find(|c| c["check_id"] == id).unwrap()
+    report["byop_report"]["check_results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check_id"] == id)
+        .unwrap()
 }
 
 /// The three evaluator-backed checks of the starter playbook.
-const EVALUATED: [&str; 3] = ["assumption_disclosure", "certainty_language", "escalation_signal"];
+const EVALUATED: [&str; 3] = [
+    "assumption_disclosure",
+    "certainty_language",
+    "escalation_signal",
+];
 
 fn alert_script() -> Script {
     Script::always(vec![Step::pass()])
@@ -271,11 +454,20 @@ fn alert_script() -> Script {
 fn full_evaluation_makes_nine_concurrent_calls_and_reruns_come_from_the_cache() {
     let ws = Ws::new();
     let llm = FakeLlm::start_blocking(alert_script().latency_ms(150));
-    let o = ws.with_llm(&llm).args(["check", "--mode", "full", "--format", "json", "nda_review.ai.md"]).output().unwrap();
-    assert_eq!(o.status.code(), Some(1), "ALERT fails the default --fail-on: {}", stderr(&o));
+    let o = ws.run_llm(&llm, "check --mode full --format json nda_review.ai.md");
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "ALERT fails the default --fail-on: {}",
+        stderr(&o)
+    );
     let r = json(&o);
     assert_eq!(llm.calls(), 9, "3 checks × 3 runs");
-    assert!(llm.max_in_flight() >= 3, "calls overlap (max in flight {})", llm.max_in_flight());
+    assert!(
+        llm.max_in_flight() >= 3,
+        "calls overlap (max in flight {})",
+        llm.max_in_flight()
+    );
     let rep = &r["byop_report"];
     assert_eq!(rep["summary"]["overall_status"], "ALERT");
     assert_eq!(rep["execution_mode"], "full");
@@ -290,7 +482,10 @@ fn full_evaluation_makes_nine_concurrent_calls_and_reruns_come_from_the_cache() 
     assert_eq!(a["result"], "fail");
     let cit = &a["evidence_citations"][0];
     assert_eq!(cit["located"], "exact", "{cit}");
-    assert!(cit["range"]["start"]["line"].as_u64().unwrap() > 0, "whole-document coordinates: {cit}");
+    assert!(
+        cit["range"]["start"]["line"].as_u64().unwrap() > 0,
+        "whole-document coordinates: {cit}"
+    );
     assert_eq!(check(&r, "run_variance")["result"], "pass");
     // Every request carried the key and the fenced document.
     for req in llm.requests() {
@@ -300,13 +495,22 @@ fn full_evaluation_makes_nine_concurrent_calls_and_reruns_come_from_the_cache() 
     }
 
     // Same content again: not a single evaluator call.
-    let o = ws.with_llm(&llm).args(["check", "--mode", "full", "--format", "json", "nda_review.ai.md"]).output().unwrap();
+    let o = ws.run_llm(&llm, "check --mode full --format json nda_review.ai.md");
     let again = json(&o);
     assert_eq!(llm.calls(), 9, "rerun must be served from the cache");
-    assert!(check(&again, "assumption_disclosure")["raw_runs"].as_array().unwrap().iter().all(|r| r["cached"] == true));
+    assert!(
+        check(&again, "assumption_disclosure")["raw_runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["cached"] == true)
+    );
     assert_eq!(check(&again, "drift_over_time_support")["result"], "pass");
     // --fresh takes new samples.
-    let o = ws.with_llm(&llm).args(["check", "--mode", "full", "--fresh", "--format", "json", "nda_review.ai.md"]).output().unwrap();
+    let o = ws.run_llm(
+        &llm,
+        "check --mode full --fresh --format json nda_review.ai.md",
+    );
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(llm.calls(), 18);
 }
@@ -316,30 +520,65 @@ fn faults_are_retried_and_what_cannot_be_evaluated_is_never_pass() {
     let ws = Ws::new();
     let script = Script::always(vec![Step::pass()])
         // one 429 (retry-after honoured), then passes
-        .check("assumption_disclosure", vec![Step::RateLimited { retry_after_secs: 1 }, Step::pass(), Step::pass(), Step::pass()])
+        .check(
+            "assumption_disclosure",
+            vec![
+                Step::RateLimited {
+                    retry_after_secs: 1,
+                },
+                Step::pass(),
+                Step::pass(),
+                Step::pass(),
+            ],
+        )
         // always unparseable: one retry per run, then indeterminate with the raw text kept
         .check("certainty_language", vec![Step::Malformed])
         // always 500: bounded retries, then indeterminate
         .check("escalation_signal", vec![Step::ServerError]);
     let llm = FakeLlm::start_blocking(script);
     ws.write("byop.toml", "[evaluator]\nmax_retries = 2\n");
-    let o = ws.with_llm(&llm).args(["check", "--mode", "full", "--format", "json", "nda_review.ai.md"]).output().unwrap();
-    assert!(o.status.code() == Some(0) || o.status.code() == Some(1), "{}", stderr(&o));
+    let o = ws.run_llm(&llm, "check --mode full --format json nda_review.ai.md");
+    assert!(
+        o.status.code() == Some(0) || o.status.code() == Some(1),
+        "{}",
+        stderr(&o)
+    );
     let r = json(&o);
-    assert_eq!(llm.calls_for("assumption_disclosure"), 4, "one retry after the 429");
+    assert_eq!(
+        llm.calls_for("assumption_disclosure"),
+        4,
+        "one retry after the 429"
+    );
     assert_eq!(check(&r, "assumption_disclosure")["result"], "pass");
-    assert_eq!(llm.calls_for("certainty_language"), 6, "malformed: exactly one retry per run");
+    assert_eq!(
+        llm.calls_for("certainty_language"),
+        6,
+        "malformed: exactly one retry per run"
+    );
     let c = check(&r, "certainty_language");
     assert_eq!(c["result"], "indeterminate");
     for run in c["raw_runs"].as_array().unwrap() {
         assert_eq!(run["error"], "malformed");
         assert_eq!(run["notes"], "Evaluator returned unparseable response");
-        assert!(!run["raw_response"].as_str().unwrap_or("").is_empty(), "raw text kept: {run}");
+        assert!(
+            !run["raw_response"].as_str().unwrap_or("").is_empty(),
+            "raw text kept: {run}"
+        );
     }
-    assert_eq!(llm.calls_for("escalation_signal"), 9, "1 + max_retries per run");
+    assert_eq!(
+        llm.calls_for("escalation_signal"),
+        9,
+        "1 + max_retries per run"
+    );
     let e = check(&r, "escalation_signal");
     assert_eq!(e["result"], "indeterminate");
-    assert!(e["raw_runs"].as_array().unwrap().iter().all(|r| r["error"] == "server_error"));
+    assert!(
+        e["raw_runs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["error"] == "server_error")
+    );
     assert!(r["byop_report"]["summary"]["overall_status"] != "STABLE");
 }
 
@@ -351,23 +590,48 @@ fn quota_auth_timeout_and_truncation_fail_closed() {
         .check("certainty_language", vec![Step::Hang { secs: 5.0 }])
         .check("escalation_signal", vec![Step::Truncated]);
     let llm = FakeLlm::start_blocking(script);
-    ws.write("byop.toml", "[evaluator]\nmax_retries = 1\ntimeout_secs = 1\n");
-    let o = ws.with_llm(&llm).args(["check", "--mode", "screening", "--format", "json", "nda_review.ai.md"]).output().unwrap();
+    ws.write(
+        "byop.toml",
+        "[evaluator]\nmax_retries = 1\ntimeout_secs = 1\n",
+    );
+    let o = ws.run_llm(
+        &llm,
+        "check --mode screening --format json nda_review.ai.md",
+    );
     let r = json(&o);
-    assert_eq!(llm.calls_for("assumption_disclosure"), 1, "quota exhausted is never retried");
-    assert_eq!(check(&r, "assumption_disclosure")["raw_runs"][0]["error"], "quota_exhausted");
-    assert_eq!(check(&r, "certainty_language")["raw_runs"][0]["error"], "timeout");
-    assert_eq!(check(&r, "escalation_signal")["raw_runs"][0]["error"], "truncated");
+    assert_eq!(
+        llm.calls_for("assumption_disclosure"),
+        1,
+        "quota exhausted is never retried"
+    );
+    assert_eq!(
+        check(&r, "assumption_disclosure")["raw_runs"][0]["error"],
+        "quota_exhausted"
+    );
+    assert_eq!(
+        check(&r, "certainty_language")["raw_runs"][0]["error"],
+        "timeout"
+    );
+    assert_eq!(
+        check(&r, "escalation_signal")["raw_runs"][0]["error"],
+        "truncated"
+    );
     for id in EVALUATED {
         assert_eq!(check(&r, id)["result"], "indeterminate", "{id}");
     }
     assert_eq!(r["byop_report"]["summary"]["overall_status"], "REVIEW");
 
     let llm = FakeLlm::start_blocking(Script::always(vec![Step::Unauthorized]));
-    let o = ws.with_llm(&llm).args(["check", "--mode", "screening", "--fresh", "--format", "json", "nda_review.ai.md"]).output().unwrap();
+    let o = ws.run_llm(
+        &llm,
+        "check --mode screening --fresh --format json nda_review.ai.md",
+    );
     let r = json(&o);
     assert_eq!(llm.calls(), 3, "auth errors are not retried");
-    assert_eq!(check(&r, "escalation_signal")["raw_runs"][0]["error"], "auth");
+    assert_eq!(
+        check(&r, "escalation_signal")["raw_runs"][0]["error"],
+        "auth"
+    );
 }
 
 #[test]
@@ -378,14 +642,28 @@ fn openai_compatible_provider_speaks_chat_completions() {
         .cmd()
         .env("OPENAI_BASE_URL", format!("{}/v1", llm.base_url))
         .env("OPENAI_API_KEY", KEY)
-        .args(["check", "--provider", "openai", "--model", "llama3", "--mode", "screening", "--format", "json", "msa_review.ai.md"])
+        .args([
+            "check",
+            "--provider",
+            "openai",
+            "--model",
+            "llama3",
+            "--mode",
+            "screening",
+            "--format",
+            "json",
+            "msa_review.ai.md",
+        ])
         .output()
         .unwrap();
     let r = json(&o);
     assert_eq!(llm.calls(), 3, "{}", stderr(&o));
     let req = &llm.requests()[0];
     assert_eq!(req.path, "/v1/chat/completions");
-    assert_eq!(req.header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+    assert_eq!(
+        req.header("authorization"),
+        Some(format!("Bearer {KEY}").as_str())
+    );
     assert_eq!(req.body["model"], "llama3");
     assert_eq!(req.body["response_format"]["type"], "json_schema");
     assert_eq!(r["byop_report"]["evaluator"]["provider"], "openai");
@@ -397,17 +675,35 @@ fn the_key_is_never_written_and_a_workspace_cannot_redirect_it() {
     let ws = Ws::new();
     let users = FakeLlm::start_blocking(alert_script());
     let evil = FakeLlm::start_blocking(Script::always(vec![Step::pass()]));
-    ws.write("byop.toml", &format!("[evaluator]\nbase_url = \"{}\"\n", evil.base_url));
-    let o = ws.with_llm(&users).args(["check", "--mode", "screening", "--format", "json", "nda_review.ai.md"]).output().unwrap();
-    assert_eq!(evil.calls(), 0, "the workspace's base URL never sees the key");
+    ws.write(
+        "byop.toml",
+        &format!("[evaluator]\nbase_url = \"{}\"\n", evil.base_url),
+    );
+    let o = ws.run_llm(
+        &users,
+        "check --mode screening --format json nda_review.ai.md",
+    );
+    assert_eq!(
+        evil.calls(),
+        0,
+        "the workspace's base URL never sees the key"
+    );
     assert_eq!(users.calls(), 3);
-    assert!(stderr(&o).contains("may not choose where your API key is sent"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("may not choose where your API key is sent"),
+        "{}",
+        stderr(&o)
+    );
     for text in [stdout(&o), stderr(&o)] {
         assert!(!text.contains(KEY));
     }
     for entry in std::fs::read_dir(ws.dir.path()).unwrap().flatten() {
         let bytes = std::fs::read(entry.path()).unwrap_or_default();
-        assert!(!bytes.windows(KEY.len()).any(|w| w == KEY.as_bytes()), "key found in {}", entry.path().display());
+        assert!(
+            !bytes.windows(KEY.len()).any(|w| w == KEY.as_bytes()),
+            "key found in {}",
+            entry.path().display()
+        );
     }
 }
 
@@ -416,7 +712,13 @@ fn two_checks_writing_the_same_store_at_once_both_succeed() {
     let ws = Ws::new();
     let llm = FakeLlm::start_blocking(alert_script().latency_ms(100));
     let spawn = |file: &str| {
-        ws.with_llm(&llm).args(["check", "--mode", "full", "--fresh", "--format", "json", file]).stdout(std::process::Stdio::piped()).spawn().unwrap()
+        ws.with_llm(&llm)
+            .args([
+                "check", "--mode", "full", "--fresh", "--format", "json", file,
+            ])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
     };
     let (a, b) = (spawn("nda_review.ai.md"), spawn("msa_review.ai.md"));
     let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
@@ -425,24 +727,39 @@ fn two_checks_writing_the_same_store_at_once_both_succeed() {
         json(o);
     }
     let h = stdout(&ws.run(&["history"]));
-    assert!(h.contains("nda_review.ai.md") && h.contains("msa_review.ai.md"), "{h}");
+    assert!(
+        h.contains("nda_review.ai.md") && h.contains("msa_review.ai.md"),
+        "{h}"
+    );
 }
 
 #[test]
 fn text_that_addresses_the_evaluator_is_fenced_and_reported() {
     let ws = Ws::new();
     let llm = FakeLlm::start_blocking(Script::always(vec![Step::pass()]));
-    let o = ws.with_llm(&llm).args(["check", "--mode", "screening", "--format", "json", "injection.ai.md"]).output().unwrap();
+    let o = ws.run_llm(&llm, "check --mode screening --format json injection.ai.md");
     let r = json(&o);
-    let warnings = r["byop_report"]["untrusted_input_warnings"].as_array().unwrap();
+    let warnings = r["byop_report"]["untrusted_input_warnings"]
+        .as_array()
+        .unwrap();
     assert!(!warnings.is_empty(), "{r}");
     assert!(warnings[0]["range"]["start"]["line"].is_u64());
     let doc = std::fs::read_to_string(ws.path("injection.ai.md")).unwrap();
-    let line = doc.lines().find(|l| l.to_lowercase().contains("ignore previous instructions")).unwrap().trim();
+    let line = doc
+        .lines()
+        .find(|l| l.to_lowercase().contains("ignore previous instructions"))
+        .unwrap()
+        .trim();
     let req = &llm.requests()[0];
     let user = req.user();
     let at = user.find(line).expect("document text is sent");
     let before = &user[..at];
-    assert!(before.contains("AI OUTPUT UNDER EVALUATION"), "the document sits inside the fenced section");
-    assert!(req.system().to_lowercase().contains("untrusted"), "the system prompt says the document is data");
+    assert!(
+        before.contains("AI OUTPUT UNDER EVALUATION"),
+        "the document sits inside the fenced section"
+    );
+    assert!(
+        req.system().to_lowercase().contains("untrusted"),
+        "the system prompt says the document is data"
+    );
 }

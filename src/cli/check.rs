@@ -106,13 +106,25 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
         reports.push((report, job));
     }
 
+    // The HTML report shows drift against the saved baseline, when there is one.
+    let baselines: Vec<Option<Report>> = reports
+        .iter()
+        .map(|(r, j)| {
+            store
+                .baseline(&j.doc_key, &j.playbook.logic_hash)
+                .ok()
+                .flatten()
+                .filter(|b| b.report_id != r.report_id)
+        })
+        .collect();
     let items: Vec<Rendered> = reports
         .iter()
-        .map(|(r, j)| Rendered {
+        .zip(&baselines)
+        .map(|((r, j), b)| Rendered {
             report: r,
             text: &j.doc.text,
             playbook: &j.playbook.playbook,
-            baseline: None,
+            baseline: b.as_ref(),
         })
         .collect();
     let body = output::render(args.format, &items)?;

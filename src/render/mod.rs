@@ -1,4 +1,4 @@
-//! Report renderers: `text` for terminals, `html` for people, `sarif` and `junit` for CI.
+//! Report renderers. `text` is the CLI's; html/sarif/junit OWNER: helper "reports".
 pub mod html;
 pub mod junit;
 pub mod sarif;

@@ -2,6 +2,7 @@
 
 use regex::Regex;
 
+use super::skip::SkipRules;
 use super::{Hit, MatchMeans, ProseMap, RuleOutcome};
 use crate::report::Verdict;
 
@@ -10,6 +11,7 @@ pub struct PatternRule {
     re: Option<Regex>,
     means: MatchMeans,
     skip_quoted: bool,
+    skips: SkipRules,
 }
 
 impl PatternRule {
@@ -18,16 +20,25 @@ impl PatternRule {
             re,
             means,
             skip_quoted,
+            skips: SkipRules::default(),
         }
     }
 
+    /// Also skip drafted clause language (see `skip`).
+    pub fn with_skips(mut self, skips: SkipRules) -> Self {
+        self.skips = skips;
+        self
+    }
+
     pub fn apply(&self, text: &str, body: (usize, usize), prose: &ProseMap) -> RuleOutcome {
+        let skipped = self.skips.prepare(text, body);
         let hits: Vec<Hit> = self
             .re
             .iter()
             .flat_map(|re| re.find_iter(&text[body.0..body.1]))
             .map(|m| (body.0 + m.start(), body.0 + m.end()))
             .filter(|&(s, e)| !(self.skip_quoted && prose.is_quoted(s, e)))
+            .filter(|&(s, e)| self.skips.is_empty() || !skipped.covers(s, e))
             .map(|(start, end)| Hit {
                 start,
                 end,

@@ -4,6 +4,7 @@
 use regex::Regex;
 
 use super::markdown::sentence_bounds;
+use super::skip::SkipRules;
 use super::{Hit, ProseMap, RuleOutcome};
 use crate::report::Verdict;
 
@@ -13,6 +14,7 @@ pub struct QualifierRule {
     qualifiers: Option<Regex>,
     window_words: usize,
     skip_quoted: bool,
+    skips: SkipRules,
 }
 
 impl QualifierRule {
@@ -27,7 +29,14 @@ impl QualifierRule {
             qualifiers,
             window_words,
             skip_quoted,
+            skips: SkipRules::default(),
         }
+    }
+
+    /// Also skip drafted clause language (see `skip`).
+    pub fn with_skips(mut self, skips: SkipRules) -> Self {
+        self.skips = skips;
+        self
     }
 
     pub fn apply(&self, text: &str, body: (usize, usize), prose: &ProseMap) -> RuleOutcome {
@@ -39,11 +48,15 @@ impl QualifierRule {
                 notes: "No terms to check.".into(),
             };
         };
+        let skipped = self.skips.prepare(text, body);
         let mut hits = Vec::new();
         let mut qualified = 0usize;
         for m in terms.find_iter(&text[body.0..body.1]) {
             let (start, end) = (body.0 + m.start(), body.0 + m.end());
             if self.skip_quoted && prose.is_quoted(start, end) {
+                continue;
+            }
+            if !self.skips.is_empty() && skipped.covers(start, end) {
                 continue;
             }
             if self.is_qualified(text, body, start, end) {
@@ -79,9 +92,10 @@ impl QualifierRule {
         let lo = window_start(text, s_lo, start, self.window_words);
         let hi = window_end(text, end, s_hi, self.window_words);
         quals.find_iter(&text[lo..hi]).any(|q| {
-            let (qs, qe) = (lo + q.start(), lo + q.end());
-            // The term itself is not its own qualifier.
-            qe <= start || qs >= end
+            let qs = lo + q.start();
+            // The term itself is not its own qualifier, but one that starts before it and runs
+            // into it does ("can be" before "be enforceable").
+            qs < start || qs >= end
         })
     }
 }
@@ -175,6 +189,19 @@ mod tests {
         let t = "Generally one two three four five six seven eight nine ten eleven twelve thirteen the clause is legal.";
         assert_eq!(hits(t, 5), ["is legal"]);
         assert!(hits(t, 20).is_empty());
+    }
+
+    #[test]
+    fn qualifier_running_into_the_term_counts() {
+        let mut r = rule(12);
+        r.qualifiers = Some(Regex::new(r"(?i)\bcan be\b").unwrap());
+        r.terms = Some(Regex::new(r"(?i)\bbe enforceable\b").unwrap());
+        let t = "A non-compete can be enforceable.";
+        let p = ProseMap::new(t, (0, t.len()));
+        assert!(r.apply(t, (0, t.len()), &p).hits.is_empty());
+        let t = "A non-compete will be enforceable.";
+        let p = ProseMap::new(t, (0, t.len()));
+        assert_eq!(r.apply(t, (0, t.len()), &p).hits.len(), 1);
     }
 
     #[test]
