@@ -347,6 +347,31 @@ async fn full_session_over_the_real_binary() {
     );
     assert_eq!(trap.calls(), 0);
 
+    let screening_id = rows.iter().find(|r| r["mode"] == "screening").unwrap()["report_id"].clone();
+    let cmp = c
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "byop.compare", "arguments": [{"a": screening_id, "b": report["report_id"]}]}),
+        )
+        .await;
+    assert_eq!(cmp["b"]["report_id"], report["report_id"], "{cmp}");
+    assert_eq!(
+        cmp["comparable"], false,
+        "the text changed between the two: {cmp}"
+    );
+    let html = c
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "byop.renderHtml", "arguments": [{"uri": uri}]}),
+        )
+        .await;
+    let html = html["html"].as_str().unwrap();
+    assert!(
+        html.contains("<html") && html.contains("not legal advice"),
+        "{}",
+        &html[..200.min(html.len())]
+    );
+
     // Opting in (a user-level setting) lets the workspace evaluator receive the key.
     let mark = c.len();
     c.notify(

@@ -132,7 +132,7 @@ async fn execute_inner(b: &Backend, p: ExecuteCommandParams) -> RpcResult<Option
         }
         "byop.exportReport" => {
             let a: UriArg = args(&p)?;
-            envelope(b.current_report(&a.uri)?)
+            envelope(b.current_report(&a.uri)?.0)
         }
         "byop.history" => {
             let a: HistoryArgs = args(&p)?;
@@ -202,13 +202,16 @@ async fn execute_inner(b: &Backend, p: ExecuteCommandParams) -> RpcResult<Option
         }
         "byop.renderHtml" => {
             let a: UriArg = args(&p)?;
-            let report = b.current_report(&a.uri)?;
-            let text = b
-                .entry(&a.uri)
-                .map(|e| e.snapshot().0.to_string())
-                .unwrap_or_default();
+            let (report, text) = b.current_report(&a.uri)?;
+            let eff = b.state.effective(uri_path(&a.uri).as_deref());
+            let baseline = b.state.store(&eff.db_path).and_then(|s| {
+                s.baseline(&doc_key(&a.uri), &report.integrity.playbook_logic_hash)
+                    .ok()
+                    .flatten()
+                    .filter(|bl| bl.report_id != report.report_id)
+            });
             let html = tokio::task::spawn_blocking(move || {
-                crate::render::html::report(&report, &text, None)
+                crate::render::html::report(&report, &text, baseline.as_ref())
             })
             .await
             .map_err(|_| failed("the HTML renderer is not available in this build"))?;
@@ -220,17 +223,18 @@ async fn execute_inner(b: &Backend, p: ExecuteCommandParams) -> RpcResult<Option
 
 impl Backend {
     /// The report `exportReport` shows: the evaluation if any, else the deterministic one.
-    fn current_report(&self, uri: &Uri) -> RpcResult<Report> {
+    /// With the text it was computed on.
+    fn current_report(&self, uri: &Uri) -> RpcResult<(Report, String)> {
         let entry = self
             .entry(uri)
             .ok_or_else(|| invalid(format!("document not open: {}", uri.as_str())))?;
         let d = entry.lock();
         if let Some(e) = &d.evaluation {
-            return Ok(e.report.clone());
+            return Ok((e.report.clone(), e.text.to_string()));
         }
         d.view
             .as_ref()
-            .map(|v| v.deterministic.clone())
+            .map(|v| (v.deterministic.clone(), v.text.to_string()))
             .ok_or_else(|| failed("the document has not been checked yet"))
     }
 
