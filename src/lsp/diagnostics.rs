@@ -115,10 +115,11 @@ pub fn merge(
                 let mut r = r.clone();
                 let had_spans = r.evidence_citations.iter().any(is_located);
                 if edited {
+                    let shift = Shift::between(&e.text, &doc.text);
                     r.evidence_citations = r
                         .evidence_citations
                         .iter()
-                        .filter_map(|c| relocate(c, &e.text, doc))
+                        .filter_map(|c| relocate(c, &e.text, doc, &shift))
                         .collect();
                 }
                 r.evidence_citations
@@ -191,8 +192,52 @@ fn suppressed(c: &Citation, check_id: &str, s: &Suppressions) -> bool {
     }
 }
 
-/// Find the exact text a citation pointed at in the new text, nearest its old place.
-pub fn relocate(c: &Citation, old_text: &str, doc: &Document) -> Option<Citation> {
+/// How the text changed: a shared prefix and suffix around the edited region.
+#[derive(Debug, Clone, Copy)]
+pub struct Shift {
+    prefix: usize,
+    suffix: usize,
+    old_len: usize,
+    new_len: usize,
+}
+
+impl Shift {
+    pub fn between(old: &str, new: &str) -> Shift {
+        let prefix = old
+            .bytes()
+            .zip(new.bytes())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let suffix = old
+            .bytes()
+            .rev()
+            .zip(new.bytes().rev())
+            .take_while(|(a, b)| a == b)
+            .count()
+            .min(old.len() - prefix)
+            .min(new.len() - prefix);
+        Shift {
+            prefix,
+            suffix,
+            old_len: old.len(),
+            new_len: new.len(),
+        }
+    }
+
+    /// Where an old offset most likely is now: offsets after the edit move with it.
+    fn expected(&self, offset: usize) -> usize {
+        if offset <= self.prefix {
+            offset
+        } else if offset >= self.old_len - self.suffix {
+            offset + self.new_len - self.old_len
+        } else {
+            offset.min(self.new_len)
+        }
+    }
+}
+
+/// Find the exact text a citation pointed at in the new text, nearest where it should be.
+pub fn relocate(c: &Citation, old_text: &str, doc: &Document, shift: &Shift) -> Option<Citation> {
     if !is_located(c) {
         return Some(c.clone());
     }
@@ -201,12 +246,13 @@ pub fn relocate(c: &Citation, old_text: &str, doc: &Document) -> Option<Citation
     if needle.is_empty() {
         return None;
     }
+    let expected = shift.expected(s);
     let (b0, b1) = doc.body;
     let body = &doc.text[b0..b1];
     let best = body
         .match_indices(needle)
         .map(|(i, _)| b0 + i)
-        .min_by_key(|&i| i.abs_diff(s))?;
+        .min_by_key(|&i| i.abs_diff(expected))?;
     let end = best + needle.len();
     let mut moved = c.clone();
     moved.byte_range = Some((best, end));
@@ -321,5 +367,65 @@ pub fn error_at(pos: crate::text::Position, code: &str, message: String) -> Diag
         source: Some(SOURCE.into()),
         message,
         ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Located;
+
+    fn citation(doc: &Document, start: usize, end: usize) -> Citation {
+        Citation {
+            span: doc.text[start..end].to_string(),
+            location: String::new(),
+            located: Located::Exact,
+            range: Some(doc.range(start, end)),
+            byte_range: Some((start, end)),
+            context: String::new(),
+        }
+    }
+
+    #[test]
+    fn relocate_follows_the_nearest_copy_and_drops_vanished_text() {
+        let old = Document::parse("A is compliant. B.\n\nC is compliant.".into(), None).unwrap();
+        let second = old.text.rfind("is compliant").unwrap();
+        let c = citation(&old, second, second + "is compliant".len());
+        let new = Document::parse(
+            "New line.\nA is compliant. B.\n\nC is compliant.".into(),
+            None,
+        )
+        .unwrap();
+        let moved = relocate(&c, &old.text, &new, &Shift::between(&old.text, &new.text)).unwrap();
+        let (s, e) = moved.byte_range.unwrap();
+        assert_eq!(
+            s,
+            new.text.rfind("is compliant").unwrap(),
+            "nearest copy, not the first"
+        );
+        assert_eq!(&new.text[s..e], "is compliant");
+        assert_eq!(moved.range.unwrap().start.line, 3);
+        let gone = Document::parse("A appears compliant.".into(), None).unwrap();
+        assert!(relocate(&c, &old.text, &gone, &Shift::between(&old.text, &gone.text)).is_none());
+    }
+
+    #[test]
+    fn severity_follows_result_and_check_severity() {
+        assert_eq!(
+            severity(Verdict::Fail, Severity::High),
+            DiagnosticSeverity::ERROR
+        );
+        assert_eq!(
+            severity(Verdict::Fail, Severity::Medium),
+            DiagnosticSeverity::WARNING
+        );
+        assert_eq!(
+            severity(Verdict::Fail, Severity::Low),
+            DiagnosticSeverity::WARNING
+        );
+        assert_eq!(
+            severity(Verdict::Indeterminate, Severity::High),
+            DiagnosticSeverity::INFORMATION
+        );
     }
 }

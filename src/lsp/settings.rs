@@ -116,13 +116,15 @@ pub fn effective(
     env: &dyn Env,
 ) -> Effective {
     let mut notices = Vec::new();
-    let config = match doc_path {
-        Some(p) => Config::discover(p).unwrap_or_else(|e| {
-            notices.push(e.0);
-            Config::default()
-        }),
-        None => Config::default(),
-    };
+    // Documents without a path (untitled buffers) use the server's working folder.
+    let start = doc_path
+        .map(Path::to_path_buf)
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_default();
+    let config = Config::discover(&start).unwrap_or_else(|e| {
+        notices.push(e.0);
+        Config::default()
+    });
     let playbook = match &settings.playbook {
         Some(spec) => Some((spec.clone(), config.root.clone())),
         None => config.playbook_spec(),
