@@ -149,10 +149,7 @@ pub async fn serve_stdio() {
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("BYOP_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
+        .with_env_filter(log_filter())
         .try_init();
     let state = serve_with_state(tokio::io::stdin(), tokio::io::stdout()).await;
     let code = if state.shutdown_requested.load(Ordering::SeqCst) {
@@ -161,6 +158,17 @@ pub async fn serve_stdio() {
         1
     };
     std::process::exit(code);
+}
+
+/// `BYOP_LOG` (default `info`), except the framework's message tracing: it would print
+/// whole documents and `byop.setApiKey` arguments.
+fn log_filter() -> tracing_subscriber::EnvFilter {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("BYOP_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    match "tower_lsp_server=info".parse() {
+        Ok(d) => filter.add_directive(d),
+        Err(_) => filter,
+    }
 }
 
 /// Serve over any byte streams (tests use `tokio::io::duplex`).
