@@ -118,14 +118,17 @@ async fn full_session_over_the_real_binary() {
     let path = root.join("memo.ai.md");
     std::fs::write(&path, MEMO).unwrap();
     let uri = uri_of(&path);
-    let c = LspClient::spawn(
+    let log_path = root.join("server.log");
+    let c = LspClient::spawn_with_stderr(
         &[
             ("ANTHROPIC_BASE_URL", fake.base_url.clone()),
             ("ANTHROPIC_API_KEY", "test-key-e2e".into()),
             ("BYOP_DB", root.join("byop.db").display().to_string()),
             ("BYOP_BACKOFF_MS", "1".into()),
+            ("BYOP_LOG", "trace".into()),
         ],
         &root,
+        std::fs::File::create(&log_path).unwrap().into(),
     );
 
     let init = initialize(
@@ -387,6 +390,15 @@ async fn full_session_over_the_real_binary() {
     .await;
     assert!(trap.calls() > 0, "trusted workspace evaluator is used");
 
+    // A key set by command is used (for OpenAI here: no call needed) and never logged.
+    let set = c
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "byop.setApiKey", "arguments": [{"provider": "openai", "key": "sk-memory-only-key"}]}),
+        )
+        .await;
+    assert_eq!(set["ok"], true);
+
     // Unknown commands are errors, not crashes.
     let bad = c
         .request_raw(
@@ -410,6 +422,16 @@ async fn full_session_over_the_real_binary() {
         .expect("server exits")
         .unwrap();
     assert_eq!(status.code(), Some(0));
+    let log = std::fs::read_to_string(&log_path).unwrap();
+    assert!(log.contains("evaluation"), "the log is written: {log}");
+    assert!(
+        !log.contains("test-key-e2e") && !log.contains("sk-memory-only-key"),
+        "a key leaked into the log"
+    );
+    assert!(
+        !log.contains(FIRST_SENTENCE),
+        "document text leaked into the log"
+    );
 
     // A new session opening identical content shows the stored full report at once.
     let calls = fake.calls();

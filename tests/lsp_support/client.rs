@@ -62,12 +62,21 @@ async fn read_frame<R: AsyncRead + Unpin>(r: &mut BufReader<R>) -> Option<Value>
 impl LspClient {
     /// Start `byop lsp` as a child process.
     pub fn spawn(envs: &[(&str, String)], cwd: &std::path::Path) -> LspClient {
+        Self::spawn_with_stderr(envs, cwd, std::process::Stdio::inherit())
+    }
+
+    /// Start `byop lsp` with its stderr (the log) going to `stderr`.
+    pub fn spawn_with_stderr(
+        envs: &[(&str, String)],
+        cwd: &std::path::Path,
+        stderr: std::process::Stdio,
+    ) -> LspClient {
         let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_byop"));
         cmd.arg("lsp")
             .current_dir(cwd)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::inherit())
+            .stderr(stderr)
             .env_remove("ANTHROPIC_API_KEY")
             .env_remove("OPENAI_API_KEY")
             .env_remove("ANTHROPIC_BASE_URL")
