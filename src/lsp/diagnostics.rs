@@ -21,7 +21,7 @@ use crate::text::{Encoding, LineIndex};
 pub const SOURCE: &str = "byop";
 /// Related locations per diagnostic: a check citing hundreds of spans must not make
 /// every publish quadratic.
-pub const MAX_RELATED: usize = 10;
+pub const MAX_RELATED: usize = 5;
 
 /// The merged state of one document version: what diagnostics, hover and code actions show.
 #[derive(Debug, Clone)]
