@@ -549,7 +549,19 @@ impl LanguageServer for Backend {
         let Some(entry) = self.entry(&uri) else {
             return;
         };
-        if entry.lock().kind == Kind::Playbook {
+        let is_playbook = entry.lock().kind == Kind::Playbook;
+        if is_playbook {
+            // Documents checked against this playbook see the saved version.
+            let others: Vec<Uri> = self
+                .state
+                .docs
+                .iter()
+                .filter(|e| e.key() != &uri)
+                .map(|e| e.key().clone())
+                .collect();
+            for other in others {
+                self.publish(&other).await;
+            }
             return;
         }
         let eff = self.state.effective(uri_path(&uri).as_deref());
