@@ -704,6 +704,27 @@ async fn utf8_positions_and_playbook_diagnostics_in_process() {
         "{hover}"
     );
 
+    // A playbook named in the front matter (relative to the document) is the one applied.
+    let builtin = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("playbooks/ai_plugin_observability_v1.json"),
+    )
+    .unwrap();
+    let mut custom: Value = serde_json::from_str(&builtin).unwrap();
+    custom["id"] = json!("only_certainty");
+    custom["checks"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|c| c["id"] == "certainty_language");
+    std::fs::write(root.join("custom.json"), custom.to_string()).unwrap();
+    let with_fm = format!(
+        "---\nbyop:\n  playbook: custom.json\n---\n{}",
+        &MEMO[MEMO.find("# Review").unwrap()..]
+    );
+    let fm_uri = uri_of(&root.join("custom.ai.md"));
+    open(&c, &fm_uri, &with_fm, 1).await;
+    let (_, diags) = c.diagnostics_at(0, &fm_uri, 1).await;
+    assert_eq!(codes(&diags), ["certainty_language"], "{diags:?}");
+
     // A playbook JSON gets its own errors at the offending field.
     let pb = "{\n  \"id\": \"p\",\n  \"version\": \"1\",\n  \"checks\": [\n    {\"id\": \"c\", \"severity\": \"urgent\", \"question\": \"q\", \"detection_method\": {\"type\": \"semantic\", \"instructions\": \"i\"}}\n  ]\n}\n";
     let pb_uri = uri_of(&root.join("playbook.json"));
