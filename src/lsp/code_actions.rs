@@ -318,6 +318,72 @@ fn workspace_edit(uri: &Uri, edits: Vec<TextEdit>) -> WorkspaceEdit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::document::Document;
+
+    fn view_of(text: &str) -> View {
+        let pb = crate::playbook::builtin();
+        let doc = Document::parse(text.into(), None).unwrap();
+        let det = crate::runner::run_deterministic(&pb, &doc);
+        super::super::diagnostics::merge(&pb, &doc, 1, det, None)
+    }
+
+    fn apply(text: &str, fix: &Fix) -> String {
+        let idx = crate::text::LineIndex::new(text);
+        let mut out = text.to_string();
+        let mut edits: Vec<(usize, usize, &str)> = fix
+            .edits
+            .iter()
+            .map(|e| {
+                let p = |p: tower_lsp_server::ls_types::Position| {
+                    idx.offset(
+                        text,
+                        super::super::diagnostics::text_position(p),
+                        Encoding::Utf16,
+                    )
+                };
+                (p(e.range.start), p(e.range.end), e.new_text.as_str())
+            })
+            .collect();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+        for (s, e, t) in edits {
+            out.replace_range(s..e, t);
+        }
+        out
+    }
+
+    #[test]
+    fn escalation_goes_after_the_paragraph_and_assumptions_after_front_matter() {
+        let text =
+            "---\nbyop: {}\n---\n# Memo\n\nFirst para line one.\nLine two.\n\nSecond para.\n";
+        let view = view_of(text);
+        let r = view.result("escalation_signal").unwrap().clone();
+        let at = text.find("line one").unwrap();
+        let fixes = fixes(&view, &r, Some((at, at + 4)), Encoding::Utf16);
+        let fixed = apply(text, &fixes[0]);
+        assert!(
+            fixed.contains(&format!("Line two.\n\n{ESCALATION}\n\nSecond para.")),
+            "{fixed}"
+        );
+        assert_eq!(fixes[1].title, "Suppress escalation_signal on this line");
+        assert!(
+            apply(text, &fixes[1]).contains(
+                "\n<!-- byop-disable-next-line escalation_signal -->\nFirst para line one."
+            )
+        );
+        let mut a = view.result("assumption_disclosure").unwrap().clone();
+        a.assumptions = vec!["Delaware law applies.".into()];
+        let fixed = apply(text, &fixes_for_assumptions(&view, &a));
+        assert!(
+            fixed.starts_with(
+                "---\nbyop: {}\n---\n## Assumptions\n\n- Delaware law applies.\n\n# Memo"
+            ),
+            "{fixed}"
+        );
+    }
+
+    fn fixes_for_assumptions(view: &View, r: &CheckResult) -> Fix {
+        fixes(view, r, None, Encoding::Utf16).remove(0)
+    }
 
     #[test]
     fn certainty_rewrites_keep_case_and_add_a_hedge() {
