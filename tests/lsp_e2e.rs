@@ -603,6 +603,34 @@ async fn typing_during_an_evaluation_never_publishes_stale_diagnostics() {
             .contains("cancelled"),
         "{response}"
     );
+
+    // Cancelling the request itself ($/cancelRequest) stops the evaluation too.
+    let mark = c.len();
+    let pending = c
+        .send_request("workspace/executeCommand", json!({"command": "byop.evaluate", "arguments": [{"uri": uri, "mode": "full", "fresh": true}]}))
+        .await;
+    let id = c.last_id();
+    c.wait_for(mark, |m| {
+        m["method"] == "byop/status" && m["params"]["status"] == "RUNNING"
+    })
+    .await;
+    c.notify("$/cancelRequest", json!({"id": id})).await;
+    let response = tokio::time::timeout(client::TIMEOUT, pending)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(response["error"]["code"], -32800, "{response}");
+    let (_, status) = c
+        .wait_for(mark, |m| {
+            m["method"] == "byop/status"
+                && m["params"]["status"] != "RUNNING"
+                && m["params"]["uri"] == uri.as_str()
+        })
+        .await;
+    assert_eq!(
+        status["params"]["mode"], "screening",
+        "the last finished evaluation stays: {status}"
+    );
     c.request("shutdown", Value::Null).await;
     c.notify("exit", Value::Null).await;
 }

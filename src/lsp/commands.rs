@@ -9,6 +9,7 @@ use tokio_util::sync::CancellationToken;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result as RpcResult};
 use tower_lsp_server::ls_types::{ExecuteCommandParams, Uri};
 
+use super::documents::DocEntry;
 use super::documents::{Evaluation, Kind};
 use super::progress::EvalProgress;
 use super::server::{Backend, clear_running, doc_key, set_running, uri_path};
@@ -93,16 +94,55 @@ fn envelope(report: Report) -> RpcResult<Option<Value>> {
     .map_err(|e| failed(e.to_string()))
 }
 
+/// Marks a document's evaluation as running; on drop (finished or abandoned) clears the
+/// mark, and when abandoned also cancels the run and re-publishes the status.
+struct RunningGuard {
+    backend: Backend,
+    uri: Uri,
+    entry: Arc<DocEntry>,
+    id: u64,
+    cancel: CancellationToken,
+    armed: bool,
+}
+
+impl RunningGuard {
+    fn disarm(mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for RunningGuard {
+    fn drop(&mut self) {
+        clear_running(&self.entry, self.id);
+        if self.armed {
+            self.cancel.cancel();
+            let (b, uri) = (self.backend.clone(), self.uri.clone());
+            if let Ok(rt) = tokio::runtime::Handle::try_current() {
+                rt.spawn(async move { b.publish(&uri).await });
+            }
+        }
+    }
+}
+
+/// Aborts the command's task when the request is dropped ($/cancelRequest).
+struct AbortOnDrop(tokio::task::AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// Run a command in its own task, so that a bug in one command is an error reply,
 /// never a dead server.
 pub async fn execute(b: &Backend, p: ExecuteCommandParams) -> RpcResult<Option<Value>> {
     let (b, name) = (b.clone(), p.command.clone());
-    tokio::spawn(async move { execute_inner(&b, p).await })
-        .await
-        .unwrap_or_else(|e| {
-            tracing::error!("command {name} failed: {e}");
-            Err(failed(format!("{name} failed: internal error")))
-        })
+    let task = tokio::spawn(async move { execute_inner(&b, p).await });
+    let _abort = AbortOnDrop(task.abort_handle());
+    task.await.unwrap_or_else(|e| {
+        tracing::error!("command {name} failed: {e}");
+        Err(failed(format!("{name} failed: internal error")))
+    })
 }
 
 async fn execute_inner(b: &Backend, p: ExecuteCommandParams) -> RpcResult<Option<Value>> {
@@ -306,8 +346,16 @@ impl Backend {
         let id = NEXT_EVAL.fetch_add(1, Ordering::Relaxed);
         let cancel = CancellationToken::new();
         set_running(&entry, id, cancel.clone());
+        // If this future is dropped (the client cancelled the request), stop the run too.
+        let guard = RunningGuard {
+            backend: self.clone(),
+            uri: uri.clone(),
+            entry: entry.clone(),
+            id,
+            cancel: cancel.clone(),
+            armed: true,
+        };
         if entry.version() != version {
-            clear_running(&entry, id);
             return Err("evaluation cancelled: the document changed".into());
         }
         self.send_status(StatusParams {
@@ -343,7 +391,7 @@ impl Backend {
             "evaluation started"
         );
         let result = runner::run(&playbook, &doc, opts).await;
-        clear_running(&entry, id);
+        guard.disarm();
         let message = match &result {
             Ok(r) => r.summary.overall_status.as_str().to_string(),
             Err(e) => e.to_string(),

@@ -157,6 +157,11 @@ impl LspClient {
         rx
     }
 
+    /// Id of the last request sent.
+    pub fn last_id(&self) -> i64 {
+        *self.next_id.lock().unwrap()
+    }
+
     /// Request and wait for the `result` (panics on an error response).
     pub async fn request(&self, method: &str, params: Value) -> Value {
         let resp = self.request_raw(method, params).await;
