@@ -155,6 +155,13 @@ async fn full_session_over_the_real_binary() {
     let unchecked = find(&diags, "unchecked_areas_disclosure").expect("missing section");
     assert_eq!(unchecked["severity"], 2, "fail+medium → Warning");
     assert_eq!(unchecked["source"], "byop");
+    // codeDescription links to the check's documentation page, which exists.
+    let href = unchecked["codeDescription"]["href"]
+        .as_str()
+        .expect("codeDescription");
+    let page =
+        std::fs::read_to_string(href.trim_start_matches("file://")).expect("doc page exists");
+    assert!(page.contains("# `unchecked_areas_disclosure`"), "{page}");
     assert_eq!(fake.calls(), 0, "no evaluator call before save");
 
     // Save: screening (a key is available) → evaluator diagnostics at the quoted range.

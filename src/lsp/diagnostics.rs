@@ -287,8 +287,14 @@ pub fn to_lsp(view: &View, uri: &Uri, enc: Encoding) -> Vec<Diagnostic> {
         } else {
             r.notes.clone()
         };
+        // The check's own documentation, else its page generated from the playbook.
         let code_description = check
-            .and_then(|c| c.help_uri.as_deref())
+            .and_then(|c| {
+                c.help_uri.clone().or_else(|| {
+                    crate::docs::page_path(&view.playbook, &c.id)
+                        .map(|p| format!("file://{}", p.display()))
+                })
+            })
             .and_then(|u| u.parse::<Uri>().ok())
             .map(|href| CodeDescription { href });
         let spans: Vec<(usize, usize)> = r
