@@ -115,23 +115,6 @@ fn sanitize(s: &str) -> String {
         .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_builtin_check_gets_a_page_with_its_question_and_rule() {
-        let pb = crate::playbook::builtin();
-        let dir = tempfile::tempdir().unwrap();
-        let pages = write_pages(dir.path(), &pb.playbook).unwrap();
-        assert_eq!(pages.len(), pb.playbook.checks.len());
-        let certainty = std::fs::read_to_string(&pages[1].1).unwrap();
-        assert!(certainty.contains(&pb.playbook.checks[1].question));
-        assert!(certainty.contains("qualifier_window"));
-        assert!(certainty.contains("byop-disable-next-line certainty_language"));
-    }
-}
-
 /// Path of the generated page of `check_id`, written once per playbook logic hash under the
 /// temp folder, for links (LSP `codeDescription`) when a check has no `help_uri`.
 pub fn page_path(playbook: &crate::playbook::LoadedPlaybook, check_id: &str) -> Option<PathBuf> {
@@ -158,4 +141,21 @@ pub fn page_path(playbook: &crate::playbook::LoadedPlaybook, check_id: &str) -> 
         .iter()
         .find(|(id, _)| id == check_id)
         .map(|(_, p)| p.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_check_gets_a_page_with_its_question_and_rule() {
+        let pb = crate::playbook::builtin();
+        let dir = tempfile::tempdir().unwrap();
+        let pages = write_pages(dir.path(), &pb.playbook).unwrap();
+        assert_eq!(pages.len(), pb.playbook.checks.len());
+        let certainty = std::fs::read_to_string(&pages[1].1).unwrap();
+        assert!(certainty.contains(&pb.playbook.checks[1].question));
+        assert!(certainty.contains("qualifier_window"));
+        assert!(certainty.contains("byop-disable-next-line certainty_language"));
+    }
 }
