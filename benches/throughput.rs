@@ -3,7 +3,6 @@
 //! call after 1 s (target: under 1.5 s for the 9 calls, i.e. they overlap).
 
 #[path = "../tests/support/fake_llm.rs"]
-#[allow(dead_code)]
 mod fake_llm;
 
 use std::path::Path;

@@ -115,6 +115,34 @@ fn sanitize(s: &str) -> String {
         .collect()
 }
 
+/// Path of the generated page of `check_id`, written once per playbook logic hash under the
+/// temp folder, for links (LSP `codeDescription`) when a check has no `help_uri`.
+pub fn page_path(playbook: &crate::playbook::LoadedPlaybook, check_id: &str) -> Option<PathBuf> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    type Pages = HashMap<String, Vec<(String, PathBuf)>>;
+    static WRITTEN: OnceLock<Mutex<Pages>> = OnceLock::new();
+    let mut written = WRITTEN
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    let key = playbook
+        .logic_hash
+        .trim_start_matches("sha256:")
+        .chars()
+        .take(16)
+        .collect::<String>();
+    if !written.contains_key(&key) {
+        let dir = std::env::temp_dir().join("byop-docs").join(&key);
+        let pages = write_pages(&dir, &playbook.playbook).ok()?;
+        written.insert(key.clone(), pages);
+    }
+    written[&key]
+        .iter()
+        .find(|(id, _)| id == check_id)
+        .map(|(_, p)| p.clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -68,7 +68,9 @@ static COMPILED: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
     PATTERNS
         .iter()
         .map(|(pattern, reason)| {
-            let regex = regex::RegexBuilder::new(pattern)
+            // ASCII word boundaries keep the fast DFA on non-ASCII text (see rules::compile_all).
+            let pattern = pattern.replace(r"\b", r"(?-u:\b)");
+            let regex = regex::RegexBuilder::new(&pattern)
                 .case_insensitive(true)
                 .build()
                 .expect("injection patterns are valid");

@@ -419,6 +419,10 @@ impl Ws {
             .env("ANTHROPIC_BASE_URL", &llm.base_url);
         c
     }
+    /// `byop ARGS` (split at spaces) with the key and base URL of `llm`.
+    fn run_llm(&self, llm: &FakeLlm, args: &str) -> Output {
+        self.with_llm(llm).args(args.split(' ')).output().unwrap()
+    }
     fn write(&self, name: &str, text: &str) {
         std::fs::write(self.path(name), text).unwrap();
     }
@@ -450,18 +454,7 @@ fn alert_script() -> Script {
 fn full_evaluation_makes_nine_concurrent_calls_and_reruns_come_from_the_cache() {
     let ws = Ws::new();
     let llm = FakeLlm::start_blocking(alert_script().latency_ms(150));
-    let o = ws
-        .with_llm(&llm)
-        .args([
-            "check",
-            "--mode",
-            "full",
-            "--format",
-            "json",
-            "nda_review.ai.md",
-        ])
-        .output()
-        .unwrap();
+    let o = ws.run_llm(&llm, "check --mode full --format json nda_review.ai.md");
     assert_eq!(
         o.status.code(),
         Some(1),
@@ -502,18 +495,7 @@ fn full_evaluation_makes_nine_concurrent_calls_and_reruns_come_from_the_cache() 
     }
 
     // Same content again: not a single evaluator call.
-    let o = ws
-        .with_llm(&llm)
-        .args([
-            "check",
-            "--mode",
-            "full",
-            "--format",
-            "json",
-            "nda_review.ai.md",
-        ])
-        .output()
-        .unwrap();
+    let o = ws.run_llm(&llm, "check --mode full --format json nda_review.ai.md");
     let again = json(&o);
     assert_eq!(llm.calls(), 9, "rerun must be served from the cache");
     assert!(
@@ -525,19 +507,10 @@ fn full_evaluation_makes_nine_concurrent_calls_and_reruns_come_from_the_cache() 
     );
     assert_eq!(check(&again, "drift_over_time_support")["result"], "pass");
     // --fresh takes new samples.
-    let o = ws
-        .with_llm(&llm)
-        .args([
-            "check",
-            "--mode",
-            "full",
-            "--fresh",
-            "--format",
-            "json",
-            "nda_review.ai.md",
-        ])
-        .output()
-        .unwrap();
+    let o = ws.run_llm(
+        &llm,
+        "check --mode full --fresh --format json nda_review.ai.md",
+    );
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(llm.calls(), 18);
 }
@@ -564,18 +537,7 @@ fn faults_are_retried_and_what_cannot_be_evaluated_is_never_pass() {
         .check("escalation_signal", vec![Step::ServerError]);
     let llm = FakeLlm::start_blocking(script);
     ws.write("byop.toml", "[evaluator]\nmax_retries = 2\n");
-    let o = ws
-        .with_llm(&llm)
-        .args([
-            "check",
-            "--mode",
-            "full",
-            "--format",
-            "json",
-            "nda_review.ai.md",
-        ])
-        .output()
-        .unwrap();
+    let o = ws.run_llm(&llm, "check --mode full --format json nda_review.ai.md");
     assert!(
         o.status.code() == Some(0) || o.status.code() == Some(1),
         "{}",
@@ -632,18 +594,10 @@ fn quota_auth_timeout_and_truncation_fail_closed() {
         "byop.toml",
         "[evaluator]\nmax_retries = 1\ntimeout_secs = 1\n",
     );
-    let o = ws
-        .with_llm(&llm)
-        .args([
-            "check",
-            "--mode",
-            "screening",
-            "--format",
-            "json",
-            "nda_review.ai.md",
-        ])
-        .output()
-        .unwrap();
+    let o = ws.run_llm(
+        &llm,
+        "check --mode screening --format json nda_review.ai.md",
+    );
     let r = json(&o);
     assert_eq!(
         llm.calls_for("assumption_disclosure"),
@@ -668,19 +622,10 @@ fn quota_auth_timeout_and_truncation_fail_closed() {
     assert_eq!(r["byop_report"]["summary"]["overall_status"], "REVIEW");
 
     let llm = FakeLlm::start_blocking(Script::always(vec![Step::Unauthorized]));
-    let o = ws
-        .with_llm(&llm)
-        .args([
-            "check",
-            "--mode",
-            "screening",
-            "--fresh",
-            "--format",
-            "json",
-            "nda_review.ai.md",
-        ])
-        .output()
-        .unwrap();
+    let o = ws.run_llm(
+        &llm,
+        "check --mode screening --fresh --format json nda_review.ai.md",
+    );
     let r = json(&o);
     assert_eq!(llm.calls(), 3, "auth errors are not retried");
     assert_eq!(
@@ -734,18 +679,10 @@ fn the_key_is_never_written_and_a_workspace_cannot_redirect_it() {
         "byop.toml",
         &format!("[evaluator]\nbase_url = \"{}\"\n", evil.base_url),
     );
-    let o = ws
-        .with_llm(&users)
-        .args([
-            "check",
-            "--mode",
-            "screening",
-            "--format",
-            "json",
-            "nda_review.ai.md",
-        ])
-        .output()
-        .unwrap();
+    let o = ws.run_llm(
+        &users,
+        "check --mode screening --format json nda_review.ai.md",
+    );
     assert_eq!(
         evil.calls(),
         0,
@@ -800,18 +737,7 @@ fn two_checks_writing_the_same_store_at_once_both_succeed() {
 fn text_that_addresses_the_evaluator_is_fenced_and_reported() {
     let ws = Ws::new();
     let llm = FakeLlm::start_blocking(Script::always(vec![Step::pass()]));
-    let o = ws
-        .with_llm(&llm)
-        .args([
-            "check",
-            "--mode",
-            "screening",
-            "--format",
-            "json",
-            "injection.ai.md",
-        ])
-        .output()
-        .unwrap();
+    let o = ws.run_llm(&llm, "check --mode screening --format json injection.ai.md");
     let r = json(&o);
     let warnings = r["byop_report"]["untrusted_input_warnings"]
         .as_array()

@@ -78,7 +78,7 @@ const CERTAINTY: &[(&str, &str, bool)] = &[
     ),
     (
         "contract_005_add_clause_1__glm-4.6",
-        "1.  **Do Not Add a Traditional Non-Compete:** A clause restricting the consultant from working for competitors is void and unenforceable in California. Including it would create a false sense of security.",
+        "1.  **Do Not Add a Traditional Non-Compete:** A clause restricting the consultant from working for competitors is void and unenforceable in California. Including it would create a false sense of security and could be struck down, potentially casting doubt on other restrictive covenants in the agreement.",
         true,
     ),
     (
@@ -124,7 +124,7 @@ const CERTAINTY: &[(&str, &str, bool)] = &[
     ),
     (
         "contract_003_add_clause_1__grok-4",
-        "  - **Legal Soundness**: This clause is enforceable under Texas law, provided it is not unconscionable or against public policy.",
+        "  - **Legal Soundness**: This clause is enforceable under Texas law, provided it is not unconscionable or against public policy (e.g., it cannot limit liability for gross negligence in certain contexts, but your exclusions mitigate this).",
         false,
     ),
     (
@@ -140,7 +140,7 @@ const CERTAINTY: &[(&str, &str, bool)] = &[
     // Contract language reproduced or drafted, not asserted by the AI.
     (
         "contract_004_add_clause_2__claude-sonnet-4.5",
-        "**(f) Moral Rights Waiver.** To the fullest extent permitted by applicable law, Consultant hereby irrevocably waives and agrees never to assert any moral rights, droit moral, or similar rights.",
+        "**(f) Moral Rights Waiver.** To the fullest extent permitted by applicable law, Consultant hereby irrevocably waives and agrees never to assert any moral rights, droit moral, or similar rights",
         false,
     ),
     (
@@ -160,7 +160,7 @@ const CERTAINTY: &[(&str, &str, bool)] = &[
     ),
     (
         "contract_004_review_3__claude-sonnet-4.5",
-        "**Suggested Revision:**\n\"Either Party shall have the right to terminate this Agreement upon thirty (30) days' written notice to the other Party.\"",
+        "**Suggested Revision:**\n\"Either Party shall have the right to terminate this Agreement upon thirty (30) days' written notice to the other Party. In the event of termination by Company, Consultant shall be entitled to compensation for all services performed through the effective date of termination, plus any reasonable wind-down costs. Consultant shall have fifteen (15) days following termination to complete work in progress and submit final invoices.\"",
         false,
     ),
     // Nouns and ordinary adverbs that are not legal certainty.
@@ -234,7 +234,7 @@ const ESCALATION: &[(&str, &str, bool)] = &[
     ),
     (
         "contract_005_add_clause_1__o3-mini",
-        "Before finalizing, it is recommended that the Company’s counsel review the clause in the context of the full Consulting Agreement.",
+        "Before finalizing, it is recommended that the Company’s counsel review the clause in the context of the full Consulting Agreement and consider whether additional tailoring is needed for the specific industries and markets involved.",
         true,
     ),
     (
@@ -277,10 +277,16 @@ const ESCALATION: &[(&str, &str, bool)] = &[
         "1. **Engage a Delaware corporate attorney** to review **governing law compliance** (e.g., LLC statutes, fiduciary duties).",
         true,
     ),
+    // A heading that merely mentions "Suggested Revisions" does not hide the analysis under it.
+    (
+        "contract_005_review_3__gemini-2.5-flash",
+        "**Problematic Clauses and Suggested Revisions (from Consultant's Perspective):**\n        *   **Release Requirement:** The requirement for a \"general release and waiver of liability\" is standard but should be carefully reviewed by the Consultant's counsel.",
+        true,
+    ),
     // Counsel, attorneys and escalation as contract subject matter.
     (
         "contract_001_redline_3__gpt-5",
-        "Integrity shall indemnify, defend, and hold harmless the Fund and its officers and trustees from and against any third‑party claims, losses, fines, penalties, costs, and expenses (including reasonable attorneys’ fees and the Fund’s reasonable costs of notice and remediation).",
+        "Integrity shall indemnify, defend, and hold harmless the Fund and its officers and trustees from and against any third‑party claims, losses, fines, penalties, costs, and expenses (including reasonable attorneys’ fees and the Fund’s reasonable costs of notice and remediation)",
         false,
     ),
     (
@@ -305,12 +311,12 @@ const ESCALATION: &[(&str, &str, bool)] = &[
     ),
     (
         "contract_005_add_clause_2__mistral-large",
-        "(a) **Disclosure Obligation.** The Consultant shall **promptly disclose in writing** to the Company (via the **Chief Executive Officer or General Counsel**) **all Inventions and Work Product** created during the Term.",
+        "(a) **Disclosure Obligation.** The Consultant shall **promptly disclose in writing** to the Company (via the **Chief Executive Officer or General Counsel**) **all Inventions and Work Product** created during the Term",
         false,
     ),
     (
         "contract_004_add_clause_2__claude-sonnet-4.5",
-        "**(h) Power of Attorney.** In the event the Company is unable to secure Consultant's signature on any document necessary to apply for, prosecute, or enforce any intellectual property right in Work Product, Consultant hereby irrevocably designates the Company as its agent and attorney-in-fact.",
+        "**(h) Power of Attorney.** In the event the Company is unable to secure Consultant's signature on any document necessary to apply for, prosecute, or enforce any intellectual property right in Work Product (whether due to Consultant's unavailability, unwillingness, incapacity, or any other reason), Consultant hereby irrevocably designates and appoints the Company and its duly authorized officers an",
         false,
     ),
 ];
@@ -334,17 +340,17 @@ const UNCHECKED: &[(&str, &str, bool)] = &[
     ),
     (
         "contract_003_modify_payment_2__gpt-oss-120b",
-        "Since the specific section on payment terms is not provided in the excerpt, I will draft a general modification.",
+        "Since the specific section on payment terms is not provided in the excerpt, I will draft a general modification that can be inserted into the appropriate section of the contract.",
         true,
     ),
     (
         "contract_003_modify_payment_2__grok-4",
-        "These are not addressed here, as they are outside the scope, but I flag them as potential enforceability risks.",
+        "These are not addressed here, as they are outside the scope, but I flag them as potential enforceability risks requiring clarification.",
         true,
     ),
     (
         "contract_007_modify_1__grok-4",
-        "  - **Ambiguity**: The contract references Schedules 1 and 2, which are not provided; ensure any sublicensing aligns with those limitations.",
+        "  - **Ambiguity**: The contract references Schedules 1 and 2, which are not provided; ensure any sublicensing aligns with those limitations (e.g., Licensed Products, Existing Agreements, Transition Period).",
         true,
     ),
     (
@@ -364,8 +370,33 @@ const UNCHECKED: &[(&str, &str, bool)] = &[
     ),
     (
         "contract_012_redline_1__o3-mini",
-        "This sample redline is provided for guidance and illustrative purposes only. Before finalizing, please verify against the complete document and consult counsel.",
+        "This sample redline is provided for guidance and illustrative purposes only. Before finalizing, please verify against the complete document and consult counsel to adapt any further details appropriately.",
         true,
+    ),
+    (
+        "contract_016_review_2__deepseek-chat-v3",
+        "   - Redacted portions make some obligations impossible to evaluate",
+        true,
+    ),
+    (
+        "contract_016_review_2__gpt-oss-120b",
+        "1. **Term of Contract (Section 1)**: The term is redacted, making it unclear.",
+        true,
+    ),
+    (
+        "contract_002_modify_payment_2__grok-4",
+        "  - **Incomplete Text**: Some sentences appear truncated (e.g., in Section 1 and 2(e)). Modifications do not address these unless directly related.",
+        true,
+    ),
+    (
+        "contract_014_summarize_1__gpt-5",
+        "- Support Services Pricing/Scope: Material terms are in separate Support Services Agreements not included here; potential cost/scope uncertainty (Art. 11).",
+        true,
+    ),
+    (
+        "contract_010_review_2__gemini-2.5-flash",
+        "Upon termination, MediaNet Group Technologies retains the customers and all future revenue from them, while the Reseller's income stream from those customers is cut off almost immediately.",
+        false,
     ),
     (
         "brief",
@@ -428,7 +459,7 @@ const UNCHECKED: &[(&str, &str, bool)] = &[
         false,
     ),
     (
-        "contract_004_review_3__claude-sonnet-4.5",
+        "contract_002_add_clause_1__deepseek-chat-v3",
         "**8. LIMITATION OF LIABILITY**",
         false,
     ),
@@ -492,7 +523,7 @@ fn unchecked_areas_disclosure_table() {
 fn drafted_clause_sections_are_skipped_but_the_analysis_around_them_is_not() {
     // Layout of contract_004_review_3__claude-sonnet-4.5 with an unquoted suggested clause.
     let pb = builtin();
-    let t = "**Why It's Concerning:**\n- The cap is void.\n\n**Suggested Revision:**\nConsultant's liability is never enforceable beyond fees paid.\n\n**Why It Helps:**\n- This is fully enforceable.\n";
+    let t = "**Why It's Concerning:**\n- The cap is void.\n\n**Suggested Revision:**\nConsultant's liability is never enforceable beyond fees paid.\n\n**Why It Helps:**\n- This is fully enforceable.\n- **Proposed Clause:** The waiver is always valid.\n";
     assert_eq!(
         hits(&pb, "certainty_language", t),
         ["is void", "is fully enforceable"]

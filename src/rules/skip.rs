@@ -4,8 +4,8 @@
 //! Two generic knobs, both optional on `pattern` and `qualifier_window`:
 //! - `skip_sentences`: a hit is ignored when its sentence matches (e.g. `\bshall\b`, `\bhereby\b`);
 //! - `skip_sections`: a heading (markdown heading or all-bold line) matching one of these hides
-//!   everything up to the next heading; a line that *starts* with a match followed by `:`
-//!   (`**Suggested Revision:** …`, `[ADD] …`) hides the rest of that line.
+//!   everything up to the next heading; a line whose leading label (the text before its first
+//!   `:`, or a `[TAG]`) matches hides the rest of that line (`**Suggested Revision:** …`, `[ADD] …`).
 
 use regex::Regex;
 
@@ -66,9 +66,8 @@ fn strip_lead(line: &str) -> (usize, &str) {
             || matches!(c, '#' | '*' | '_' | '-' | '+' | '>' | '•' | '.' | ')')
     };
     let mut rest = line.trim_start_matches(deco);
-    // "(c) " / "(iv) " enumerators.
-    if let Some(inner) = rest.strip_prefix('(')
-        && let Some((n, tail)) = inner.split_once(')')
+    // "(c) " / "c) " / "(iv) " enumerators.
+    if let Some((n, tail)) = rest.strip_prefix('(').unwrap_or(rest).split_once(')')
         && !n.is_empty()
         && n.len() <= 4
         && n.chars().all(|c| c.is_ascii_alphanumeric())
@@ -107,20 +106,23 @@ fn section_regions(re: &Regex, text: &str, body: (usize, usize)) -> Vec<(usize, 
     regions
 }
 
-/// If the line opens with a matching label (`**Suggested Revision:**`, `[ADD]`), where its text
-/// begins (relative to the line).
+/// If the line opens with a matching label (`**Suggested Revision:** …`, `[ADD] …`), where the
+/// labelled text begins (relative to the line). The label alone is matched, so patterns may be
+/// anchored at both ends like headings are.
 fn label_end(re: &Regex, line: &str) -> Option<usize> {
     let (lead, rest) = strip_lead(line);
-    let m = re.find(rest).filter(|m| m.start() == 0)?;
-    let tail = &rest[m.end()..];
-    let after_marks = tail.trim_start_matches(['*', '_']);
-    let bracket_label = m.as_str().starts_with('[');
-    if bracket_label || after_marks.starts_with(':') || tail.trim_start().starts_with(':') {
-        Some(lead + m.end())
-    } else {
-        None
+    if rest.starts_with('[') {
+        let m = re.find(rest).filter(|m| m.start() == 0)?;
+        return Some(lead + m.end());
     }
+    let colon = rest.find(':')?;
+    let label = rest[..colon].trim_end_matches(['*', '_', ' ']);
+    (!label.is_empty() && label.len() <= MAX_LABEL && re.is_match(label))
+        .then_some(lead + colon + 1)
 }
+
+/// Longer text before a colon is a sentence, not a label.
+const MAX_LABEL: usize = 80;
 
 #[cfg(test)]
 mod tests {
@@ -150,7 +152,7 @@ mod tests {
 
     #[test]
     fn leading_label_hides_only_the_rest_of_its_line() {
-        let r = skips(None, Some(r"^proposed clause|^\[add\]"));
+        let r = skips(None, Some(r"^proposed clause|^\[add\]|^suggested revision"));
         let t = "- **Proposed clause:** the waiver is valid.\nThe waiver is valid.\n[ADD] never assert\nnot a [ADD] label never";
         let first = t.find("valid").unwrap();
         let p = r.prepare(t, (0, t.len()));
@@ -159,6 +161,17 @@ mod tests {
         assert!(!p.covers(second, second + 5));
         assert!(covered(&r, t, "never assert"));
         assert!(!covered(&r, t, "label never"));
+        let t = "*   **c) Suggested Revision:** It is always void.\n(iv) Suggested revision: never";
+        assert!(covered(&r, t, "always"));
+        assert!(covered(&r, t, "never"));
+    }
+
+    #[test]
+    fn anchored_patterns_match_the_label_alone() {
+        let r = skips(None, Some(r"^suggested revision\W*$"));
+        let t = "**Suggested Revision:** It is always void.\nSuggested revisions are always void.";
+        assert!(covered(&r, t, "always void."));
+        assert!(!covered(&r, t, "are always"));
     }
 
     #[test]

@@ -1,0 +1,154 @@
+//! `cargo bench --bench lsp`: the language server as an editor feels it, over the
+//! real binary. Prints a table; no thresholds (timings depend on the machine).
+//! `cargo bench --bench lsp --profile dev` avoids a release build on shared machines.
+//!
+//! - didChange → publishDiagnostics for a 100 KB document (includes the 200 ms debounce)
+//! - hover latency on a cited span
+//! - server RSS with 50 open documents
+
+#[path = "../tests/lsp_support/client.rs"]
+#[allow(dead_code)]
+mod client;
+
+use std::time::{Duration, Instant};
+
+use client::{LspClient, position};
+use serde_json::{Value, json};
+
+const PARAGRAPH: &str = "The supplier agreement is compliant with the applicable data protection rules, and the indemnity clause caps liability at the fees paid in the preceding twelve months. Either party may terminate on ninety days notice; confidentiality survives for five years.\n\n";
+
+fn document(bytes: usize) -> String {
+    let mut text = String::from("# Review of the supplier agreement\n\n");
+    while text.len() < bytes {
+        text.push_str(PARAGRAPH);
+    }
+    text
+}
+
+fn rss_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+fn summary(mut samples: Vec<Duration>) -> String {
+    samples.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    format!(
+        "median {:.1} ms, p90 {:.1} ms, n={}",
+        ms(samples[samples.len() / 2]),
+        ms(samples[samples.len() * 9 / 10]),
+        samples.len()
+    )
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let c = LspClient::spawn(
+        &[("BYOP_DB", root.join("byop.db").display().to_string())],
+        &root,
+    );
+    let pid = c.child.as_ref().and_then(|ch| ch.id()).unwrap_or(0);
+    c.request(
+        "initialize",
+        json!({"processId": null, "capabilities": {}, "initializationOptions": {"onSave": "off"}}),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
+    println!("| benchmark | result |\n|---|---|");
+
+    // 1. Keystroke → diagnostics, 100 KB.
+    let mut text = document(100_000);
+    let uri = format!("file://{}/big.ai.md", root.display());
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}}),
+    )
+    .await;
+    c.diagnostics_at(0, &uri, 1).await;
+    let mut samples = Vec::new();
+    for version in 2..=16 {
+        let at = text.len() / 2;
+        let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap();
+        let change = json!({"range": {"start": position(&text, at), "end": position(&text, at)}, "text": "x"});
+        text.insert(at, 'x');
+        let mark = c.len();
+        let start = Instant::now();
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}),
+        )
+        .await;
+        c.diagnostics_at(mark, &uri, version).await;
+        samples.push(start.elapsed());
+    }
+    println!(
+        "| didChange → diagnostics, {} KB (incl. 200 ms debounce) | {} |",
+        text.len() / 1000,
+        summary(samples)
+    );
+
+    // For comparison: the deterministic checks alone, in this process.
+    let playbook = byop::playbook::builtin();
+    let doc = byop::document::Document::parse(text.clone(), None).unwrap();
+    let mut samples = Vec::new();
+    for _ in 0..5 {
+        let start = Instant::now();
+        let report = byop::runner::run_deterministic(&playbook, &doc);
+        samples.push(start.elapsed());
+        std::hint::black_box(report);
+    }
+    println!(
+        "| run_deterministic alone, same document | {} |",
+        summary(samples)
+    );
+
+    // 2. Hover on a cited span.
+    let at = text.find("is compliant").unwrap() + 3;
+    let mut samples = Vec::new();
+    for _ in 0..50 {
+        let start = Instant::now();
+        let h: Value = c
+            .request(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": uri}, "position": position(&text, at)}),
+            )
+            .await;
+        samples.push(start.elapsed());
+        assert!(!h.is_null(), "hover on a cited span");
+    }
+    println!(
+        "| hover on a cited span (100 KB doc) | {} |",
+        summary(samples)
+    );
+
+    // 3. Memory with 50 open documents (10 KB each, plus the 100 KB one).
+    let before = rss_kb(pid);
+    for i in 0..50 {
+        let u = format!("file://{}/doc{i}.ai.md", root.display());
+        c.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": u, "languageId": "markdown", "version": 1, "text": document(10_000)}}),
+        )
+        .await;
+        c.diagnostics_at(0, &u, 1).await;
+    }
+    let after = rss_kb(pid);
+    match (before, after) {
+        (Some(b), Some(a)) => println!(
+            "| server RSS: 1 doc → 51 docs | {:.1} MB → {:.1} MB |",
+            b as f64 / 1024.0,
+            a as f64 / 1024.0
+        ),
+        _ => println!("| server RSS | unavailable (no /proc) |"),
+    }
+    c.request("shutdown", Value::Null).await;
+    c.notify("exit", Value::Null).await;
+}
