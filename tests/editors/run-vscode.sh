@@ -3,7 +3,8 @@
 # code-server 4.100.3 (VS Code 1.100.3), starts code-server on 127.0.0.1 with
 # `byop lsp` evaluating through the fake LLM server, and drives Debian's
 # chromium with playwright-core (tests/editors/vscode-e2e/e2e.mjs).
-# On success the screenshots go to docs/vscode.png and docs/vscode-report.png.
+# With --capture, on success the screenshots go to docs/vscode.png and
+# docs/vscode-report.png (else they stay in the temp dir).
 # Prints "N passed, N failed"; exits non-zero on any failure.
 # Environment: BYOP_BIN and FAKE_LLM_BIN (skip the cargo build), CHROMIUM
 # (default /usr/bin/chromium), KEEP_TMP=1 (keep the temp dir and logs).
@@ -15,6 +16,8 @@ E2E="$ROOT/tests/editors/vscode-e2e"
 EXT="$ROOT/editors/vscode"
 CODE_SERVER="$E2E/node_modules/.bin/code-server"
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+CAPTURE=0
+[ "${1:-}" = "--capture" ] && CAPTURE=1
 
 fail_early() { log "$1"; echo "0 passed, 1 failed"; exit 1; }
 [ -x "$CODE_SERVER" ] || fail_early "code-server missing: run scripts/install-editor-deps.sh"
@@ -110,12 +113,12 @@ CS_URL="$CS_URL" WS="$WORK/ws" CHROMIUM="$CHROMIUM" SCREENSHOT_DIR="$WORK/shots"
 rc=${PIPESTATUS[0]}
 log "browser test exited $rc after $(($(date +%s) - t1)) s"
 
-if [ "$rc" -eq 0 ]; then
+if [ "$rc" -eq 0 ] && [ "$CAPTURE" = 1 ]; then
   mkdir -p "$ROOT/docs"
   cp "$WORK/shots/vscode.png" "$ROOT/docs/vscode.png"
   [ -f "$WORK/shots/vscode-report.png" ] && cp "$WORK/shots/vscode-report.png" "$ROOT/docs/vscode-report.png"
   log "screenshots: docs/vscode.png docs/vscode-report.png"
-else
+elif [ "$rc" -ne 0 ]; then
   [ -f "$WORK/shots/vscode-failure.png" ] && log "failure screenshot: $WORK/shots/vscode-failure.png (KEEP_TMP=1 keeps it)"
   log "extension host logs:"
   find "$WORK/user-data/logs" -name '*BYOP*' -o -name 'exthost.log' 2>/dev/null | while read -r f; do

@@ -143,7 +143,7 @@ try {
     await page.locator(".markers-panel .monaco-list-row .marker-icon.codicon-error").first().click().catch(() => undefined);
     await page.keyboard.press("Enter").catch(() => undefined);
     await page.waitForTimeout(800);
-    await check("screenshot docs/vscode.png", async () => shot("vscode.png"));
+    await check("screenshot of the evaluated document (vscode.png)", async () => shot("vscode.png"));
 
     await check('"BYOP: Export Report" writes the report JSON chosen in the save dialog', async () => {
       const dest = path.join(WS, "nda_review.byop-report.json");
