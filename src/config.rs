@@ -40,6 +40,8 @@ pub struct EvaluatorSection {
     pub timeout_secs: Option<u64>,
     pub max_retries: Option<u32>,
     pub max_tokens: Option<u32>,
+    /// Runs per evaluator-backed check in full mode (default 3).
+    pub runs: Option<u32>,
 }
 
 /// A config file and the folder it governs (the workspace root).

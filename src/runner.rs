@@ -29,6 +29,9 @@ const NOT_EVALUATED_NO_KEY: &str =
     "Not evaluated: needs the evaluator, and no evaluator is configured (set ANTHROPIC_API_KEY).";
 const NOT_EVALUATED_DETERMINISTIC: &str = "Not evaluated: needs the evaluator (deterministic checks only; run a screening or full evaluation).";
 
+/// Upper bound on `full_runs`: each run is one call per evaluator-backed check.
+pub const MAX_FULL_RUNS: u32 = 10;
+
 /// One step of progress, for "check 3/6, run 2/3" displays.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Progress {
@@ -60,6 +63,8 @@ pub type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
 #[derive(Clone, Default)]
 pub struct RunOptions {
     pub mode: Option<Mode>,
+    /// Runs per evaluator-backed check in full mode (default 3; at least 2, at most 10).
+    pub full_runs: Option<u32>,
     /// Ignore cached evaluator responses (new samples); new responses still go to the cache.
     pub fresh: bool,
     pub evaluator: Option<Evaluator>,
@@ -122,7 +127,10 @@ pub async fn run(
     };
     let prepared = Prepared::new(playbook, doc);
     let checks = &playbook.playbook.checks;
-    let runs = mode.runs();
+    let runs = match (mode, opts.full_runs) {
+        (Mode::Full, Some(n)) => n.clamp(2, MAX_FULL_RUNS),
+        _ => mode.runs(),
+    };
     let evaluator = opts.evaluator.as_ref().filter(|_| runs > 0);
 
     let mut results: Vec<Option<CheckResult>> = vec![None; checks.len()];
@@ -572,7 +580,12 @@ fn finish(
 ) -> Report {
     let checks = &playbook.playbook.checks;
     let is_report_level = |i: usize| checks[i].rules.as_ref().is_some_and(Rule::is_report_level);
-    let num_runs = mode.runs().max(1);
+    let num_runs = results
+        .iter()
+        .map(|r| r.raw_runs.len() as u32)
+        .max()
+        .unwrap_or(0)
+        .max(1);
     let evaluated: Vec<(crate::playbook::Severity, f64)> = results
         .iter()
         .enumerate()

@@ -763,3 +763,47 @@ fn text_that_addresses_the_evaluator_is_fenced_and_reported() {
         "the system prompt says the document is data"
     );
 }
+
+#[test]
+fn runs_per_check_in_full_mode_come_from_the_flag_or_byop_toml() {
+    let ws = Ws::new();
+    // 2 of 5 runs disagree: majority fail, consistency (3-1)/(5-1) = 0.5
+    let script = Script::always(vec![Step::pass()]).check(
+        "assumption_disclosure",
+        vec![
+            Step::fail_first_sentence(),
+            Step::fail_first_sentence(),
+            Step::fail_first_sentence(),
+            Step::pass(),
+            Step::pass(),
+        ],
+    );
+    let llm = FakeLlm::start_blocking(script);
+    let r = json(&ws.run_llm(
+        &llm,
+        "check --mode full --runs 5 --format json nda_review.ai.md",
+    ));
+    assert_eq!(llm.calls(), 15, "3 checks × 5 runs");
+    assert_eq!(r["byop_report"]["variance_summary"]["num_runs"], 5);
+    let a = check(&r, "assumption_disclosure");
+    assert_eq!(a["result"], "fail");
+    assert_eq!(a["per_check_consistency"], 0.5);
+    assert_eq!(
+        check(&r, "run_variance")["result"],
+        "fail",
+        "0.5 is below the 0.85 threshold"
+    );
+
+    ws.write("byop.toml", "[evaluator]\nruns = 4\n");
+    let r = json(&ws.run_llm(
+        &llm,
+        "check --mode full --fresh --format json msa_review.ai.md",
+    ));
+    assert_eq!(r["byop_report"]["variance_summary"]["num_runs"], 4);
+    let o = ws.run(&["check", "--mode", "full", "--runs", "1", "nda_review.ai.md"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "fewer than 2 runs cannot measure variance"
+    );
+}

@@ -84,6 +84,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
         });
         let opts = RunOptions {
             mode: args.mode,
+            full_runs: args.runs.or(workspace.file.evaluator.runs),
             fresh: args.fresh,
             evaluator: evaluator.clone(),
             store: Some(store.clone()),

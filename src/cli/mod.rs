@@ -132,6 +132,9 @@ pub struct CheckArgs {
     /// New evaluator samples instead of cached responses.
     #[arg(long)]
     pub fresh: bool,
+    /// Runs per evaluator-backed check in full mode (2–10; default 3, or `evaluator.runs`).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=10))]
+    pub runs: Option<u32>,
     /// Save the new report as the document's drift baseline.
     #[arg(long)]
     pub save_baseline: bool,

@@ -377,6 +377,7 @@ impl Backend {
         .await;
         let opts = RunOptions {
             mode: Some(mode),
+            full_runs: eff.full_runs,
             fresh,
             evaluator,
             store,

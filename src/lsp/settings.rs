@@ -38,7 +38,7 @@ pub struct Settings {
     pub provider: Option<ProviderKind>,
     pub model: Option<String>,
     pub base_url: Option<String>,
-    /// Accepted for editor compatibility; the runner uses 1 (screening) / 3 (full) runs.
+    /// Runs per evaluator-backed check in full mode (default 3, or `byop.toml` `evaluator.runs`).
     pub runs: Option<u32>,
     pub trust_workspace_evaluator: bool,
     pub log_level: Option<String>,
@@ -105,6 +105,8 @@ pub struct Effective {
     pub db_path: PathBuf,
     pub evaluator: Option<EvaluatorSettings>,
     pub on_save: OnSave,
+    /// Runs per evaluator-backed check in full mode.
+    pub full_runs: Option<u32>,
     pub notices: Vec<String>,
 }
 
@@ -154,12 +156,14 @@ pub fn effective(
     } else {
         OnSave::Deterministic
     });
+    let full_runs = settings.runs.or(config.file.evaluator.runs);
     Effective {
         config,
         playbook,
         db_path,
         evaluator: resolved.settings,
         on_save,
+        full_runs,
         notices,
     }
 }
