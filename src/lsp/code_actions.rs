@@ -166,7 +166,15 @@ fn assumptions_edit(view: &View, r: &CheckResult) -> Edit {
     } else {
         r.assumptions.iter().map(|a| format!("- {a}")).collect()
     };
-    let at = view.body.0;
+    // After a leading `# Title` line (and the blank lines that follow it), else at the body start.
+    let body = &view.text[view.body.0..view.body.1];
+    let at = match body.split_inclusive('\n').next() {
+        Some(first) if first.starts_with("# ") && first.ends_with('\n') => {
+            let rest = &body[first.len()..];
+            view.body.0 + first.len() + (rest.len() - rest.trim_start_matches(['\n', '\r']).len())
+        }
+        _ => view.body.0,
+    };
     Edit(
         at,
         at,
@@ -375,7 +383,7 @@ mod tests {
         let fixed = apply(text, &fixes_for_assumptions(&view, &a));
         assert!(
             fixed.starts_with(
-                "---\nbyop: {}\n---\n## Assumptions\n\n- Delaware law applies.\n\n# Memo"
+                "---\nbyop: {}\n---\n# Memo\n\n## Assumptions\n\n- Delaware law applies.\n\n"
             ),
             "{fixed}"
         );

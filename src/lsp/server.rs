@@ -254,10 +254,16 @@ impl Backend {
         let enc = self.state.encoding();
         let state = self.state.clone();
         let u = uri.clone();
+        let started = std::time::Instant::now();
         let computed = tokio::task::spawn_blocking(move || {
             compute(&state, &u, text, version, kind, evaluation, enc)
         })
         .await;
+        tracing::debug!(
+            version,
+            elapsed_ms = started.elapsed().as_secs_f64() * 1e3,
+            "checked"
+        );
         let (diags, view, mut status) = match computed {
             Ok(c) => c,
             Err(e) => {
