@@ -48,6 +48,15 @@ pub struct View {
 }
 
 impl View {
+    /// The playbook's definition of a check.
+    pub fn check(&self, check_id: &str) -> Option<&crate::playbook::Check> {
+        self.playbook
+            .playbook
+            .checks
+            .iter()
+            .find(|c| c.id == check_id)
+    }
+
     pub fn result(&self, check_id: &str) -> Option<&CheckResult> {
         self.results.iter().find(|r| r.check_id == check_id)
     }
@@ -276,12 +285,7 @@ pub fn to_lsp(view: &View, uri: &Uri, enc: Encoding) -> Vec<Diagnostic> {
         if r.result == Verdict::Pass {
             continue;
         }
-        let check = view
-            .playbook
-            .playbook
-            .checks
-            .iter()
-            .find(|c| c.id == r.check_id);
+        let check = view.check(&r.check_id);
         let message = if r.notes.trim().is_empty() {
             check.map(|c| c.question.clone()).unwrap_or_default()
         } else {

@@ -75,12 +75,7 @@ pub fn summary_line(view: &View) -> String {
 }
 
 fn finding_markdown(view: &View, r: &CheckResult) -> String {
-    let check = view
-        .playbook
-        .playbook
-        .checks
-        .iter()
-        .find(|c| c.id == r.check_id);
+    let check = view.check(&r.check_id);
     let mut m = String::new();
     let _ = writeln!(
         m,
