@@ -73,11 +73,7 @@ pub struct Document {
 impl Document {
     /// Read a file from disk, with its companions.
     pub fn load(path: &Path) -> Result<Document, DocumentError> {
-        let label = path.display().to_string();
-        let bytes = std::fs::read(path)
-            .map_err(|e| err(&label, Position::default(), format!("cannot read: {e}")))?;
-        let text = decode(&label, bytes)?;
-        let mut doc = Document::parse(text, Some(path))?;
+        let mut doc = Document::parse(read_text(path)?, Some(path))?;
         doc.load_companions(None, None)?;
         Ok(doc)
     }
@@ -174,6 +170,14 @@ impl Document {
         self.line_index
             .range(&self.text, start, end, Encoding::Utf16)
     }
+}
+
+/// Read a text file as UTF-8 (a BOM dropped), or a positioned error.
+pub fn read_text(path: &Path) -> Result<String, DocumentError> {
+    let label = path.display().to_string();
+    let bytes = std::fs::read(path)
+        .map_err(|e| err(&label, Position::default(), format!("cannot read: {e}")))?;
+    decode(&label, bytes)
 }
 
 fn err(file: &str, position: Position, message: String) -> DocumentError {

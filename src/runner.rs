@@ -138,7 +138,7 @@ pub async fn run(
     for (i, check) in checks.iter().enumerate() {
         match evaluator {
             Some(ev) if check.needs_evaluator() => {
-                let candidates = prepared.candidates(check, i);
+                let candidates = prepared.candidates(i);
                 let p = prompt::build(check, &doc.inputs, &candidates);
                 for run in 1..=runs {
                     jobs.push((i, run, p.clone(), ev.clone()));
@@ -206,7 +206,7 @@ pub async fn run(
         .collect();
     let history = HistoryContext::load(opts.store.as_deref(), &opts.doc_key, &playbook.logic_hash)?;
     let info = evaluator.map(Evaluator::info);
-    let mut report = finish(
+    let report = finish(
         playbook,
         doc,
         &prepared,
@@ -223,7 +223,6 @@ pub async fn run(
             .save_report(&opts.doc_key, &report)
             .map_err(|e| RunError::Store(e.to_string()))?;
     }
-    report.notices.extend(history.notices);
     Ok(report)
 }
 
@@ -316,7 +315,7 @@ impl<'a> Prepared<'a> {
     }
 
     /// Problem spans found locally, handed to the evaluator (hybrid/semantic checks with rules).
-    fn candidates(&self, _check: &Check, i: usize) -> Vec<Candidate> {
+    fn candidates(&self, i: usize) -> Vec<Candidate> {
         match &self.outcomes[i] {
             Some(o) => o
                 .hits
@@ -542,7 +541,6 @@ fn error_kind(e: &EvalError) -> &'static str {
 #[derive(Default)]
 struct HistoryContext {
     reference: Option<(Report, &'static str)>,
-    notices: Vec<String>,
 }
 
 impl HistoryContext {
@@ -554,7 +552,6 @@ impl HistoryContext {
         if let Some(b) = store.baseline(doc_key, playbook_hash).map_err(err)? {
             return Ok(HistoryContext {
                 reference: Some((b, "baseline")),
-                notices: vec![],
             });
         }
         let prev = store
@@ -562,7 +559,6 @@ impl HistoryContext {
             .map_err(err)?;
         Ok(HistoryContext {
             reference: prev.map(|r| (r, "previous report")),
-            notices: vec![],
         })
     }
 }

@@ -206,6 +206,20 @@ fn same_inputs_give_the_same_hashes_and_the_fingerprint_ignores_front_matter() {
         a["byop_report"]["integrity"]["inputs_fingerprint"],
         c["byop_report"]["integrity"]["inputs_fingerprint"]
     );
+    // A UTF-8 byte-order mark is not content.
+    std::fs::write(ws.path("bom.ai.md"), format!("\u{feff}{text}")).unwrap();
+    let d = json(&ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "bom.ai.md",
+    ]));
+    assert_eq!(
+        a["byop_report"]["integrity"]["inputs_fingerprint"],
+        d["byop_report"]["integrity"]["inputs_fingerprint"]
+    );
 }
 
 #[test]

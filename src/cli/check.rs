@@ -38,7 +38,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
     }
     let mut jobs = Vec::new();
     for path in &files {
-        let mut doc = Document::parse(read_text(path)?, Some(path))?;
+        let mut doc = Document::parse(crate::document::read_text(path)?, Some(path))?;
         doc.load_companions(args.source.as_deref(), args.prompt.as_deref())?;
         let playbook = choose_playbook(&args, &doc, path)?;
         let doc_key = std::fs::canonicalize(path)?.display().to_string();
@@ -165,19 +165,6 @@ fn choose_playbook(
         Some((spec, dir)) => Ok(playbook::resolve(&spec, &dir)?),
         None => Ok(playbook::builtin()),
     }
-}
-
-fn read_text(path: &Path) -> Result<String, CliError> {
-    // Document::load would also read companions; here companions come after overrides.
-    let bytes = std::fs::read(path)
-        .map_err(|e| CliError(format!("{}: cannot read: {e}", path.display())))?;
-    String::from_utf8(bytes).map_err(|e| {
-        CliError(format!(
-            "{}: not valid UTF-8 (byte {}); byop reads UTF-8 text files",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        ))
-    })
 }
 
 /// Files as given; folders searched with the include globs (respecting .gitignore).
