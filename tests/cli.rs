@@ -821,3 +821,65 @@ fn runs_per_check_in_full_mode_come_from_the_flag_or_byop_toml() {
         "fewer than 2 runs cannot measure variance"
     );
 }
+
+#[test]
+fn stored_reports_render_with_their_own_playbook_and_only_their_own_text() {
+    let ws = Ws::new();
+    // A workspace playbook: the built-in one under another id.
+    let builtin = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("playbooks/ai_plugin_observability_v1.json"),
+    )
+    .unwrap();
+    std::fs::create_dir(ws.path("playbooks")).unwrap();
+    std::fs::write(
+        ws.path("playbooks/team.json"),
+        builtin.replace("\"ai_plugin_observability_v1\"", "\"team_playbook\""),
+    )
+    .unwrap();
+    let r = json(&ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "--playbook",
+        "playbooks/team.json",
+        "nda_review.ai.md",
+    ]));
+    let id = r["byop_report"]["report_id"].as_str().unwrap().to_string();
+    let o = ws.run(&["report", &id, "--format", "sarif"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let sarif = json(&o);
+    assert_eq!(
+        sarif["runs"][0]["tool"]["driver"]["properties"]["playbook_id"],
+        "team_playbook"
+    );
+    // Without that playbook, SARIF (which needs its rules) says so; JSON still renders.
+    std::fs::remove_file(ws.path("playbooks/team.json")).unwrap();
+    let o = ws.run(&["report", &id, "--format", "sarif"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("team_playbook"), "{}", stderr(&o));
+    assert_eq!(
+        ws.run(&["report", &id, "--format", "json"]).status.code(),
+        Some(0)
+    );
+
+    // HTML highlights the document only while it is the text the report was made from.
+    let o = ws.run(&["report", &id, "--html"]);
+    assert!(
+        stdout(&o).contains("class=\"hl\""),
+        "highlights for unchanged text"
+    );
+    let doc = std::fs::read_to_string(ws.path("nda_review.ai.md")).unwrap();
+    std::fs::write(
+        ws.path("nda_review.ai.md"),
+        doc.replace("## Summary", "## Summary\n\nInserted paragraph."),
+    )
+    .unwrap();
+    let o = ws.run(&["report", &id, "--html"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        !stdout(&o).contains("class=\"hl\""),
+        "no highlights on changed text"
+    );
+}

@@ -156,9 +156,19 @@ fn show(
     out: Option<PathBuf>,
     store: Option<&Store>,
 ) -> Result<u8, CliError> {
-    // The HTML view shows the document text: read it from the report's path when it still exists.
-    let text = std::fs::read_to_string(&r.document.path).unwrap_or_default();
-    let pb = playbook::builtin();
+    let text = document_text_of(r);
+    let pb = playbook_of(r).ok_or_else(|| {
+        CliError(format!(
+            "the playbook of report {} (`{}` {}, {}) is not the built-in one nor in this workspace's byop.toml or playbooks/",
+            r.report_id, r.playbook_id, r.playbook_version, r.integrity.playbook_logic_hash
+        ))
+    });
+    // Only SARIF needs the playbook's rules; the other formats render from the report alone.
+    let pb = match (pb, format) {
+        (Ok(pb), _) => pb,
+        (Err(e), Format::Sarif) => return Err(e),
+        (Err(_), _) => playbook::builtin(),
+    };
     let baseline = match store {
         Some(s) => std::fs::canonicalize(&r.document.path)
             .ok()
@@ -179,6 +189,39 @@ fn show(
     let body = output::render(format, &[item])?;
     output::write(out.as_deref(), &body)?;
     Ok(0)
+}
+
+/// The document's text, for highlighting, only while it is still the text the report was
+/// made from (same inputs fingerprint); otherwise the byte ranges would point at other words.
+fn document_text_of(r: &Report) -> String {
+    crate::document::Document::load(Path::new(&r.document.path))
+        .ok()
+        .filter(|d| d.inputs.fingerprint() == r.integrity.inputs_fingerprint)
+        .map(|d| d.text)
+        .unwrap_or_default()
+}
+
+/// The playbook a report was made under, found by its logic hash among the built-in one,
+/// the workspace byop.toml's and `playbooks/*.json`.
+fn playbook_of(r: &Report) -> Option<playbook::LoadedPlaybook> {
+    let wanted = &r.integrity.playbook_logic_hash;
+    let builtin = playbook::builtin();
+    if &builtin.logic_hash == wanted {
+        return Some(builtin);
+    }
+    let cfg = Config::discover(&std::env::current_dir().ok()?).ok()?;
+    let from_config = cfg
+        .playbook_spec()
+        .and_then(|(spec, dir)| playbook::resolve(&spec, &dir).ok());
+    let from_folder = std::fs::read_dir(cfg.root.join("playbooks"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| playbook::load_file(&e.path()).ok());
+    from_config
+        .into_iter()
+        .chain(from_folder)
+        .find(|pb| &pb.logic_hash == wanted)
 }
 
 pub fn playbook(action: PlaybookAction) -> Result<u8, CliError> {
