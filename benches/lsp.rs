@@ -96,12 +96,12 @@ async fn main() {
     );
 
     // For comparison: the deterministic checks alone, in this process.
-    let playbook = byop::playbook::builtin();
-    let doc = byop::document::Document::parse(text.clone(), None).unwrap();
+    let playbook = byop::engine::playbook::builtin();
+    let doc = byop::engine::document::Document::parse(text.clone(), None).unwrap();
     let mut samples = Vec::new();
     for _ in 0..5 {
         let start = Instant::now();
-        let report = byop::runner::run_deterministic(&playbook, &doc);
+        let report = byop::engine::runner::run_deterministic(&playbook, &doc);
         samples.push(start.elapsed());
         std::hint::black_box(report);
     }

@@ -8,16 +8,16 @@ mod fake_llm;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use byop::document::Document;
+use byop::engine::document::Document;
+use byop::engine::runner::{self, RunOptions};
 use byop::evaluator::{ApiKey, Evaluator, EvaluatorSettings, ProviderKind};
-use byop::report::Mode;
-use byop::runner::{self, RunOptions};
+use byop::model::Mode;
 use fake_llm::{FakeLlm, Script, Step};
 
 fn main() {
     let corpus =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/contract-reviews/outputs");
-    let playbook = byop::playbook::builtin();
+    let playbook = byop::engine::playbook::builtin();
     println!("| benchmark | result |\n|---|---|");
 
     if let Ok(entries) = std::fs::read_dir(&corpus) {

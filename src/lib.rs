@@ -1,26 +1,25 @@
 //! `byop`: lints AI-generated legal output against a playbook.
 //!
-//! Engine: document → inputs → runner (playbook × evaluator) → aggregation →
-//! report → store. The `cli` and `lsp` front ends only translate; nothing in
-//! the engine imports them.
+//! Layers, each importing only those below it (see `docs/architecture.md`):
+//!
+//! - `cli`, `lsp` — front ends: translate arguments and LSP messages, nothing more.
+//! - `workspace` — the edge both front ends share: `byop.toml`, resolving a document
+//!   (companions, playbook, evaluator), evaluating and saving.
+//! - `render` — reports as text, JSON, SARIF, JUnit, HTML, comparisons.
+//! - `store` — SQLite: reports, baselines, the response cache.
+//! - `engine` — document → rules → runner → aggregation → report; fixes; comparisons.
+//! - `evaluator` — the LLM providers, prompts, verdict parsing, retries.
+//! - `model` — plain data shared by everything.
 
-pub mod aggregate;
-pub mod citations;
-pub mod config;
-pub mod diff;
-pub mod docs;
-pub mod document;
+pub mod model;
+
 pub mod evaluator;
-pub mod injection;
-pub mod integrity;
-pub mod playbook;
-pub mod render;
-pub mod report;
-pub mod rules;
-pub mod runner;
+
+pub mod engine;
 pub mod store;
-pub mod suppress;
-pub mod text;
+
+pub mod render;
+pub mod workspace;
 
 pub mod cli;
 pub mod lsp;

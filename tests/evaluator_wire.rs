@@ -3,13 +3,13 @@ mod support;
 
 use std::time::Duration;
 
-use byop::document::Inputs;
 use byop::evaluator::prompt::{self, Candidate};
 use byop::evaluator::{
     ApiKey, CheckPrompt, EvalError, Evaluator, EvaluatorSettings, ProviderKind, RunOutcome, schema,
 };
-use byop::playbook::Check;
-use byop::report::Verdict;
+use byop::model::Check;
+use byop::model::Inputs;
+use byop::model::Verdict;
 use serde_json::json;
 use support::fake_llm::{FakeLlm, Script, Step};
 use tokio_util::sync::CancellationToken;

@@ -7,9 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use byop::playbook::Severity;
-use byop::report::*;
-use byop::text::{Encoding, LineIndex};
+use byop::model::Severity;
+use byop::model::text::{Encoding, LineIndex};
+use byop::model::*;
 use quick_xml::events::Event;
 
 const DOC_PATH: &str = "tests/data/review.ai.md";
@@ -86,7 +86,7 @@ fn check(
         notes: notes.into(),
         raw_runs: runs(run_results),
         severity,
-        detection_type: "semantic".into(),
+        detection_type: DetectionType::Semantic,
         assumptions: vec![],
     }
 }
@@ -94,7 +94,7 @@ fn check(
 /// A full-mode ALERT report over the fixture document.
 fn fixture_report(text: &str) -> Report {
     use Verdict::*;
-    let pb = byop::playbook::builtin();
+    let pb = byop::engine::playbook::builtin();
     let checks = vec![
         check(
             "assumption_disclosure",
@@ -200,7 +200,7 @@ fn fixture_report(text: &str) -> Report {
         },
         integrity: Integrity {
             playbook_logic_hash: pb.logic_hash.clone(),
-            inputs_fingerprint: byop::integrity::inputs_fingerprint(text, "", ""),
+            inputs_fingerprint: byop::model::integrity::inputs_fingerprint(text, "", ""),
             runner_fingerprint: RUNNER_FINGERPRINT.into(),
         },
         presentation_rules: PresentationRules::default(),
@@ -274,7 +274,7 @@ fn line_col(text: &str, offset: usize) -> (u64, u64) {
 fn sarif_validates_and_places_findings_at_regions_or_file_level() {
     let text = document();
     let report = fixture_report(&text);
-    let pb = byop::playbook::builtin();
+    let pb = byop::engine::playbook::builtin();
     let sarif = byop::render::sarif::render(&[(&report, &pb.playbook)]);
     let log: serde_json::Value = serde_json::from_str(&sarif).unwrap();
 
@@ -403,7 +403,7 @@ fn sarif_validates_and_places_findings_at_regions_or_file_level() {
 fn sarif_rule_carries_help_uri_and_invalid_sarif_is_rejected() {
     let text = document();
     let report = fixture_report(&text);
-    let mut pb = byop::playbook::builtin().playbook.as_ref().clone();
+    let mut pb = byop::engine::playbook::builtin().playbook.as_ref().clone();
     pb.checks[0].help_uri = Some("https://example.org/byop/checks/assumption_disclosure".into());
     let log: serde_json::Value =
         serde_json::from_str(&byop::render::sarif::render(&[(&report, &pb)])).unwrap();
@@ -575,7 +575,7 @@ fn junit_has_one_suite_per_document_and_one_case_per_check() {
 fn diff_reports_changed_results_citations_and_status() {
     let text = document();
     let (old, new) = (baseline_report(&text), fixture_report(&text));
-    let c = byop::diff::compare(&old, &new);
+    let c = byop::engine::compare::compare(&old, &new);
     assert!(c.comparable);
     assert!(c.not_comparable_because.is_empty());
     assert!(c.status.changed);
@@ -594,7 +594,7 @@ fn diff_reports_changed_results_citations_and_status() {
     assert_eq!(esc.a.as_ref().unwrap().result, Verdict::Pass);
     assert_eq!(esc.b.as_ref().unwrap().result, Verdict::Indeterminate);
     assert_eq!(c.checks.len(), 6);
-    let spans = |v: &[byop::diff::CitationChange]| {
+    let spans = |v: &[byop::engine::compare::CitationChange]| {
         v.iter()
             .map(|x| (x.check_id.clone(), x.span.clone()))
             .collect::<Vec<_>>()
@@ -612,7 +612,7 @@ fn diff_reports_changed_results_citations_and_status() {
         "no further review is needed".into()
     )));
 
-    let text_out = byop::diff::render_text(&c);
+    let text_out = byop::render::diff::render_text(&c);
     assert!(
         text_out.contains("Status: REVIEW -> ALERT (changed)"),
         "{text_out}"
@@ -636,22 +636,23 @@ fn diff_reports_changed_results_citations_and_status() {
         "text diff must carry no colour codes"
     );
 
-    let json: serde_json::Value = serde_json::from_str(&byop::diff::render_json(&c)).unwrap();
+    let json: serde_json::Value =
+        serde_json::from_str(&byop::render::diff::render_json(&c)).unwrap();
     assert_eq!(json["comparable"], true);
     assert_eq!(json["status"]["from"], "REVIEW");
     assert_eq!(json["changed_checks"][0], "escalation_signal");
 
-    let html = byop::diff::render_html(&c);
+    let html = byop::render::diff::render_html(&c);
     assert!(html.contains("class=\"badge s-review\">REVIEW</span>"));
     assert!(html.contains("class=\"badge s-alert\">ALERT</span>"));
     assert!(html.contains("<tr class=\"changed\"><td>escalation_signal *</td>"));
 
     // Identical reports: nothing changed.
-    let same = byop::diff::compare(&new, &new);
+    let same = byop::engine::compare::compare(&new, &new);
     assert!(
         same.changed_checks.is_empty() && !same.status.changed && same.citations_added.is_empty()
     );
-    assert!(byop::diff::render_text(&same).contains("No check changed."));
+    assert!(byop::render::diff::render_text(&same).contains("No check changed."));
 }
 
 #[test]
@@ -661,18 +662,19 @@ fn diff_says_when_reports_are_not_comparable_and_why() {
     let edited = text.replace("twelve (12) months", "six (6) months");
     let mut b = fixture_report(&edited);
     b.timestamp = "2026-11-21T10:00:00Z".into();
-    let c = byop::diff::compare(&a, &b);
+    let c = byop::engine::compare::compare(&a, &b);
     assert!(!c.comparable);
     assert_eq!(c.not_comparable_because.len(), 1);
     assert!(c.not_comparable_because[0].contains("inputs fingerprint"));
     assert!(c.not_comparable_because[0].contains(&a.integrity.inputs_fingerprint));
     assert!(
-        byop::diff::render_text(&c).contains("Comparable: NO\n  - different inputs fingerprint")
+        byop::render::diff::render_text(&c)
+            .contains("Comparable: NO\n  - different inputs fingerprint")
     );
-    assert!(byop::diff::render_html(&c).contains("different inputs fingerprint"));
+    assert!(byop::render::diff::render_html(&c).contains("different inputs fingerprint"));
 
     b.integrity.playbook_logic_hash = "sha256:0000".into();
-    let c = byop::diff::compare(&a, &b);
+    let c = byop::engine::compare::compare(&a, &b);
     assert_eq!(c.not_comparable_because.len(), 2);
     assert!(c.not_comparable_because[0].starts_with("different playbook logic hash (A sha256:"));
 }

@@ -2,10 +2,12 @@
 
 use std::path::PathBuf;
 
-use byop::document::Document;
-use byop::playbook::{LoadedPlaybook, builtin};
-use byop::report::Verdict;
-use byop::rules::{ProseMap, RuleOutcome};
+use byop::engine::document::Document;
+use byop::engine::playbook::{LoadedPlaybook, builtin};
+use byop::engine::rules::{RuleContext, RuleOutcome};
+use byop::model::Verdict;
+use byop::workspace::files::read_text;
+use byop::workspace::{Request, Resolver};
 
 fn check_index(pb: &LoadedPlaybook, id: &str) -> usize {
     pb.playbook
@@ -16,11 +18,10 @@ fn check_index(pb: &LoadedPlaybook, id: &str) -> usize {
 }
 
 fn apply(pb: &LoadedPlaybook, i: usize, text: &str, body: (usize, usize)) -> RuleOutcome {
-    let prose = ProseMap::new(text, body);
     pb.compiled[i]
         .as_ref()
         .expect("check has a rule")
-        .apply(text, body, &prose)
+        .apply(&RuleContext::new(text, body))
         .expect("document-level rule")
 }
 
@@ -553,8 +554,7 @@ fn corpus_wide_rules_do_not_panic_and_hits_are_in_the_body() {
             let Some(rule) = pb.compiled[i].as_ref() else {
                 continue;
             };
-            let prose = ProseMap::new(&doc.text, doc.body);
-            let Some(out) = rule.apply(&doc.text, doc.body, &prose) else {
+            let Some(out) = rule.apply(&RuleContext::new(&doc.text, doc.body)) else {
                 continue;
             };
             for h in &out.hits {
@@ -620,7 +620,15 @@ fn example(name: &str) -> Document {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("examples")
         .join(name);
-    Document::load(&path).unwrap_or_else(|e| panic!("{e}"))
+    let resolved = Resolver::new()
+        .resolve(Request {
+            text: read_text(&path).unwrap_or_else(|e| panic!("{e}")),
+            path: Some(&path),
+            ..Default::default()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(resolved.problems.is_empty(), "{:?}", resolved.problems);
+    resolved.doc
 }
 
 fn outcome(pb: &LoadedPlaybook, doc: &Document, check: &str) -> RuleOutcome {

@@ -1,25 +1,24 @@
-//! `byop check`: load every document first (so an input error prints no partial
+//! `byop check`: resolve every document first (so an input error prints no partial
 //! report), run the playbook, render, exit by `--fail-on`.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::config::{self, Config, UserChoices};
-use crate::document::Document;
-use crate::evaluator::Evaluator;
-use crate::playbook::{self, LoadedPlaybook};
-use crate::report::{Report, Status};
-use crate::runner::{self, RunOptions};
-use crate::store::Store;
-
 use super::output::{self, Rendered};
 use super::{CheckArgs, CliError, FailOn};
+use crate::engine::runner::{self, RunOptions};
+use crate::evaluator::Evaluator;
+use crate::model::{Mode, Report, Status};
+use crate::store::Store;
+use crate::workspace::evaluate::evaluate_and_save;
+use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
+use crate::workspace::files::read_text;
+use crate::workspace::{Config, Request, Resolved, Resolver, doc_key};
 
-struct Job {
-    doc: Document,
-    playbook: LoadedPlaybook,
-    doc_key: String,
+pub struct Job {
+    pub resolved: Resolved,
+    pub doc_key: String,
 }
 
 pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
@@ -36,27 +35,83 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
             "--source/--prompt apply to a single document; give one file".into(),
         ));
     }
-    let mut jobs = Vec::new();
-    for path in &files {
-        let mut doc = Document::parse(crate::document::read_text(path)?, Some(path))?;
-        doc.load_companions(args.source.as_deref(), args.prompt.as_deref())?;
-        let playbook = choose_playbook(&args, &doc, path)?;
-        let doc_key = std::fs::canonicalize(path)?.display().to_string();
-        jobs.push(Job {
-            doc,
-            playbook,
-            doc_key,
-        });
+    let resolver = Resolver::new();
+    let jobs = files
+        .iter()
+        .map(|path| resolve(&resolver, &args, &cwd, path))
+        .collect::<Result<Vec<_>, _>>()?;
+    let evaluator = choose_evaluator(&args, &workspace)?;
+    let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
+    let store = Arc::new(Store::open(&db)?);
+    let reports = evaluate_all(&args, &workspace, evaluator, &store, &jobs).await?;
+    if args.fix {
+        return super::fix::apply(&args, &jobs, &reports);
     }
+    let baselines = baselines(&store, &jobs, &reports);
+    let items: Vec<Rendered> = reports
+        .iter()
+        .zip(&jobs)
+        .zip(&baselines)
+        .map(|((r, j), b)| Rendered {
+            report: r,
+            text: &j.resolved.doc.text,
+            playbook: &j.resolved.playbook.playbook,
+            baseline: b.as_ref(),
+        })
+        .collect();
+    let body = output::render(args.format, &items)?;
+    output::write(args.output.as_deref(), &body)?;
+    Ok(exit_code(
+        args.fail_on,
+        reports.iter().map(|r| r.summary.overall_status),
+    ))
+}
 
+/// A document with its companions and playbook; anything that did not resolve is an
+/// input error.
+fn resolve(
+    resolver: &Resolver,
+    args: &CheckArgs,
+    cwd: &Path,
+    path: &Path,
+) -> Result<Job, CliError> {
+    let resolved = resolver.resolve(Request {
+        text: read_text(path)?,
+        path: Some(path),
+        cli_playbook: args.playbook.clone().map(|p| (p, cwd.to_path_buf())),
+        setting_playbook: None,
+        source: args.source.as_deref(),
+        prompt: args.prompt.as_deref(),
+    })?;
+    if let Some(p) = resolved.problems.first() {
+        let at = p
+            .position
+            .map(|pos| {
+                format!(
+                    "{}:{}:{}: ",
+                    path.display(),
+                    pos.line + 1,
+                    pos.character + 1
+                )
+            })
+            .unwrap_or_else(|| format!("{}: ", path.display()));
+        return Err(CliError(format!("{at}{}", p.message)));
+    }
+    Ok(Job {
+        resolved,
+        doc_key: doc_key(path),
+    })
+}
+
+fn choose_evaluator(args: &CheckArgs, workspace: &Config) -> Result<Option<Evaluator>, CliError> {
     let user = UserChoices {
         provider: args.provider,
         model: args.model.clone(),
         trust_workspace_evaluator: args.trust_workspace_evaluator,
         ..Default::default()
     };
-    let resolved = config::resolve_evaluator(&workspace, &user, &config::ProcessEnv);
-    let wants_evaluator = args.mode != Some(crate::report::Mode::Deterministic);
+    let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);
+    let wants_evaluator = args.mode != Some(Mode::Deterministic);
     let evaluator = match (wants_evaluator, resolved.settings) {
         (true, Some(s)) => {
             Some(Evaluator::new(s).map_err(|e| CliError(format!("evaluator: {e}")))?)
@@ -68,16 +123,23 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
             eprintln!("byop: {n}");
         }
     }
-    let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
-    let store = Arc::new(Store::open(&db)?);
+    Ok(evaluator)
+}
 
+/// One report per document, saved; the first notice printed once.
+async fn evaluate_all(
+    args: &CheckArgs,
+    workspace: &Config,
+    evaluator: Option<Evaluator>,
+    store: &Arc<Store>,
+    jobs: &[Job],
+) -> Result<Vec<Report>, CliError> {
     let progress_on_tty = std::io::stderr().is_terminal();
-    let mut reports: Vec<(Report, Job)> = Vec::new();
+    let mut reports = Vec::new();
     let mut notified = false;
     for job in jobs {
-        let label = job.doc.label();
+        let label = job.resolved.doc.label();
         let progress: Option<runner::ProgressFn> = progress_on_tty.then(|| {
-            let label = label.clone();
             Arc::new(move |p: runner::Progress| {
                 eprint!("\r\x1b[2K{label}: {}", p.message());
             }) as runner::ProgressFn
@@ -87,13 +149,11 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
             full_runs: args.runs.or(workspace.file.evaluator.runs),
             fresh: args.fresh,
             evaluator: evaluator.clone(),
-            store: Some(store.clone()),
-            doc_key: job.doc_key.clone(),
-            save: true,
             progress,
-            cancel: Default::default(),
+            ..Default::default()
         };
-        let report = runner::run(&job.playbook, &job.doc, opts).await?;
+        let report =
+            evaluate_and_save(&job.resolved, Some(store.clone()), &job.doc_key, opts).await?;
         if progress_on_tty {
             eprint!("\r\x1b[2K");
         }
@@ -104,36 +164,24 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
         if args.save_baseline {
             store.save_baseline(&job.doc_key, &report.report_id)?;
         }
-        reports.push((report, job));
+        reports.push(report);
     }
+    Ok(reports)
+}
 
-    // The HTML report shows drift against the saved baseline, when there is one.
-    let baselines: Vec<Option<Report>> = reports
+/// The HTML report shows drift against the saved baseline, when there is one.
+fn baselines(store: &Store, jobs: &[Job], reports: &[Report]) -> Vec<Option<Report>> {
+    reports
         .iter()
+        .zip(jobs)
         .map(|(r, j)| {
             store
-                .baseline(&j.doc_key, &j.playbook.logic_hash)
+                .baseline(&j.doc_key, &j.resolved.playbook.logic_hash)
                 .ok()
                 .flatten()
                 .filter(|b| b.report_id != r.report_id)
         })
-        .collect();
-    let items: Vec<Rendered> = reports
-        .iter()
-        .zip(&baselines)
-        .map(|((r, j), b)| Rendered {
-            report: r,
-            text: &j.doc.text,
-            playbook: &j.playbook.playbook,
-            baseline: b.as_ref(),
-        })
-        .collect();
-    let body = output::render(args.format, &items)?;
-    output::write(args.output.as_deref(), &body)?;
-    Ok(exit_code(
-        args.fail_on,
-        reports.iter().map(|(r, _)| r.summary.overall_status),
-    ))
+        .collect()
 }
 
 fn exit_code(fail_on: FailOn, statuses: impl Iterator<Item = Status>) -> u8 {
@@ -146,50 +194,12 @@ fn exit_code(fail_on: FailOn, statuses: impl Iterator<Item = Status>) -> u8 {
     u8::from(statuses.into_iter().any(|s| s >= threshold))
 }
 
-/// `--playbook` > front matter > nearest byop.toml > built-in.
-fn choose_playbook(
-    args: &CheckArgs,
-    doc: &Document,
-    path: &Path,
-) -> Result<LoadedPlaybook, CliError> {
-    let doc_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    if let Some(spec) = &args.playbook {
-        return Ok(playbook::resolve(spec, &std::env::current_dir()?)?);
-    }
-    if let Some(spec) = &doc.front_matter.playbook {
-        return playbook::resolve(spec, &doc_dir)
-            .map_err(|e| CliError(format!("{}: front matter playbook: {e}", path.display())));
-    }
-    let cfg = Config::discover(path)?;
-    match cfg.playbook_spec() {
-        Some((spec, dir)) => Ok(playbook::resolve(&spec, &dir)?),
-        None => Ok(playbook::builtin()),
-    }
-}
-
 /// Files as given; folders searched with the include globs (respecting .gitignore).
 fn expand(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     let mut out = Vec::new();
     for input in inputs {
         if input.is_dir() {
-            let cfg = Config::discover(input)?;
-            let mut builder = globset::GlobSetBuilder::new();
-            for g in cfg.include_globs() {
-                builder.add(
-                    globset::Glob::new(&g)
-                        .map_err(|e| CliError(format!("include glob `{g}`: {e}")))?,
-                );
-            }
-            let set = builder.build()?;
-            let mut found: Vec<PathBuf> = ignore::WalkBuilder::new(input)
-                .build()
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
-                .map(|e| e.into_path())
-                .filter(|p| set.is_match(p.strip_prefix(input).unwrap_or(p)) || set.is_match(p))
-                .collect();
-            found.sort();
-            out.extend(found);
+            out.extend(search(input)?);
         } else if input.exists() {
             out.push(input.clone());
         } else {
@@ -200,4 +210,23 @@ fn expand(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
         }
     }
     Ok(out)
+}
+
+fn search(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+    let cfg = Config::discover(dir)?;
+    let mut builder = globset::GlobSetBuilder::new();
+    for g in cfg.include_globs() {
+        builder
+            .add(globset::Glob::new(&g).map_err(|e| CliError(format!("include glob `{g}`: {e}")))?);
+    }
+    let set = builder.build()?;
+    let mut found: Vec<PathBuf> = ignore::WalkBuilder::new(dir)
+        .build()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+        .map(|e| e.into_path())
+        .filter(|p| set.is_match(p.strip_prefix(dir).unwrap_or(p)) || set.is_match(p))
+        .collect();
+    found.sort();
+    Ok(found)
 }

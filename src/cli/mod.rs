@@ -1,204 +1,22 @@
-//! Command line (SPEC §7): translates arguments into engine calls and reports
-//! into bytes. Exit codes: 0 below `--fail-on`, 1 at or above it, 2 usage,
+//! The command line: translates arguments into engine calls and reports into
+//! bytes. One module per subcommand. Exit codes: 0 below `--fail-on`, 1 at or above it, 2 usage,
 //! config or input error (one line on stderr, nothing on stdout).
 
+mod args;
+mod baseline;
 mod check;
-mod commands;
+mod diff;
+mod fix;
+mod history;
 mod output;
+mod playbook;
+mod report;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::Parser;
 
-use crate::evaluator::ProviderKind;
-use crate::report::Mode;
-
-#[derive(Parser, Debug)]
-#[command(
-    name = "byop",
-    version,
-    about = "Lint AI-generated legal output against a playbook. Observability, not legal advice."
-)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-#[derive(Subcommand, Debug)]
-pub enum Command {
-    /// Run the playbook against AI-output documents.
-    Check(CheckArgs),
-    /// Run the language server over stdio.
-    Lsp,
-    /// Past reports (of FILE, or of every document).
-    History {
-        file: Option<PathBuf>,
-        #[arg(long, default_value = "text")]
-        format: HistoryFormat,
-        #[arg(long, env = "BYOP_DB")]
-        db: Option<PathBuf>,
-        #[arg(long, default_value_t = 50)]
-        limit: usize,
-    },
-    /// Compare two reports (ids, id prefixes or JSON files).
-    Diff {
-        a: String,
-        b: String,
-        #[arg(long, default_value = "text")]
-        format: DiffFormat,
-        #[arg(long, env = "BYOP_DB")]
-        db: Option<PathBuf>,
-    },
-    /// Save or show the drift baseline of a document.
-    Baseline {
-        #[command(subcommand)]
-        action: BaselineAction,
-    },
-    /// Show a stored report (or a report JSON file) in another format.
-    Report {
-        /// Report id, id prefix, or JSON file.
-        id: String,
-        #[arg(long, default_value = "text")]
-        format: Format,
-        /// Shorthand for `--format html`.
-        #[arg(long)]
-        html: bool,
-        #[arg(long, short)]
-        output: Option<PathBuf>,
-        #[arg(long, env = "BYOP_DB")]
-        db: Option<PathBuf>,
-    },
-    /// Inspect playbooks.
-    Playbook {
-        #[command(subcommand)]
-        action: PlaybookAction,
-    },
-}
-
-#[derive(Subcommand, Debug)]
-pub enum BaselineAction {
-    /// Make the latest report of FILE its baseline.
-    Save {
-        file: PathBuf,
-        #[arg(long, env = "BYOP_DB")]
-        db: Option<PathBuf>,
-        #[arg(long)]
-        playbook: Option<String>,
-    },
-    /// Show the baseline report of FILE.
-    Show {
-        file: PathBuf,
-        #[arg(long, default_value = "text")]
-        format: Format,
-        #[arg(long, env = "BYOP_DB")]
-        db: Option<PathBuf>,
-        #[arg(long)]
-        playbook: Option<String>,
-    },
-}
-
-#[derive(Subcommand, Debug)]
-pub enum PlaybookAction {
-    /// Built-in playbooks and `playbooks/*.json` of this workspace.
-    List,
-    /// Validate a playbook file (errors with file:line:column).
-    Validate { path: PathBuf },
-    /// Print the playbook logic hash of a built-in id or file.
-    Hash { playbook: String },
-}
-
-#[derive(clap::Args, Debug, Clone)]
-pub struct CheckArgs {
-    /// AI-output files (`*.ai.md`, …) or folders to search with the include globs.
-    #[arg(required = true)]
-    pub files: Vec<PathBuf>,
-    #[arg(long)]
-    pub mode: Option<Mode>,
-    #[arg(long, default_value = "text")]
-    pub format: Format,
-    /// Write the report here instead of stdout (atomically).
-    #[arg(long, short)]
-    pub output: Option<PathBuf>,
-    /// Built-in playbook id or path.
-    #[arg(long)]
-    pub playbook: Option<String>,
-    #[arg(long)]
-    pub source: Option<PathBuf>,
-    #[arg(long)]
-    pub prompt: Option<PathBuf>,
-    #[arg(long, env = "BYOP_DB")]
-    pub db: Option<PathBuf>,
-    /// New evaluator samples instead of cached responses.
-    #[arg(long)]
-    pub fresh: bool,
-    /// Runs per evaluator-backed check in full mode (2–10; default 3, or `evaluator.runs`).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=10))]
-    pub runs: Option<u32>,
-    /// Save the new report as the document's drift baseline.
-    #[arg(long)]
-    pub save_baseline: bool,
-    #[arg(long, default_value = "alert")]
-    pub fail_on: FailOn,
-    #[arg(long)]
-    pub provider: Option<ProviderKind>,
-    #[arg(long)]
-    pub model: Option<String>,
-    /// Send the key to the `evaluator.base_url` of a workspace byop.toml.
-    #[arg(long, env = "BYOP_TRUST_WORKSPACE_EVALUATOR")]
-    pub trust_workspace_evaluator: bool,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Text,
-    Json,
-    Sarif,
-    Junit,
-    Html,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum HistoryFormat {
-    Text,
-    Json,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DiffFormat {
-    Text,
-    Json,
-    Html,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FailOn {
-    Alert,
-    Review,
-    Observe,
-    Never,
-}
-
-impl clap::ValueEnum for Mode {
-    fn value_variants<'a>() -> &'a [Self] {
-        &[Mode::Deterministic, Mode::Screening, Mode::Full]
-    }
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.as_str()))
-    }
-}
-
-impl clap::ValueEnum for ProviderKind {
-    fn value_variants<'a>() -> &'a [Self] {
-        &[ProviderKind::Anthropic, ProviderKind::OpenAi]
-    }
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(match self {
-            ProviderKind::Anthropic => "anthropic",
-            ProviderKind::OpenAi => "openai",
-        }))
-    }
-}
+pub use args::*;
 
 /// A failure that ends the command with exit code 2 and one line on stderr.
 #[derive(Debug)]
@@ -243,16 +61,16 @@ fn run(cli: Cli) -> Result<u8, CliError> {
             format,
             db,
             limit,
-        } => commands::history(file, format, db, limit),
-        Command::Diff { a, b, format, db } => commands::diff(&a, &b, format, db),
-        Command::Baseline { action } => commands::baseline(action),
+        } => history::run(file, format, db, limit),
+        Command::Diff { a, b, format, db } => diff::run(&a, &b, format, db),
+        Command::Baseline { action } => baseline::run(action),
         Command::Report {
             id,
             format,
             html,
             output,
             db,
-        } => commands::report(&id, if html { Format::Html } else { format }, output, db),
-        Command::Playbook { action } => commands::playbook(action),
+        } => report::run(&id, if html { Format::Html } else { format }, output, db),
+        Command::Playbook { action } => playbook::run(action),
     }
 }

@@ -1,11 +1,13 @@
-//! Rendering reports in the requested format and writing them without partial files.
+//! What the subcommands share: the store, rendering in the requested format, and
+//! writing without partial files.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::playbook::Playbook;
+use crate::model::{Playbook, Report, ReportEnvelope};
 use crate::render;
-use crate::report::{Report, ReportEnvelope};
+use crate::store::Store;
+use crate::workspace::Config;
 
 use super::{CliError, Format};
 
@@ -83,4 +85,29 @@ pub fn write(path: Option<&Path>, body: &str) -> Result<(), CliError> {
             Ok(())
         }
     }
+}
+
+/// `--db`, else the database of the current folder's workspace.
+pub fn open_store(db: Option<PathBuf>) -> Result<Store, CliError> {
+    let path = match db {
+        Some(p) => p,
+        None => Config::discover(&std::env::current_dir()?)?.db_path(),
+    };
+    Ok(Store::open(&path)?)
+}
+
+/// A report by id / id prefix from the store, or from a JSON file.
+pub fn load_report(spec: &str, store: &Store) -> Result<Report, CliError> {
+    let path = Path::new(spec);
+    if path.is_file() {
+        let text = std::fs::read_to_string(path)?;
+        let env: ReportEnvelope = serde_json::from_str(&text)
+            .map_err(|e| CliError(format!("{spec}: not a byop report JSON: {e}")))?;
+        return Ok(env.byop_report);
+    }
+    store.get_report(spec)?.ok_or_else(|| {
+        CliError(format!(
+            "no report `{spec}` in the store (nor a file of that name)"
+        ))
+    })
 }

@@ -1,67 +1,29 @@
-//! Evaluator providers (SPEC §4). OWNER: helper "evaluator".
-use std::time::Duration;
+//! The evaluator: LLM providers behind one client with a concurrency bound,
+//! retries, typed errors and the response cache.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
-use crate::integrity::{canonical_json, sha256_hex};
-use crate::report::{EvaluatorInfo, Verdict};
+use crate::model::integrity::{canonical_json, sha256_hex};
+use crate::model::{EvaluatorInfo, Verdict};
 
 mod anthropic;
+mod cache;
 mod openai;
 mod parse;
 pub mod prompt;
 pub mod retry;
 pub mod schema;
+mod settings;
 
+pub use cache::{ResponseCache, RunResult};
 pub use parse::parse_verdict;
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum ProviderKind {
-    #[default]
-    Anthropic,
-    OpenAi,
-}
-
-/// An API key: memory only, never printed.
-#[derive(Clone, Default)]
-pub struct ApiKey(String);
-impl ApiKey {
-    pub fn new(key: impl Into<String>) -> Self {
-        ApiKey(key.into())
-    }
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-    pub fn is_empty(&self) -> bool {
-        self.0.trim().is_empty()
-    }
-}
-impl std::fmt::Debug for ApiKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("ApiKey([redacted])")
-    }
-}
-
-#[derive(Debug, Clone)]
-pub struct EvaluatorSettings {
-    pub provider: ProviderKind,
-    pub model: String,
-    /// Without a trailing `/v1`… as the provider's env var gives it; `None` = provider default.
-    pub base_url: Option<String>,
-    pub api_key: ApiKey,
-    pub timeout: Duration,
-    pub max_retries: u32,
-    pub concurrency: usize,
-    pub max_tokens: u32,
-    /// First backoff step; doubled per retry, with jitter. Tests shorten it.
-    pub backoff_base: Duration,
-}
+pub use settings::{ApiKey, EvaluatorSettings, ProviderKind};
 
 #[derive(Debug, Clone)]
 pub struct CheckPrompt {

@@ -2,7 +2,7 @@
 use serde_json::{Map, Value};
 
 use super::{EvaluatorVerdict, QuotedSpan};
-use crate::report::Verdict;
+use crate::model::Verdict;
 
 /// Parse the model's JSON verdict: plain JSON, a ```json fence, or an object
 /// surrounded by prose. Missing `evidence_citations`/`notes`/`assumptions`

@@ -1,8 +1,8 @@
 //! Seed 000's system and user prompts, with the document fenced as untrusted data.
 use super::CheckPrompt;
-use crate::document::Inputs;
-use crate::integrity::{canonical_json, sha256_hex};
-use crate::playbook::Check;
+use crate::model::Check;
+use crate::model::Inputs;
+use crate::model::integrity::{canonical_json, sha256_hex};
 
 /// A locally found span handed to the evaluator (hybrid checks).
 #[derive(Debug, Clone)]
@@ -151,7 +151,7 @@ fn push_fenced(out: &mut String, label: &str, nonce: &str, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::playbook::{DetectionMethod, DetectionType};
+    use crate::model::{DetectionMethod, DetectionType};
 
     fn check(id: &str) -> Check {
         let json = serde_json::json!({

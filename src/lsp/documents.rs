@@ -11,8 +11,9 @@ use ropey::Rope;
 use tokio_util::sync::CancellationToken;
 use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent};
 
-use crate::report::Report;
-use crate::text::Encoding;
+use super::view::View;
+use crate::engine::live::Evaluation;
+use crate::model::text::Encoding;
 
 /// What kind of file the editor opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,15 +24,8 @@ pub enum Kind {
     Playbook,
 }
 
-/// The last evaluator report and the exact text it was computed on.
-#[derive(Debug, Clone)]
-pub struct Evaluation {
-    pub report: Report,
-    pub text: Arc<String>,
-}
-
 /// What the last publish showed; hover and code actions read it.
-pub type ViewRef = Arc<super::diagnostics::View>;
+pub type ViewRef = Arc<View>;
 
 pub struct DocInner {
     pub rope: Rope,
@@ -84,6 +78,28 @@ impl DocEntry {
 
     pub fn version(&self) -> i32 {
         self.lock().version
+    }
+
+    /// Mark an evaluation as running, cancelling an earlier one.
+    pub fn set_running(&self, id: u64, tok: CancellationToken) {
+        if let Some((_, old)) = self.lock().eval.replace((id, tok)) {
+            old.cancel();
+        }
+    }
+
+    /// Clear the running mark if it is still this evaluation's.
+    pub fn clear_running(&self, id: u64) {
+        let mut d = self.lock();
+        if d.eval.as_ref().is_some_and(|(i, _)| *i == id) {
+            d.eval = None;
+        }
+    }
+
+    /// Cancel the running evaluation, if any (an edit made its text stale).
+    pub fn cancel_running(&self) {
+        if let Some((_, tok)) = &self.lock().eval {
+            tok.cancel();
+        }
     }
 }
 

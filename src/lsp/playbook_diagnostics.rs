@@ -4,9 +4,10 @@ use std::path::Path;
 
 use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, NumberOrString};
 
-use super::diagnostics::{SOURCE, lsp_range};
-use crate::playbook;
-use crate::text::{Encoding, LineIndex, Range};
+use super::diagnostics::SOURCE;
+use super::view::lsp_range;
+use crate::engine::playbook;
+use crate::model::text::{Encoding, LineIndex, Range};
 
 /// A `*.json` whose text has a `"checks"` key.
 pub fn looks_like_playbook(path: Option<&Path>, uri: &str, text: &str) -> bool {
@@ -58,7 +59,7 @@ mod tests {
         );
         assert!(looks_like_playbook(None, "file:///x/p.json", text));
         assert!(!looks_like_playbook(None, "file:///x/memo.md", text));
-        let good = crate::playbook::builtin();
+        let good = crate::engine::playbook::builtin();
         let json = serde_json::to_string_pretty(&*good.playbook).unwrap();
         assert!(diagnostics(&json, Encoding::Utf8).is_empty());
     }

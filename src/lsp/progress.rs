@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 use tower_lsp_server::ls_types::{NumberOrString, ProgressToken};
 use tower_lsp_server::{Bounded, Cancellable, Client, OngoingProgress};
 
-use crate::runner::{Progress, ProgressFn};
+use crate::engine::runner::{Progress, ProgressFn};
 
 static NEXT: AtomicU64 = AtomicU64::new(1);
 

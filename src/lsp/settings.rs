@@ -2,13 +2,16 @@
 //! over `byop.toml`. Client settings are user-level: only they (or the
 //! environment) may choose where the API key is sent.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use crate::config::{self, Config, Env, UserChoices};
+use std::sync::Arc;
+
 use crate::evaluator::{ApiKey, EvaluatorSettings, ProviderKind};
-use crate::report::Mode;
+use crate::model::Mode;
+use crate::workspace::config::{Config, ConfigError};
+use crate::workspace::evaluator::{self as choose, Env, UserChoices};
 
 /// What happens on save.
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
@@ -99,9 +102,7 @@ impl Keys {
 /// Everything a document's evaluation needs from configuration.
 #[derive(Debug, Clone)]
 pub struct Effective {
-    pub config: Config,
-    /// Playbook spec and the folder it is relative to; `None` = built-in.
-    pub playbook: Option<(String, PathBuf)>,
+    pub config: Arc<Config>,
     pub db_path: PathBuf,
     pub evaluator: Option<EvaluatorSettings>,
     pub on_save: OnSave,
@@ -110,27 +111,18 @@ pub struct Effective {
     pub notices: Vec<String>,
 }
 
-/// Merge client settings over the `byop.toml` governing `doc_path`.
+/// Merge client settings over the `byop.toml` governing the document (`config`).
 pub fn effective(
     settings: &Settings,
     keys: &Keys,
-    doc_path: Option<&Path>,
+    config: Result<Arc<Config>, ConfigError>,
     env: &dyn Env,
 ) -> Effective {
     let mut notices = Vec::new();
-    // Documents without a path (untitled buffers) use the server's working folder.
-    let start = doc_path
-        .map(Path::to_path_buf)
-        .or_else(|| std::env::current_dir().ok())
-        .unwrap_or_default();
-    let config = Config::discover(&start).unwrap_or_else(|e| {
+    let config = config.unwrap_or_else(|e| {
         notices.push(e.0);
-        Config::default()
+        Arc::new(Config::default())
     });
-    let playbook = match &settings.playbook {
-        Some(spec) => Some((spec.clone(), config.root.clone())),
-        None => config.playbook_spec(),
-    };
     let db_path = match &settings.db {
         Some(db) => config.root.join(db),
         None => env
@@ -149,7 +141,7 @@ pub fn effective(
         api_key: keys.get(provider),
         trust_workspace_evaluator: settings.trust_workspace_evaluator,
     };
-    let resolved = config::resolve_evaluator(&config, &user, env);
+    let resolved = choose::resolve_evaluator(&config, &user, env);
     notices.extend(resolved.notices);
     let on_save = settings.on_save.unwrap_or(if resolved.settings.is_some() {
         OnSave::Screening
@@ -159,7 +151,6 @@ pub fn effective(
     let full_runs = settings.runs.or(config.file.evaluator.runs);
     Effective {
         config,
-        playbook,
         db_path,
         evaluator: resolved.settings,
         on_save,
@@ -178,6 +169,10 @@ mod tests {
         fn var(&self, name: &str) -> Option<String> {
             self.0.get(name).cloned()
         }
+    }
+
+    fn discover(doc: &std::path::Path) -> Result<Arc<Config>, ConfigError> {
+        Config::discover(doc).map(Arc::new)
     }
 
     fn workspace(toml: &str) -> (tempfile::TempDir, PathBuf) {
@@ -212,7 +207,7 @@ mod tests {
             "ANTHROPIC_API_KEY",
             "sk-test".to_string(),
         )]));
-        let eff = effective(&Settings::default(), &Keys::default(), Some(&doc), &env);
+        let eff = effective(&Settings::default(), &Keys::default(), discover(&doc), &env);
         let ev = eff.evaluator.expect("key in env");
         assert_eq!(ev.base_url, None, "workspace URL must be ignored");
         assert!(eff.notices.iter().any(|n| n.contains("attacker.example")));
@@ -221,7 +216,7 @@ mod tests {
         let mut keys = Keys::default();
         keys.set(ProviderKind::Anthropic, ApiKey::new("sk-memory"));
         let no_env = MapEnv(HashMap::new());
-        let eff = effective(&Settings::default(), &keys, Some(&doc), &no_env);
+        let eff = effective(&Settings::default(), &keys, discover(&doc), &no_env);
         assert_eq!(eff.evaluator.unwrap().base_url, None);
 
         // The user's own choice (setting or env) wins; opting in trusts the workspace.
@@ -229,7 +224,7 @@ mod tests {
             base_url: Some("http://127.0.0.1:9".into()),
             ..Default::default()
         };
-        let eff = effective(&user, &Keys::default(), Some(&doc), &env);
+        let eff = effective(&user, &Keys::default(), discover(&doc), &env);
         assert_eq!(
             eff.evaluator.unwrap().base_url.as_deref(),
             Some("http://127.0.0.1:9")
@@ -238,7 +233,7 @@ mod tests {
             trust_workspace_evaluator: true,
             ..Default::default()
         };
-        let eff = effective(&trusting, &Keys::default(), Some(&doc), &env);
+        let eff = effective(&trusting, &Keys::default(), discover(&doc), &env);
         assert_eq!(
             eff.evaluator.unwrap().base_url.as_deref(),
             Some("http://attacker.example")
@@ -249,7 +244,12 @@ mod tests {
     fn on_save_defaults_follow_key_availability_and_db_precedence() {
         let (dir, doc) = workspace("db = \"custom.db\"\n");
         let none = MapEnv(HashMap::new());
-        let eff = effective(&Settings::default(), &Keys::default(), Some(&doc), &none);
+        let eff = effective(
+            &Settings::default(),
+            &Keys::default(),
+            discover(&doc),
+            &none,
+        );
         assert_eq!(eff.on_save, OnSave::Deterministic);
         assert!(eff.evaluator.is_none());
         assert_eq!(eff.db_path, dir.path().join("custom.db"));
@@ -257,7 +257,7 @@ mod tests {
             ("ANTHROPIC_API_KEY", "k".to_string()),
             ("BYOP_DB", "/tmp/x.db".to_string()),
         ]));
-        let eff = effective(&Settings::default(), &Keys::default(), Some(&doc), &env);
+        let eff = effective(&Settings::default(), &Keys::default(), discover(&doc), &env);
         assert_eq!(eff.on_save, OnSave::Screening);
         assert_eq!(eff.db_path, PathBuf::from("/tmp/x.db"));
     }

@@ -6,8 +6,9 @@
 
 use askama::Template;
 
-use crate::diff::{self, Comparison};
-use crate::report::{
+use super::diff;
+use crate::engine::compare::{self, Comparison};
+use crate::model::{
     Citation, Integrity, Located, Mode, Report, ReportEnvelope, STABILITY_THRESHOLD, VARIANCE_NOTE,
     Verdict,
 };
@@ -174,7 +175,7 @@ fn drift_view(c: &Comparison) -> DriftView {
             .iter()
             .filter(|k| k.result_changed || k.a.is_none() || k.b.is_none())
             .map(|k| {
-                let show = |s: &Option<diff::CheckSide>| {
+                let show = |s: &Option<compare::CheckSide>| {
                     s.as_ref().map_or("-", |s| s.result.as_str()).to_string()
                 };
                 (k.check_id.clone(), show(&k.a), show(&k.b))
@@ -224,7 +225,7 @@ pub fn report(report: &Report, document_text: &str, baseline: Option<&Report>) -
                 confidence: format!("{:.2}", c.per_check_confidence),
                 consistency: (report.execution_mode == Mode::Full)
                     .then(|| format!("{:.2}", c.per_check_consistency)),
-                detection_type: &c.detection_type,
+                detection_type: c.detection_type.as_str(),
                 notes: &c.notes,
                 citations,
                 runs: c
@@ -235,7 +236,7 @@ pub fn report(report: &Report, document_text: &str, baseline: Option<&Report>) -
                         result: verdict_str(r.result),
                         confidence: format!("{:.2}", r.confidence),
                         notes: &r.notes,
-                        error: r.error.as_deref(),
+                        error: r.error.map(|e| e.as_str()),
                         cached: r.cached,
                     })
                     .collect(),
@@ -274,7 +275,7 @@ pub fn report(report: &Report, document_text: &str, baseline: Option<&Report>) -
             divergent: &v.divergent_findings,
             note: VARIANCE_NOTE,
         },
-        drift: baseline.map(|b| drift_view(&diff::compare(b, report))),
+        drift: baseline.map(|b| drift_view(&compare::compare(b, report))),
         integrity: &report.integrity,
         json: serde_json::to_string_pretty(&envelope).expect("a report always serializes"),
         json_filename: format!("byop-{id}.json"),

@@ -9,7 +9,7 @@ use std::io;
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesText, Event};
 
-use crate::report::{CheckResult, Report, Verdict};
+use crate::model::{CheckResult, Report, Verdict};
 
 fn count(report: &Report, v: Verdict) -> usize {
     report

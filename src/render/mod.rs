@@ -1,4 +1,5 @@
-//! Report renderers. `text` is the CLI's; html/sarif/junit OWNER: helper "reports".
+//! Reports as people and tools read them: text, SARIF, JUnit, HTML, comparisons.
+pub mod diff;
 pub mod html;
 pub mod junit;
 pub mod sarif;

@@ -6,9 +6,9 @@
 
 use serde_json::{Value, json};
 
-use crate::integrity::sha256_hex;
-use crate::playbook::{Playbook, Severity};
-use crate::report::{CheckResult, Citation, Report, Verdict};
+use crate::model::integrity::sha256_hex;
+use crate::model::{CheckResult, Citation, Report, Verdict};
+use crate::model::{Playbook, Severity};
 
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// Key of our `partialFingerprints` entry; bump the suffix if the hashing changes.
@@ -62,7 +62,7 @@ pub fn path_to_uri(path: &str) -> String {
     }
 }
 
-fn rule(check: &crate::playbook::Check) -> Value {
+fn rule(check: &crate::model::Check) -> Value {
     let mut rule = json!({
         "id": check.id,
         "shortDescription": { "text": check.question },
@@ -121,7 +121,7 @@ fn results_for(report: &Report, rule_index: &dyn Fn(&str) -> Option<usize>, out:
         };
         for citation in citations {
             let located = citation
-                .filter(|c| c.range.is_some() && c.located != crate::report::Located::Unlocated);
+                .filter(|c| c.range.is_some() && c.located != crate::model::Located::Unlocated);
             let mut result = json!({
                 "ruleId": check.check_id,
                 "level": level,
@@ -147,12 +147,12 @@ fn results_for(report: &Report, rule_index: &dyn Fn(&str) -> Option<usize>, out:
     }
 }
 
-fn located_str(l: crate::report::Located) -> &'static str {
+fn located_str(l: crate::model::Located) -> &'static str {
     match l {
-        crate::report::Located::Exact => "exact",
-        crate::report::Located::Normalized => "normalized",
-        crate::report::Located::Fuzzy => "fuzzy",
-        crate::report::Located::Unlocated => "unlocated",
+        crate::model::Located::Exact => "exact",
+        crate::model::Located::Normalized => "normalized",
+        crate::model::Located::Fuzzy => "fuzzy",
+        crate::model::Located::Unlocated => "unlocated",
     }
 }
 
@@ -161,7 +161,7 @@ pub fn render(items: &[(&Report, &Playbook)]) -> String {
     // Group by playbook (id, version, logic hash) keeping first-seen order: one run each.
     let mut groups: Vec<(&Playbook, String, Vec<&Report>)> = Vec::new();
     for (report, playbook) in items {
-        let hash = crate::integrity::playbook_logic_hash(playbook);
+        let hash = crate::model::integrity::playbook_logic_hash(playbook);
         match groups.iter_mut().find(|(_, h, _)| *h == hash) {
             Some(group) => group.2.push(report),
             None => groups.push((playbook, hash, vec![report])),
@@ -198,7 +198,7 @@ pub fn render(items: &[(&Report, &Playbook)]) -> String {
                         "timestamp": r.timestamp,
                         "inputs_fingerprint": r.integrity.inputs_fingerprint,
                     })).collect::<Vec<_>>(),
-                    "disclaimers": crate::report::DISCLAIMERS,
+                    "disclaimers": crate::model::DISCLAIMERS,
                 },
             })
         })

@@ -2,7 +2,7 @@
 
 use anstyle::{AnsiColor, Style};
 
-use crate::report::{DISCLAIMERS, Located, Report, Status, Verdict};
+use crate::model::{DISCLAIMERS, Located, Report, Status, Verdict};
 use crate::store::HistoryRow;
 
 fn paint(on: bool, style: Style, s: &str) -> String {

@@ -1,0 +1,59 @@
+//! `byop playbook list|validate|hash`.
+
+use std::path::PathBuf;
+
+use super::{CliError, PlaybookAction};
+use crate::engine::playbook;
+use crate::workspace::Config;
+
+pub fn run(action: PlaybookAction) -> Result<u8, CliError> {
+    match action {
+        PlaybookAction::List => {
+            for id in playbook::builtin_ids() {
+                let b = playbook::builtin();
+                println!("{id}\t{}\tbuilt-in\t{}", b.playbook.version, b.logic_hash);
+            }
+            let root = Config::discover(&std::env::current_dir()?)?.root;
+            let dir = root.join("playbooks");
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .map(|rd| {
+                    rd.filter_map(Result::ok)
+                        .map(|e| e.path())
+                        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                        .collect()
+                })
+                .unwrap_or_default();
+            files.sort();
+            for f in files {
+                match playbook::load_file(&f) {
+                    Ok(pb) => println!(
+                        "{}\t{}\t{}\t{}",
+                        pb.playbook.id,
+                        pb.playbook.version,
+                        f.display(),
+                        pb.logic_hash
+                    ),
+                    Err(e) => println!("(invalid)\t-\t{}\t{}", f.display(), e.message),
+                }
+            }
+            Ok(0)
+        }
+        PlaybookAction::Validate { path } => {
+            let pb = playbook::load_file(&path)?;
+            println!(
+                "{}: ok — playbook {} {} with {} checks, {}",
+                path.display(),
+                pb.playbook.id,
+                pb.playbook.version,
+                pb.playbook.checks.len(),
+                pb.logic_hash
+            );
+            Ok(0)
+        }
+        PlaybookAction::Hash { playbook: spec } => {
+            let pb = playbook::resolve(&spec, &std::env::current_dir()?)?;
+            println!("{}", pb.logic_hash);
+            Ok(0)
+        }
+    }
+}

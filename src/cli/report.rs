@@ -1,0 +1,105 @@
+//! `byop report ID|FILE`: a stored report (or a report JSON file) in another format.
+
+use std::path::{Path, PathBuf};
+
+use super::output::{self, Rendered, load_report, open_store};
+use super::{CliError, Format};
+use crate::engine::playbook;
+use crate::model::Report;
+use crate::store::Store;
+use crate::workspace::files::read_text;
+use crate::workspace::{Config, Request, Resolver};
+
+pub fn run(
+    spec: &str,
+    format: Format,
+    out: Option<PathBuf>,
+    db: Option<PathBuf>,
+) -> Result<u8, CliError> {
+    let store = open_store(db)?;
+    let r = load_report(spec, &store)?;
+    show(&r, format, out, Some(&store))
+}
+
+pub fn show(
+    r: &Report,
+    format: Format,
+    out: Option<PathBuf>,
+    store: Option<&Store>,
+) -> Result<u8, CliError> {
+    let text = document_text_of(r);
+    let pb = playbook_of(r).ok_or_else(|| {
+        CliError(format!(
+            "the playbook of report {} (`{}` {}, {}) is not the built-in one nor in this workspace's byop.toml or playbooks/",
+            r.report_id, r.playbook_id, r.playbook_version, r.integrity.playbook_logic_hash
+        ))
+    });
+    // Only SARIF needs the playbook's rules; the other formats render from the report alone.
+    let pb = match (pb, format) {
+        (Ok(pb), _) => pb,
+        (Err(e), Format::Sarif) => return Err(e),
+        (Err(_), _) => playbook::builtin(),
+    };
+    let baseline = match store {
+        Some(s) => std::fs::canonicalize(&r.document.path)
+            .ok()
+            .and_then(|k| {
+                s.baseline(&k.display().to_string(), &r.integrity.playbook_logic_hash)
+                    .ok()
+                    .flatten()
+            })
+            .filter(|b| b.report_id != r.report_id),
+        None => None,
+    };
+    let item = Rendered {
+        report: r,
+        text: &text,
+        playbook: &pb.playbook,
+        baseline: baseline.as_ref(),
+    };
+    let body = output::render(format, &[item])?;
+    output::write(out.as_deref(), &body)?;
+    Ok(0)
+}
+
+/// The document's text, for highlighting, only while it is still the text the report was
+/// made from (same inputs fingerprint); otherwise the byte ranges would point at other words.
+fn document_text_of(r: &Report) -> String {
+    let path = Path::new(&r.document.path);
+    let Ok(text) = read_text(path) else {
+        return String::new();
+    };
+    Resolver::new()
+        .resolve(Request {
+            text,
+            path: Some(path),
+            ..Default::default()
+        })
+        .ok()
+        .filter(|d| d.doc.inputs.fingerprint() == r.integrity.inputs_fingerprint)
+        .map(|d| d.doc.text)
+        .unwrap_or_default()
+}
+
+/// The playbook a report was made under, found by its logic hash among the built-in one,
+/// the workspace byop.toml's and `playbooks/*.json`.
+fn playbook_of(r: &Report) -> Option<playbook::LoadedPlaybook> {
+    let wanted = &r.integrity.playbook_logic_hash;
+    let builtin = playbook::builtin();
+    if &builtin.logic_hash == wanted {
+        return Some(builtin);
+    }
+    let cfg = Config::discover(&std::env::current_dir().ok()?).ok()?;
+    let from_config = cfg
+        .playbook_spec()
+        .and_then(|(spec, dir)| playbook::resolve(&spec, &dir).ok());
+    let from_folder = std::fs::read_dir(cfg.root.join("playbooks"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| playbook::load_file(&e.path()).ok());
+    from_config
+        .into_iter()
+        .chain(from_folder)
+        .find(|pb| &pb.logic_hash == wanted)
+}

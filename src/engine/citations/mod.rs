@@ -1,0 +1,596 @@
+//! Locating quotes in a text (the evaluator's citations, the AI's quotes of its source).
+//!
+//! Evaluator quotes differ from the document in predictable ways (typographic
+//! quotes and dashes, re-flowed whitespace, case, dropped markdown, `...` for
+//! skipped text, the odd typo). We try, in order: exact, normalized, split at
+//! ellipses, fuzzy. Matching in normalized space keeps a map from every
+//! normalized byte back to the source character, so results are always
+//! whole-document byte offsets on char boundaries.
+use std::cell::OnceCell;
+
+use crate::model::Located;
+
+mod fuzzy;
+mod normalize;
+pub mod relocate;
+
+use fuzzy::FuzzyIndex;
+use normalize::{
+    Normalized, ellipsis_pieces, floor_boundary, normalize, trim_normalized, trim_quote_marks,
+};
+
+/// Where a quote was found, in whole-document byte offsets (`0,0` when unlocated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Location {
+    pub located: Located,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Location {
+    pub const UNLOCATED: Location = Location {
+        located: Located::Unlocated,
+        start: 0,
+        end: 0,
+    };
+}
+
+/// Find `quote` inside `text[body.0..body.1]`: exact, then normalized, then split at
+/// ellipses, then fuzzy with a similarity bound.
+pub fn locate(text: &str, body: (usize, usize), quote: &str) -> Location {
+    Locator::new(text, body).locate(quote)
+}
+
+/// Fuzzy matches must be at least this similar (normalized Levenshtein).
+pub const FUZZY_MIN_SIMILARITY: f64 = 0.85;
+/// Quotes (normalized) shorter than this are too ambiguous for fuzzy matching,
+/// longer ones too costly.
+const FUZZY_MIN_CHARS: usize = 8;
+const FUZZY_MAX_CHARS: usize = 600;
+/// Caps that bound fuzzy work on large documents.
+pub(crate) const MAX_ANCHOR_OCCURRENCES: usize = 200;
+pub(crate) const MAX_REGIONS: usize = 32;
+pub(crate) const MAX_DP_CELLS: usize = 20_000_000;
+/// Occurrences of the first ellipsis piece tried as chain starts.
+const MAX_CHAIN_STARTS: usize = 64;
+
+/// Prepared document body, to locate many quotes in the same document cheaply.
+pub struct Locator<'a> {
+    text: &'a str,
+    body: (usize, usize),
+    norm: Normalized,
+    fuzzy: OnceCell<FuzzyIndex>,
+}
+
+impl<'a> Locator<'a> {
+    /// `body` is clamped to the text and to char boundaries, so bad offsets never panic.
+    pub fn new(text: &'a str, body: (usize, usize)) -> Self {
+        let end = floor_boundary(text, body.1.min(text.len()));
+        let start = floor_boundary(text, body.0.min(end));
+        Locator {
+            text,
+            body: (start, end),
+            norm: normalize(&text[start..end], start),
+            fuzzy: OnceCell::new(),
+        }
+    }
+
+    pub fn locate(&self, quote: &str) -> Location {
+        let cleaned = trim_quote_marks(quote);
+        // Punctuation alone ("**", "...") is no evidence, wherever it occurs.
+        if !cleaned.chars().any(char::is_alphanumeric) {
+            return Location::UNLOCATED;
+        }
+        let body = &self.text[self.body.0..self.body.1];
+        if let Some(i) = body.find(cleaned) {
+            let start = self.body.0 + i;
+            return Location {
+                located: Located::Exact,
+                start,
+                end: start + cleaned.len(),
+            };
+        }
+        let normalized = normalize(cleaned, 0).text;
+        let q = trim_normalized(&normalized);
+        if q.is_empty() {
+            return Location::UNLOCATED;
+        }
+        if let Some((a, b)) = self.find_normalized(q, 0) {
+            return self.location(Located::Normalized, a, b);
+        }
+        if let Some((a, b, fuzzy)) = self.find_ellipsis_pieces(q) {
+            return self.location(
+                if fuzzy {
+                    Located::Fuzzy
+                } else {
+                    Located::Normalized
+                },
+                a,
+                b,
+            );
+        }
+        if let Some((a, b)) = self.find_fuzzy(q, 0) {
+            return self.location(Located::Fuzzy, a, b);
+        }
+        Location::UNLOCATED
+    }
+
+    /// Normalized byte range `[a, b)` → whole-document byte offsets.
+    fn location(&self, located: Located, a: usize, b: usize) -> Location {
+        Location {
+            located,
+            start: self.norm.src[a].0,
+            end: self.norm.src[b - 1].1,
+        }
+    }
+
+    /// First occurrence at or after normalized byte `from`; retried without trailing
+    /// sentence punctuation the evaluator may have added.
+    fn find_normalized(&self, q: &str, from: usize) -> Option<(usize, usize)> {
+        let hay = self.norm.text.get(from..)?;
+        let found = |q: &str| hay.find(q).map(|i| (from + i, from + i + q.len()));
+        found(q).or_else(|| {
+            let bare = q
+                .trim_end_matches(['.', ',', ';', ':', '!', '?'])
+                .trim_end();
+            (bare.len() < q.len() && !bare.is_empty())
+                .then(|| found(bare))
+                .flatten()
+        })
+    }
+
+    /// A quote with `...`/`…`/`[...]` in it: each piece in order, each after the previous.
+    /// Returns the span from the first piece to the last, and whether any piece was fuzzy.
+    fn find_ellipsis_pieces(&self, q: &str) -> Option<(usize, usize, bool)> {
+        let pieces = ellipsis_pieces(q)?;
+        let first = pieces[0];
+        let mut starts: Vec<(usize, usize, bool)> = Vec::new();
+        let mut from = 0;
+        while starts.len() < MAX_CHAIN_STARTS {
+            match self.find_normalized(first, from) {
+                Some((a, b)) => {
+                    starts.push((a, b, false));
+                    from = a + self.norm.text[a..].chars().next().map_or(1, char::len_utf8);
+                }
+                None => break,
+            }
+        }
+        if starts.is_empty() {
+            starts.extend(self.find_fuzzy(first, 0).map(|(a, b)| (a, b, true)));
+        }
+        // Of all chains, keep the tightest: a common first piece must not stretch the span.
+        let mut best: Option<(usize, usize, bool)> = None;
+        let mut fuzzy_tries = 4; // fuzzy is the costly step; bound it per quote
+        let mut try_fuzzy = |piece: &str, from: usize| {
+            if fuzzy_tries == 0 {
+                return None;
+            }
+            fuzzy_tries -= 1;
+            self.find_fuzzy(piece, from)
+        };
+        for (start, first_end, first_fuzzy) in starts {
+            let mut end = first_end;
+            let mut fuzzy = first_fuzzy;
+            let mut complete = true;
+            for piece in &pieces[1..] {
+                let next = self.find_normalized(piece, end).map(|r| (r, false));
+                match next.or_else(|| try_fuzzy(piece, end).map(|r| (r, true))) {
+                    Some(((_, b), f)) => {
+                        end = b;
+                        fuzzy |= f;
+                    }
+                    None => {
+                        complete = false;
+                        break;
+                    }
+                }
+            }
+            if complete && best.is_none_or(|(a, b, _)| end - start < b - a) {
+                best = Some((start, end, fuzzy));
+            }
+        }
+        best
+    }
+
+    /// Best window at or after normalized byte `from` with similarity ≥ the bound.
+    fn find_fuzzy(&self, q: &str, from: usize) -> Option<(usize, usize)> {
+        let qc: Vec<char> = q.chars().collect();
+        if !(FUZZY_MIN_CHARS..=FUZZY_MAX_CHARS).contains(&qc.len()) {
+            return None;
+        }
+        let index = self.fuzzy.get_or_init(|| FuzzyIndex::new(&self.norm.text));
+        let from_char = index.char_pos.partition_point(|&p| p < from);
+        let (cs, ce) = index.best_window(&qc, from_char)?;
+        Some((index.char_pos[cs], index.char_pos[ce]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FRONT_MATTER: &str = "---\nbyop:\n  source: nda.txt\n  prompt: review-prompt.txt\n---\n";
+    const BODY: &str = "\
+# NDA Review Summary
+
+The **Receiving Party** shall hold all Confidential Information in strict confidence
+and shall not disclose it to any third party without prior written consent.
+
+## Term
+This Agreement remains in effect for three (3) years — unless terminated earlier
+by either party upon thirty (30) days’ written notice to either party.
+
+## Risks
+- The indemnification clause is uncapped.
+- Governing law is the State of Delaware.
+- The Discloser's remedies are limited to \"injunctive relief\" only.
+
+Counsel should review the non-solicitation clause before signing. The fee for the café in São Paulo 🚀 is excluded.
+";
+
+    fn doc() -> (String, (usize, usize)) {
+        let text = format!("{FRONT_MATTER}{BODY}");
+        let body = (FRONT_MATTER.len(), text.len());
+        (text, body)
+    }
+
+    /// Locate in the sample document; returns the kind and the located text.
+    fn find(quote: &str) -> (Located, String) {
+        let (text, body) = doc();
+        let loc = locate(&text, body, quote);
+        assert!(
+            text.is_char_boundary(loc.start) && text.is_char_boundary(loc.end),
+            "{loc:?}"
+        );
+        assert!(loc.start <= loc.end);
+        if loc.located == Located::Unlocated {
+            assert_eq!((loc.start, loc.end), (0, 0));
+        } else {
+            assert!(
+                loc.start >= body.0 && loc.end <= body.1,
+                "outside the body: {loc:?}"
+            );
+        }
+        (loc.located, text[loc.start..loc.end].to_string())
+    }
+
+    #[test]
+    fn exact_quote_is_exact_and_first_occurrence_wins() {
+        assert_eq!(
+            find("shall not disclose it to any third party"),
+            (
+                Located::Exact,
+                "shall not disclose it to any third party".into()
+            )
+        );
+        let (text, body) = doc();
+        let loc = locate(&text, body, "either party");
+        assert_eq!(loc.located, Located::Exact);
+        assert_eq!(loc.start, text.find("either party").unwrap());
+        assert!(
+            text[loc.end..].contains("either party"),
+            "a later occurrence exists"
+        );
+    }
+
+    #[test]
+    fn surrounding_quotation_marks_are_not_part_of_the_quote() {
+        assert_eq!(
+            find("“shall hold all Confidential Information”"),
+            (
+                Located::Exact,
+                "shall hold all Confidential Information".into()
+            )
+        );
+    }
+
+    #[test]
+    fn straight_apostrophe_matches_curly() {
+        assert_eq!(
+            find("upon thirty (30) days' written notice"),
+            (
+                Located::Normalized,
+                "upon thirty (30) days’ written notice".into()
+            )
+        );
+    }
+
+    #[test]
+    fn curly_quotes_in_the_quote_match_straight_ones_in_the_document() {
+        assert_eq!(
+            find("The Discloser’s remedies are limited to “injunctive relief” only"),
+            (
+                Located::Normalized,
+                "The Discloser's remedies are limited to \"injunctive relief\" only".into()
+            )
+        );
+    }
+
+    #[test]
+    fn heading_markers_are_ignored() {
+        assert_eq!(
+            find("Term This Agreement remains in effect"),
+            (
+                Located::Normalized,
+                "Term\nThis Agreement remains in effect".into()
+            )
+        );
+        // a colon the document does not have is beyond normalization: one edit, fuzzy
+        assert_eq!(
+            find("Term: This Agreement remains in effect"),
+            (
+                Located::Fuzzy,
+                "Term\nThis Agreement remains in effect".into()
+            )
+        );
+    }
+
+    #[test]
+    fn hyphen_matches_em_dash() {
+        assert_eq!(
+            find("three (3) years - unless terminated earlier"),
+            (
+                Located::Normalized,
+                "three (3) years — unless terminated earlier".into()
+            )
+        );
+    }
+
+    #[test]
+    fn quote_across_a_line_break_matches_collapsed_whitespace() {
+        assert_eq!(
+            find("in strict confidence   and shall not\tdisclose"),
+            (
+                Located::Normalized,
+                "in strict confidence\nand shall not disclose".into()
+            )
+        );
+        assert_eq!(
+            find("in strict\u{a0}confidence"),
+            (Located::Normalized, "in strict confidence".into())
+        );
+    }
+
+    #[test]
+    fn case_differences_are_normalized() {
+        assert_eq!(
+            find("THE INDEMNIFICATION CLAUSE IS UNCAPPED"),
+            (
+                Located::Normalized,
+                "The indemnification clause is uncapped".into()
+            )
+        );
+    }
+
+    #[test]
+    fn bold_markers_in_the_document_are_ignored() {
+        assert_eq!(
+            find("The Receiving Party shall hold all Confidential Information"),
+            (
+                Located::Normalized,
+                "The **Receiving Party** shall hold all Confidential Information".into()
+            )
+        );
+    }
+
+    #[test]
+    fn list_bullets_between_quoted_items_are_ignored() {
+        assert_eq!(
+            find("The indemnification clause is uncapped. Governing law is the State of Delaware."),
+            (Located::Normalized, "The indemnification clause is uncapped.\n- Governing law is the State of Delaware.".into())
+        );
+    }
+
+    #[test]
+    fn trailing_punctuation_added_by_the_evaluator_is_tolerated() {
+        assert_eq!(
+            find("\"Counsel should review the non-solicitation clause.\""),
+            (
+                Located::Normalized,
+                "Counsel should review the non-solicitation clause".into()
+            )
+        );
+    }
+
+    #[test]
+    fn ellipsis_joins_pieces_across_sentences() {
+        assert_eq!(
+            find("Governing law is the State of Delaware. [...] Counsel should review the non-solicitation clause"),
+            (
+                Located::Normalized,
+                "Governing law is the State of Delaware.\n- The Discloser's remedies are limited to \"injunctive relief\" only.\n\nCounsel should review the non-solicitation clause".into()
+            )
+        );
+        let (kind, span) =
+            find("shall hold all Confidential Information … without prior written consent");
+        assert_eq!(kind, Located::Normalized);
+        assert!(
+            span.starts_with("shall hold all Confidential")
+                && span.ends_with("prior written consent"),
+            "{span}"
+        );
+    }
+
+    #[test]
+    fn ellipsis_pieces_must_appear_in_order() {
+        let (kind, _) = find(
+            "Counsel should review the non-solicitation clause ... Governing law is the State of Delaware",
+        );
+        assert_eq!(kind, Located::Unlocated);
+    }
+
+    #[test]
+    fn ellipsis_picks_the_tightest_chain() {
+        // "either party" occurs twice; the chain from the second one is shorter.
+        let (kind, span) = find("either party ... to either party");
+        assert_eq!(kind, Located::Normalized);
+        assert_eq!(
+            span,
+            "either party upon thirty (30) days’ written notice to either party"
+        );
+    }
+
+    #[test]
+    fn leading_ellipsis_is_dropped() {
+        assert_eq!(
+            find("...remains in effect for three (3) years"),
+            (
+                Located::Normalized,
+                "remains in effect for three (3) years".into()
+            )
+        );
+    }
+
+    #[test]
+    fn one_word_typo_is_fuzzy() {
+        assert_eq!(
+            find("Counsel should reveiw the non-solicitation clause before signing"),
+            (
+                Located::Fuzzy,
+                "Counsel should review the non-solicitation clause before signing".into()
+            )
+        );
+    }
+
+    #[test]
+    fn ellipsis_with_a_typo_in_one_piece_is_fuzzy() {
+        let (kind, span) = find("The indemnification clause is uncaped. ... Counsel should review");
+        assert_eq!(kind, Located::Fuzzy);
+        assert!(
+            span.starts_with("The indemnification clause is uncap")
+                && span.ends_with("Counsel should review"),
+            "{span}"
+        );
+    }
+
+    #[test]
+    fn fabricated_quote_is_unlocated() {
+        assert_eq!(
+            find("The Disclosing Party may terminate this Agreement immediately for convenience"),
+            (Located::Unlocated, String::new())
+        );
+        assert_eq!(
+            find("The Receiving Party shall indemnify the Disclosing Party for all losses"),
+            (Located::Unlocated, String::new())
+        );
+    }
+
+    #[test]
+    fn quote_only_in_front_matter_is_unlocated() {
+        assert_eq!(find("review-prompt.txt").0, Located::Unlocated);
+        assert_eq!(find("source: nda.txt").0, Located::Unlocated);
+    }
+
+    #[test]
+    fn empty_or_blank_quote_is_unlocated() {
+        for q in ["", "   \n", "\"\"", "**", "..."] {
+            assert_eq!(find(q).0, Located::Unlocated, "{q:?}");
+        }
+    }
+
+    #[test]
+    fn multibyte_text_keeps_char_boundaries() {
+        assert_eq!(
+            find("café in São Paulo 🚀"),
+            (Located::Exact, "café in São Paulo 🚀".into())
+        );
+        assert_eq!(
+            find("CAFÉ IN SÃO PAULO 🚀 IS"),
+            (Located::Normalized, "café in São Paulo 🚀 is".into())
+        );
+        assert_eq!(
+            find("the fee for the cafe in Sao Paulo 🚀 is excluded"),
+            (
+                Located::Fuzzy,
+                "The fee for the café in São Paulo 🚀 is excluded".into()
+            )
+        );
+    }
+
+    #[test]
+    fn offsets_outside_the_text_do_not_panic() {
+        let text = "é — short";
+        assert_eq!(locate(text, (1, 999), "short").located, Located::Exact);
+        assert_eq!(locate(text, (50, 10), "short"), Location::UNLOCATED);
+    }
+
+    #[test]
+    fn locator_reuses_one_prepared_body() {
+        let (text, body) = doc();
+        let locator = Locator::new(&text, body);
+        for quote in [
+            "either party",
+            "THE INDEMNIFICATION CLAUSE IS UNCAPPED",
+            "Counsel should reveiw the",
+        ] {
+            assert_eq!(locator.locate(quote), locate(&text, body, quote), "{quote}");
+        }
+    }
+
+    /// ~100 KB of numbered clauses with varied wording.
+    fn large_document() -> String {
+        let subjects = [
+            "The Supplier",
+            "The Customer",
+            "Each party",
+            "The Licensee",
+            "The Licensor",
+        ];
+        let verbs = [
+            "shall deliver",
+            "shall pay",
+            "may audit",
+            "shall maintain",
+            "may terminate",
+        ];
+        let objects = [
+            "the Services",
+            "all invoices",
+            "the records",
+            "insurance coverage",
+            "this Agreement",
+        ];
+        let mut s = String::new();
+        let mut n = 0;
+        while s.len() < 100_000 {
+            n += 1;
+            s.push_str(&format!(
+                "{n}. {} {} {} within {} business days of clause {}, subject to Schedule {}.\n",
+                subjects[n % 5],
+                verbs[(n / 5) % 5],
+                objects[(n / 25) % 5],
+                n % 90 + 1,
+                n * 7 % 311,
+                n % 13
+            ));
+        }
+        s
+    }
+
+    #[test]
+    fn large_document_absent_quote_returns_unlocated() {
+        let text = large_document();
+        assert!(text.len() >= 100_000);
+        let absent = "The Customer shall indemnify the Supplier against all third-party intellectual property claims";
+        assert_eq!(locate(&text, (0, text.len()), absent), Location::UNLOCATED);
+        let long_absent = absent.repeat(6);
+        assert_eq!(
+            locate(&text, (0, text.len()), &long_absent),
+            Location::UNLOCATED
+        );
+    }
+
+    #[test]
+    fn large_document_typo_quote_is_found_at_the_right_clause() {
+        let text = large_document();
+        let line = text.lines().nth(700).unwrap();
+        let clause = line.split_once(". ").unwrap().1; // without the list number
+        let typo = clause
+            .replacen("shall", "shal", 1)
+            .replacen("within", "withn", 1);
+        assert_ne!(typo, clause);
+        let loc = locate(&text, (0, text.len()), &typo);
+        assert_eq!(loc.located, Located::Fuzzy);
+        assert_eq!(&text[loc.start..loc.end], clause);
+    }
+}

@@ -1,0 +1,117 @@
+//! After an edit, find each cited passage again in the new text: the exact words,
+//! nearest to where the edit moved them. A passage whose words are gone is dropped.
+
+use crate::engine::document::Document;
+use crate::model::{Citation, Located};
+
+pub fn is_located(c: &Citation) -> bool {
+    c.located != Located::Unlocated && c.byte_range.is_some()
+}
+
+/// How the text changed: a shared prefix and suffix around the edited region.
+#[derive(Debug, Clone, Copy)]
+pub struct Shift {
+    prefix: usize,
+    suffix: usize,
+    old_len: usize,
+    new_len: usize,
+}
+
+impl Shift {
+    pub fn between(old: &str, new: &str) -> Shift {
+        let prefix = old
+            .bytes()
+            .zip(new.bytes())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let suffix = old
+            .bytes()
+            .rev()
+            .zip(new.bytes().rev())
+            .take_while(|(a, b)| a == b)
+            .count()
+            .min(old.len() - prefix)
+            .min(new.len() - prefix);
+        Shift {
+            prefix,
+            suffix,
+            old_len: old.len(),
+            new_len: new.len(),
+        }
+    }
+
+    /// Where an old offset most likely is now: offsets after the edit move with it.
+    fn expected(&self, offset: usize) -> usize {
+        if offset <= self.prefix {
+            offset
+        } else if offset >= self.old_len - self.suffix {
+            offset + self.new_len - self.old_len
+        } else {
+            offset.min(self.new_len)
+        }
+    }
+}
+
+/// Find the exact text a citation pointed at in the new text, nearest where it should be.
+pub fn relocate(c: &Citation, old_text: &str, doc: &Document, shift: &Shift) -> Option<Citation> {
+    if !is_located(c) {
+        return Some(c.clone());
+    }
+    let (s, e) = c.byte_range?;
+    let needle = old_text.get(s..e)?;
+    if needle.is_empty() {
+        return None;
+    }
+    let expected = shift.expected(s);
+    let (b0, b1) = doc.body;
+    let body = &doc.text[b0..b1];
+    let best = body
+        .match_indices(needle)
+        .map(|(i, _)| b0 + i)
+        .min_by_key(|&i| i.abs_diff(expected))?;
+    let end = best + needle.len();
+    let mut moved = c.clone();
+    moved.byte_range = Some((best, end));
+    moved.range = Some(doc.range(best, end));
+    moved.location = format!("line {}", doc.line_index.line_of(best) + 1);
+    Some(moved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn citation(doc: &Document, start: usize, end: usize) -> Citation {
+        Citation {
+            span: doc.text[start..end].to_string(),
+            location: String::new(),
+            located: Located::Exact,
+            range: Some(doc.range(start, end)),
+            byte_range: Some((start, end)),
+            context: String::new(),
+        }
+    }
+
+    #[test]
+    fn relocate_follows_the_nearest_copy_and_drops_vanished_text() {
+        let old = Document::parse("A is compliant. B.\n\nC is compliant.".into(), None).unwrap();
+        let second = old.text.rfind("is compliant").unwrap();
+        let c = citation(&old, second, second + "is compliant".len());
+        let new = Document::parse(
+            "New line.\nA is compliant. B.\n\nC is compliant.".into(),
+            None,
+        )
+        .unwrap();
+        let moved = relocate(&c, &old.text, &new, &Shift::between(&old.text, &new.text)).unwrap();
+        let (s, e) = moved.byte_range.unwrap();
+        assert_eq!(
+            s,
+            new.text.rfind("is compliant").unwrap(),
+            "nearest copy, not the first"
+        );
+        assert_eq!(&new.text[s..e], "is compliant");
+        assert_eq!(moved.range.unwrap().start.line, 3);
+        let gone = Document::parse("A appears compliant.".into(), None).unwrap();
+        assert!(relocate(&c, &old.text, &gone, &Shift::between(&old.text, &gone.text)).is_none());
+    }
+}

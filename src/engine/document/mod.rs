@@ -1,0 +1,217 @@
+//! AI-output documents: front matter, companions, normalization.
+//!
+//! Offsets everywhere are into the text as it is on disk (the editor's text),
+//! so ranges stay in whole-document coordinates; only hashing and prompts
+//! see the normalized copy. Reading files is the caller's business
+//! (`workspace`): a document is parsed from text and given its companions' text.
+
+mod decode;
+pub mod front_matter;
+
+use std::path::{Path, PathBuf};
+
+use crate::model::inputs::normalize;
+use crate::model::text::{Encoding, LineIndex, Position};
+use crate::model::{Inputs, Range};
+
+pub use decode::decode;
+pub use front_matter::FrontMatter;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{file}:{}:{}: {message}", .position.line + 1, .position.character + 1)]
+pub struct DocumentError {
+    pub file: String,
+    pub position: Position,
+    pub message: String,
+}
+
+/// What a companion file is to the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompanionRole {
+    /// The document the AI analysed.
+    Source,
+    /// The prompt that produced the output.
+    Prompt,
+}
+
+/// A companion's path and its text as read (not normalized), for locating things in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Companion {
+    pub path: PathBuf,
+    pub text: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub path: Option<PathBuf>,
+    /// The whole file as given (front matter included).
+    pub text: String,
+    /// Byte range of the evaluated body: after the front matter, whitespace-trimmed.
+    pub body: (usize, usize),
+    pub front_matter: FrontMatter,
+    pub source: Option<Companion>,
+    pub prompt: Option<Companion>,
+    pub inputs: Inputs,
+    pub line_index: LineIndex,
+}
+
+impl Document {
+    /// Parse text (from disk or an editor buffer). Companions are attached separately.
+    pub fn parse(text: String, path: Option<&Path>) -> Result<Document, DocumentError> {
+        let label = path
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "<document>".into());
+        if let Some(at) = text.find('\0') {
+            let idx = LineIndex::new(&text);
+            return Err(err(
+                &label,
+                idx.position(&text, at, Encoding::Utf16),
+                "document contains NUL bytes; is it a binary file?".into(),
+            ));
+        }
+        let (front_matter, body_start) = front_matter::split_front_matter(&text, &label)?;
+        let rest = &text[body_start..];
+        let lead = rest.len() - rest.trim_start().len();
+        let start = body_start + lead;
+        let end = start + text[start..].trim_end().len();
+        let line_index = LineIndex::new(&text);
+        let ai_output = normalize(&text[start..end]);
+        Ok(Document {
+            path: path.map(Path::to_path_buf),
+            text,
+            body: (start, end),
+            front_matter,
+            source: None,
+            prompt: None,
+            inputs: Inputs {
+                ai_output,
+                ..Default::default()
+            },
+            line_index,
+        })
+    }
+
+    /// Attach a companion's text; the normalized copy goes into the hashed inputs.
+    pub fn attach(&mut self, role: CompanionRole, companion: Companion) {
+        let normalized = normalize(&companion.text);
+        match role {
+            CompanionRole::Source => {
+                self.inputs.source_document = normalized;
+                self.source = Some(companion);
+            }
+            CompanionRole::Prompt => {
+                self.inputs.prompt = normalized;
+                self.prompt = Some(companion);
+            }
+        }
+    }
+
+    pub fn source_path(&self) -> Option<&Path> {
+        self.source.as_ref().map(|c| c.path.as_path())
+    }
+
+    pub fn prompt_path(&self) -> Option<&Path> {
+        self.prompt.as_ref().map(|c| c.path.as_path())
+    }
+
+    pub fn label(&self) -> String {
+        self.path
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|| "<document>".into())
+    }
+
+    pub fn body_text(&self) -> &str {
+        &self.text[self.body.0..self.body.1]
+    }
+
+    /// 0-based line where the body starts: where findings with no span sit.
+    pub fn body_start_line(&self) -> u32 {
+        self.line_index.line_of(self.body.0)
+    }
+
+    pub fn range(&self, start: usize, end: usize) -> Range {
+        self.line_index
+            .range(&self.text, start, end, Encoding::Utf16)
+    }
+
+    /// Position of a byte offset of the text (UTF-16 columns).
+    pub fn position(&self, offset: usize) -> Position {
+        self.line_index
+            .position(&self.text, offset, Encoding::Utf16)
+    }
+}
+
+pub(crate) fn err(file: &str, position: Position, message: String) -> DocumentError {
+    DocumentError {
+        file: file.to_string(),
+        position,
+        message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn front_matter_is_split_and_body_keeps_whole_document_offsets() {
+        let text =
+            "---\nbyop:\n  source: nda.txt\n  prompt: p.txt\n---\n\n# Review\nBody text.\n\n"
+                .to_string();
+        let d = Document::parse(text, None).unwrap();
+        assert_eq!(d.front_matter.source.as_deref(), Some("nda.txt"));
+        assert_eq!(d.front_matter.prompt.as_deref(), Some("p.txt"));
+        assert_eq!(d.body_text(), "# Review\nBody text.");
+        assert_eq!(d.body_start_line(), 6);
+        assert_eq!(d.inputs.ai_output, "# Review\nBody text.");
+    }
+
+    #[test]
+    fn no_front_matter_and_other_keys_are_fine() {
+        let d = Document::parse("  Hello\r\nworld  ".into(), None).unwrap();
+        assert_eq!(d.inputs.ai_output, "Hello\nworld");
+        assert_eq!(d.body, (2, 14));
+        let d = Document::parse("---\ntitle: x\n---\nBody".into(), None).unwrap();
+        assert_eq!(d.front_matter, FrontMatter::default());
+        assert_eq!(d.body_text(), "Body");
+    }
+
+    #[test]
+    fn malformed_front_matter_points_at_the_line() {
+        let e = Document::parse(
+            "---\nbyop:\n  source: [unclosed\n---\nBody".into(),
+            Some(Path::new("x.ai.md")),
+        )
+        .unwrap_err();
+        assert!(e.message.starts_with("invalid front matter"), "{e}");
+        assert!(e.to_string().starts_with("x.ai.md:"), "{e}");
+        assert!(e.position.line >= 2, "{e}");
+        let e = Document::parse("---\nbyop:\n  sorce: a.txt\n---\nBody".into(), None).unwrap_err();
+        assert!(e.message.contains("unknown field `sorce`"), "{e}");
+        let e = Document::parse("---\nbyop: {}\nBody".into(), None).unwrap_err();
+        assert!(e.message.contains("never closed"), "{e}");
+    }
+
+    #[test]
+    fn binary_and_invalid_utf8_are_clear_errors() {
+        let e = Document::parse("abc\0def".into(), None).unwrap_err();
+        assert!(e.message.contains("NUL"), "{e}");
+        let e = decode("f", vec![b'o', b'k', b'\n', 0xff]).unwrap_err();
+        assert!(e.message.contains("UTF-8"), "{e}");
+        assert_eq!(
+            e.position,
+            Position {
+                line: 1,
+                character: 0
+            }
+        );
+    }
+
+    #[test]
+    fn empty_document_parses_to_empty_body() {
+        let d = Document::parse(String::new(), None).unwrap();
+        assert_eq!(d.body, (0, 0));
+        assert_eq!(d.inputs.ai_output, "");
+    }
+}

@@ -1,0 +1,15 @@
+//! The engine: a document and a playbook in, a report out. Knows nothing of the
+//! terminal, the language server or where files and reports are kept.
+
+pub mod aggregate;
+pub mod citations;
+pub mod compare;
+pub mod docs;
+pub mod document;
+pub mod fixes;
+pub mod injection;
+pub mod live;
+pub mod playbook;
+pub mod rules;
+pub mod runner;
+pub mod suppress;

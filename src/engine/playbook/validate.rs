@@ -1,0 +1,109 @@
+//! Semantic validation of a parsed playbook, and locating the offending JSON value.
+
+use crate::engine::rules::Seg;
+use crate::model::{Playbook, Verdict};
+
+pub(super) fn validate(pb: &Playbook) -> Result<(), (Vec<Seg>, String)> {
+    if pb.id.trim().is_empty() {
+        return Err((vec![Seg::key("id")], "field `id` must not be empty".into()));
+    }
+    if pb.version.trim().is_empty() {
+        return Err((
+            vec![Seg::key("version")],
+            "field `version` must not be empty".into(),
+        ));
+    }
+    if pb.checks.is_empty() {
+        return Err((
+            vec![Seg::key("checks")],
+            "a playbook needs at least one check".into(),
+        ));
+    }
+    let mut seen = std::collections::HashMap::new();
+    for (i, check) in pb.checks.iter().enumerate() {
+        let at = |k: &str| vec![Seg::key("checks"), Seg::Index(i), Seg::key(k)];
+        if check.id.trim().is_empty() {
+            return Err((at("id"), format!("check #{} has an empty `id`", i + 1)));
+        }
+        if !check
+            .id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+        {
+            return Err((
+                at("id"),
+                format!(
+                    "check id `{}` may only use letters, digits, `_`, `-` and `.`",
+                    check.id
+                ),
+            ));
+        }
+        if let Some(first) = seen.insert(check.id.clone(), i) {
+            return Err((
+                at("id"),
+                format!(
+                    "duplicate check id `{}` (first used by check #{})",
+                    check.id,
+                    first + 1
+                ),
+            ));
+        }
+        if check.question.trim().is_empty() {
+            return Err((
+                at("question"),
+                format!("check `{}`: field `question` must not be empty", check.id),
+            ));
+        }
+        if check.result_states.is_empty() {
+            return Err((
+                at("result_states"),
+                format!("check `{}`: `result_states` must not be empty", check.id),
+            ));
+        }
+        if !check.result_states.contains(&Verdict::Indeterminate) {
+            return Err((
+                at("result_states"),
+                format!(
+                    "check `{}`: `result_states` must include \"indeterminate\" (fail closed)",
+                    check.id
+                ),
+            ));
+        }
+        if let Some(rule) = &check.rules {
+            crate::engine::rules::compile(rule).map_err(|e| {
+                let mut path = at("rules");
+                path.extend(e.path);
+                (path, format!("check `{}`: {}", check.id, e.message))
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Byte range of the value at `path` (or of the deepest part of it that exists).
+pub(super) fn locate_json_path(text: &str, path: &[Seg]) -> Option<(usize, usize)> {
+    use jsonc_parser::ast::Value;
+    use jsonc_parser::common::Ranged;
+    let parsed = jsonc_parser::parse_to_ast(text, &Default::default(), &Default::default()).ok()?;
+    let mut value = parsed.value?;
+    let mut best = (value.range().start, value.range().end);
+    for seg in path {
+        let next = match (seg, value) {
+            (Seg::Key(k), Value::Object(obj)) => obj
+                .properties
+                .into_iter()
+                .find(|p| p.name.as_str() == k.as_str())
+                .map(|p| p.value),
+            (Seg::Index(i), Value::Array(arr)) => arr.elements.into_iter().nth(*i),
+            _ => None,
+        };
+        match next {
+            Some(v) => {
+                best = (v.range().start, v.range().end);
+                value = v;
+            }
+            None => break,
+        }
+    }
+    Some(best)
+}

@@ -1,0 +1,232 @@
+//! Rule kinds: the machine-readable part of a check.
+//!
+//! A playbook check may carry `rules: {"kind": …, …parameters}`. Each kind is one
+//! file here that reads its parameters and turns a document into hits; `KINDS`
+//! registers it. How hits count depends on the check's detection type (see
+//! `runner`): deterministic checks take the rule's verdict, hybrid and semantic
+//! checks hand the hits to the evaluator as candidate spans.
+
+mod markdown;
+mod pattern;
+mod qualifier;
+mod regexes;
+mod report_level;
+mod section;
+mod skip;
+
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+
+use crate::model::{Rule, Verdict};
+
+pub use markdown::{ProseMap, is_heading_line, sentence_bounds};
+pub use report_level::ReportLevel;
+
+/// A rule kind's name and how to compile its parameters.
+type Compile = fn(serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError>;
+
+/// Every rule kind. A new kind is a new file and one line here.
+const KINDS: &[(&str, Compile)] = &[
+    ("pattern", pattern::compile),
+    ("qualifier_window", qualifier::compile),
+    ("required_section", section::compile),
+    ("run_variance", report_level::compile_variance),
+    ("baseline_drift", report_level::compile_drift),
+];
+
+pub fn kind_names() -> impl Iterator<Item = &'static str> {
+    KINDS.iter().map(|(name, _)| *name)
+}
+
+/// A rule with its parameters read and its regexes compiled, once per playbook load.
+pub trait CompiledRule: Send + Sync + std::fmt::Debug {
+    /// Hits on the document body. `None` for report-level kinds (computed by the runner).
+    fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome>;
+    /// One or two sentences for the check's documentation page.
+    fn describe(&self) -> String;
+    /// Report-level kinds say which, with their thresholds.
+    fn report_level(&self) -> Option<ReportLevel> {
+        None
+    }
+}
+
+/// What a rule reads: the whole text, the byte range of the evaluated body, and which
+/// parts of it are quotation rather than the AI's own prose.
+pub struct RuleContext<'a> {
+    pub text: &'a str,
+    pub body: (usize, usize),
+    pub prose: ProseMap,
+}
+
+impl<'a> RuleContext<'a> {
+    pub fn new(text: &'a str, body: (usize, usize)) -> Self {
+        RuleContext {
+            text,
+            body,
+            prose: ProseMap::new(text, body),
+        }
+    }
+}
+
+/// Path segment into the playbook JSON, for pointing at the offending value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+impl Seg {
+    pub fn key(k: &str) -> Seg {
+        Seg::Key(k.to_string())
+    }
+}
+
+/// A problem in a rule's parameters, with its path below `rules`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleError {
+    pub path: Vec<Seg>,
+    pub message: String,
+}
+
+impl RuleError {
+    pub fn at(path: Vec<Seg>, message: impl Into<String>) -> Self {
+        RuleError {
+            path,
+            message: message.into(),
+        }
+    }
+}
+
+/// One place a rule matched, in whole-document byte offsets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub start: usize,
+    pub end: usize,
+    pub note: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleOutcome {
+    pub verdict: Verdict,
+    /// Evidence for `verdict` (for a fail: the problem spans; for a pass: what satisfied it).
+    pub hits: Vec<Hit>,
+    /// Do the hits point at problems (candidates for the evaluator) or at satisfying text?
+    pub hits_are_problems: bool,
+    pub notes: String,
+}
+
+/// Compile a check's `rules` object with its kind's compiler.
+pub fn compile(rule: &Rule) -> Result<Arc<dyn CompiledRule>, RuleError> {
+    let Some((_, compile)) = KINDS.iter().find(|(name, _)| *name == rule.kind) else {
+        let known: Vec<&str> = kind_names().collect();
+        return Err(RuleError::at(
+            vec![Seg::key("kind")],
+            format!(
+                "unknown rule kind `{}` (expected one of: {})",
+                rule.kind,
+                known.join(", ")
+            ),
+        ));
+    };
+    compile(serde_json::Value::Object(rule.params.clone()))
+}
+
+/// Read a kind's parameters; an unknown or mistyped field is an error at that field.
+pub fn params<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, RuleError> {
+    serde_json::from_value(value).map_err(|e| {
+        let message = e.to_string();
+        let field = message.split('`').nth(1).filter(|_| {
+            message.starts_with("unknown field") || message.starts_with("missing field")
+        });
+        let path = field.map(|f| vec![Seg::key(f)]).unwrap_or_default();
+        RuleError::at(path, message)
+    })
+}
+
+pub fn yes() -> bool {
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(json: &str) -> Rule {
+        serde_json::from_str(json).expect("rule parses")
+    }
+
+    #[test]
+    fn skip_fields_default_to_empty_and_are_not_serialized_when_empty() {
+        let r = parse(r#"{"kind":"pattern","patterns":["x"]}"#);
+        let back = serde_json::to_string(&r).unwrap();
+        assert!(!back.contains("skip_sentences") && !back.contains("skip_sections"));
+    }
+
+    #[test]
+    fn skip_fields_apply_to_qualifier_window() {
+        let r = parse(
+            r#"{"kind":"qualifier_window","terms":["\\bis void\\b"],"qualifiers":["\\blikely\\b"],
+                "skip_sentences":["\\bshall\\b"],"skip_sections":["^proposed clause"]}"#,
+        );
+        let q = compile(&r).unwrap();
+        let t = "The cap is void.\nThe waiver shall be void.\n**Proposed Clause:**\nThe term is void.\n## Notes\nIt is void.";
+        let found: Vec<usize> = q
+            .apply(&RuleContext::new(t, (0, t.len())))
+            .unwrap()
+            .hits
+            .iter()
+            .map(|h| h.start)
+            .collect();
+        let first = t.find("is void").unwrap();
+        let last = t.rfind("is void").unwrap();
+        assert_eq!(found, [first, last]);
+    }
+
+    #[test]
+    fn bad_skip_regex_is_reported_at_its_path() {
+        let r = parse(r#"{"kind":"pattern","patterns":["x"],"skip_sections":["ok","(unclosed"]}"#);
+        let RuleError { path, message: msg } = compile(&r).unwrap_err();
+        assert_eq!(path, [Seg::key("skip_sections"), Seg::Index(1)], "{path:?}");
+        assert!(msg.contains("skip_sections"), "{msg}");
+    }
+
+    #[test]
+    fn unknown_kind_and_unknown_parameter_are_named() {
+        let e = compile(&parse(r#"{"kind":"magic"}"#)).unwrap_err();
+        assert!(
+            e.message.contains("unknown rule kind `magic`"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("qualifier_window"), "{}", e.message);
+        let e = compile(&parse(r#"{"kind":"pattern","patterns":[],"colour":1}"#)).unwrap_err();
+        assert_eq!(e.path, [Seg::key("colour")]);
+        assert!(
+            e.message.contains("unknown field `colour`"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn every_registered_kind_documents_itself() {
+        let minimal = |kind: &str| match kind {
+            "pattern" => r#"{"patterns":["x"]}"#,
+            "qualifier_window" => r#"{"terms":["x"],"qualifiers":["y"]}"#,
+            "required_section" => r#"{"headings":["x"]}"#,
+            _ => "{}",
+        };
+        for kind in kind_names() {
+            let mut params: serde_json::Map<String, serde_json::Value> =
+                serde_json::from_str(minimal(kind)).unwrap();
+            params.remove("kind");
+            let rule = Rule {
+                kind: kind.to_string(),
+                params,
+            };
+            let compiled = compile(&rule).unwrap_or_else(|e| panic!("{kind}: {e:?}"));
+            assert!(!compiled.describe().is_empty(), "{kind}");
+        }
+    }
+}

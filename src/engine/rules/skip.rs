@@ -1,0 +1,212 @@
+//! Text a rule should not read as the AI's own assertion even though it is not in quotation
+//! marks: clause language being drafted (redlines, "Suggested Revision:" blocks, `[ADD]` lines).
+//!
+//! Two generic knobs, both optional on `pattern` and `qualifier_window`:
+//! - `skip_sentences`: a hit is ignored when its sentence matches (e.g. `\bshall\b`, `\bhereby\b`);
+//! - `skip_sections`: a heading (markdown heading or all-bold line) matching one of these hides
+//!   everything up to the next heading; a line whose leading label (the text before its first
+//!   `:`, or a `[TAG]`) matches hides the rest of that line (`**Suggested Revision:** …`, `[ADD] …`).
+
+use regex::Regex;
+
+use super::RuleError;
+use super::markdown::{is_heading_line, sentence_bounds};
+use super::regexes::compile_all;
+
+/// Compile the two optional parameters `skip_sentences` and `skip_sections`.
+pub fn compile_skips(sentences: &[String], sections: &[String]) -> Result<SkipRules, RuleError> {
+    Ok(SkipRules {
+        sentences: compile_all("skip_sentences", sentences)?,
+        sections: compile_all("skip_sections", sections)?,
+    })
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct SkipRules {
+    pub sentences: Option<Regex>,
+    pub sections: Option<Regex>,
+}
+
+/// The skipped byte ranges of one document, computed once per rule application.
+pub struct Skipped<'a> {
+    rules: &'a SkipRules,
+    text: &'a str,
+    body: (usize, usize),
+    regions: Vec<(usize, usize)>,
+}
+
+impl SkipRules {
+    pub fn is_empty(&self) -> bool {
+        self.sentences.is_none() && self.sections.is_none()
+    }
+
+    pub fn prepare<'a>(&'a self, text: &'a str, body: (usize, usize)) -> Skipped<'a> {
+        let regions = match &self.sections {
+            Some(re) => section_regions(re, text, body),
+            None => Vec::new(),
+        };
+        Skipped {
+            rules: self,
+            text,
+            body,
+            regions,
+        }
+    }
+}
+
+impl Skipped<'_> {
+    /// Is `start..end` drafted language rather than the AI's own prose?
+    pub fn covers(&self, start: usize, end: usize) -> bool {
+        if self.regions.iter().any(|&(s, e)| s <= start && end <= e) {
+            return true;
+        }
+        let Some(re) = &self.rules.sentences else {
+            return false;
+        };
+        let (s, e) = sentence_bounds(self.text, self.body.0, self.body.1, start);
+        re.is_match(&self.text[s..e.max(end)])
+    }
+}
+
+/// Leading decoration of a line: list markers, emphasis, heading marks, numbering ("3.3", "(c)").
+fn strip_lead(line: &str) -> (usize, &str) {
+    let deco = |c: char| {
+        c.is_whitespace()
+            || c.is_ascii_digit()
+            || matches!(c, '#' | '*' | '_' | '-' | '+' | '>' | '•' | '.' | ')')
+    };
+    let mut rest = line.trim_start_matches(deco);
+    // "(c) " / "c) " / "(iv) " enumerators.
+    if let Some((n, tail)) = rest.strip_prefix('(').unwrap_or(rest).split_once(')')
+        && !n.is_empty()
+        && n.len() <= 4
+        && n.chars().all(|c| c.is_ascii_alphanumeric())
+    {
+        rest = tail.trim_start_matches(deco);
+    }
+    (line.len() - rest.len(), rest)
+}
+
+fn section_regions(re: &Regex, text: &str, body: (usize, usize)) -> Vec<(usize, usize)> {
+    let mut regions = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut line_start = body.0;
+    for line in text[body.0..body.1].split_inclusive('\n') {
+        let content = line.trim_end_matches(['\n', '\r']);
+        let line_end = line_start + content.len();
+        let next = line_start + line.len();
+        if is_heading_line(text, line_start, line_end) {
+            if let Some(s) = open.take() {
+                regions.push((s, line_start));
+            }
+            let heading = strip_lead(content).1.trim_end_matches(['*', '_', ':', ' ']);
+            if re.is_match(heading) {
+                open = Some(next.min(body.1));
+            }
+        } else if open.is_none()
+            && let Some(after) = label_end(re, content)
+        {
+            regions.push((line_start + after, line_end));
+        }
+        line_start = next;
+    }
+    if let Some(s) = open {
+        regions.push((s, body.1));
+    }
+    regions
+}
+
+/// If the line opens with a matching label (`**Suggested Revision:** …`, `[ADD] …`), where the
+/// labelled text begins (relative to the line). The label alone is matched, so patterns may be
+/// anchored at both ends like headings are.
+fn label_end(re: &Regex, line: &str) -> Option<usize> {
+    let (lead, rest) = strip_lead(line);
+    if rest.starts_with('[') {
+        let m = re.find(rest).filter(|m| m.start() == 0)?;
+        return Some(lead + m.end());
+    }
+    let colon = rest.find(':')?;
+    let label = rest[..colon].trim_end_matches(['*', '_', ' ']);
+    (!label.is_empty() && label.len() <= MAX_LABEL && re.is_match(label))
+        .then_some(lead + colon + 1)
+}
+
+/// Longer text before a colon is a sentence, not a label.
+const MAX_LABEL: usize = 80;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skips(sent: Option<&str>, sect: Option<&str>) -> SkipRules {
+        SkipRules {
+            sentences: sent.map(|s| Regex::new(&format!("(?i){s}")).unwrap()),
+            sections: sect.map(|s| Regex::new(&format!("(?i){s}")).unwrap()),
+        }
+    }
+
+    fn covered(r: &SkipRules, t: &str, word: &str) -> bool {
+        let s = t.find(word).unwrap();
+        r.prepare(t, (0, t.len())).covers(s, s + word.len())
+    }
+
+    #[test]
+    fn heading_section_is_skipped_until_the_next_heading() {
+        let r = skips(None, Some(r"^suggested revision"));
+        let t = "## Issue\nThis is void.\n**Suggested Revision:**\nConsultant is never liable.\nMore clause.\n### Why\nThis is always bad.";
+        assert!(!covered(&r, t, "void"));
+        assert!(covered(&r, t, "never"));
+        assert!(covered(&r, t, "More clause"));
+        assert!(!covered(&r, t, "always"));
+    }
+
+    #[test]
+    fn leading_label_hides_only_the_rest_of_its_line() {
+        let r = skips(None, Some(r"^proposed clause|^\[add\]|^suggested revision"));
+        let t = "- **Proposed clause:** the waiver is valid.\nThe waiver is valid.\n[ADD] never assert\nnot a [ADD] label never";
+        let first = t.find("valid").unwrap();
+        let p = r.prepare(t, (0, t.len()));
+        assert!(p.covers(first, first + 5));
+        let second = t[first + 5..].find("valid").unwrap() + first + 5;
+        assert!(!p.covers(second, second + 5));
+        assert!(covered(&r, t, "never assert"));
+        assert!(!covered(&r, t, "label never"));
+        let t = "*   **c) Suggested Revision:** It is always void.\n(iv) Suggested revision: never";
+        assert!(covered(&r, t, "always"));
+        assert!(covered(&r, t, "never"));
+    }
+
+    #[test]
+    fn anchored_patterns_match_the_label_alone() {
+        let r = skips(None, Some(r"^suggested revision\W*$"));
+        let t = "**Suggested Revision:** It is always void.\nSuggested revisions are always void.";
+        assert!(covered(&r, t, "always void."));
+        assert!(!covered(&r, t, "are always"));
+    }
+
+    #[test]
+    fn label_without_colon_is_not_a_label() {
+        let r = skips(None, Some(r"^proposed clause"));
+        let t = "Proposed clause structure is enforceable.";
+        assert!(!covered(&r, t, "enforceable"));
+    }
+
+    #[test]
+    fn sentence_with_drafting_words_is_skipped_others_are_not() {
+        let r = skips(Some(r"\bshall\b|\bhereby\b"), None);
+        let t = "This Agreement shall be binding upon successors. The clause is binding.";
+        let first = t.find("binding").unwrap();
+        let p = r.prepare(t, (0, t.len()));
+        assert!(p.covers(first, first + 7));
+        let second = t.rfind("binding").unwrap();
+        assert!(!p.covers(second, second + 7));
+    }
+
+    #[test]
+    fn section_running_to_the_end_of_the_body_is_closed() {
+        let r = skips(None, Some(r"^revised text"));
+        let t = "Intro line.\n### Revised Text\nIt is always void.";
+        assert!(covered(&r, t, "always"));
+        assert!(!covered(&r, t, "Intro"));
+    }
+}

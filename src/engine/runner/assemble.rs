@@ -1,0 +1,219 @@
+//! Every check has a result: compute the report-level checks, apply suppressions,
+//! scan for text addressed to the evaluator, summarize, and build the report.
+
+use super::DriftReference;
+use super::local::Prepared;
+use super::report_level::{Current, drift_result, variance_result};
+use super::summary::summarize;
+use crate::engine::aggregate::{self, CheckSummary};
+use crate::engine::injection;
+use crate::engine::playbook::LoadedPlaybook;
+use crate::engine::rules::ReportLevel;
+use crate::model::*;
+
+/// What the report is made of, once every check has a (preliminary) result.
+pub(super) struct Assembly<'a> {
+    pub playbook: &'a LoadedPlaybook,
+    pub prepared: &'a Prepared<'a>,
+    pub results: Vec<CheckResult>,
+    pub mode: Mode,
+    pub evaluator: Option<EvaluatorInfo>,
+    pub reference: Option<&'a DriftReference>,
+    pub notices: Vec<String>,
+}
+
+impl Assembly<'_> {
+    pub fn into_report(mut self) -> Report {
+        let doc = self.prepared.doc;
+        let variance = variance_summary(self.playbook, &self.results);
+        self.report_level_checks(variance.consistency_score);
+        let status = status_of(&self.results, self.playbook, false);
+        let suppressed = self.suppress();
+        let warnings = injection_warnings(doc);
+        let checks = &self.playbook.playbook.checks;
+        let (key_risks, next_steps) = summarize(&self.results, checks, &warnings, self.mode);
+        let mut report = Report {
+            spec_version: SPEC_VERSION.into(),
+            playbook_id: self.playbook.playbook.id.clone(),
+            playbook_version: self.playbook.playbook.version.clone(),
+            execution_mode: self.mode,
+            timestamp: now_rfc3339(),
+            summary: Summary {
+                overall_status: status,
+                key_risks,
+                recommended_next_steps: next_steps,
+            },
+            check_results: self.results,
+            variance_summary: variance,
+            integrity: Integrity {
+                playbook_logic_hash: self.playbook.logic_hash.clone(),
+                inputs_fingerprint: doc.inputs.fingerprint(),
+                runner_fingerprint: RUNNER_FINGERPRINT.into(),
+            },
+            presentation_rules: PresentationRules::default(),
+            report_id: String::new(),
+            document: DocumentInfo {
+                path: doc.label(),
+                source_path: doc.source_path().map(|p| p.display().to_string()),
+                prompt_path: doc.prompt_path().map(|p| p.display().to_string()),
+                body_start_line: doc.body_start_line(),
+            },
+            evaluator: self.evaluator,
+            suppressed,
+            untrusted_input_warnings: warnings,
+            notices: self.notices,
+        };
+        report.report_id = report_id(&report);
+        report
+    }
+
+    /// Variance first, then drift (which compares statuses without drift itself).
+    fn report_level_checks(&mut self, consistency_score: f64) {
+        let levels: Vec<Option<ReportLevel>> = self
+            .playbook
+            .compiled
+            .iter()
+            .map(|r| r.as_ref().and_then(|r| r.report_level()))
+            .collect();
+        let checks = &self.playbook.playbook.checks;
+        for (i, level) in levels.iter().enumerate() {
+            if let Some(ReportLevel::RunVariance { threshold }) = level {
+                self.results[i] =
+                    variance_result(&self.results[i], &self.results, checks, *threshold);
+            }
+        }
+        let pre_drift = status_of(&self.results, self.playbook, true);
+        let fingerprint = self.prepared.doc.inputs.fingerprint();
+        for (i, level) in levels.iter().enumerate() {
+            if let Some(ReportLevel::BaselineDrift {
+                max_consistency_drop,
+            }) = level
+            {
+                let now = Current {
+                    results: &self.results,
+                    consistency_score,
+                    status: pre_drift,
+                    mode: self.mode,
+                    fingerprint: &fingerprint,
+                };
+                self.results[i] = drift_result(
+                    &self.results[i],
+                    &now,
+                    self.reference,
+                    *max_consistency_drop,
+                );
+            }
+        }
+    }
+
+    /// Suppressed findings leave the results' citations and are listed apart. The
+    /// results themselves, and so the status, do not change.
+    fn suppress(&mut self) -> Vec<SuppressedFinding> {
+        let suppressions = &self.prepared.suppressions;
+        let mut suppressed = Vec::new();
+        for r in self.results.iter_mut() {
+            let (check_id, result) = (r.check_id.clone(), r.result);
+            r.evidence_citations.retain(|c| {
+                let scope = match c.range.map(|rg| rg.start.line) {
+                    Some(line) => suppressions.suppressed(&check_id, line),
+                    None => suppressions
+                        .file_wide(&check_id)
+                        .then_some(SuppressionScope::File),
+                };
+                match scope {
+                    Some(scope) if result != Verdict::Pass => {
+                        suppressed.push(SuppressedFinding {
+                            check_id: check_id.clone(),
+                            span: c.span.clone(),
+                            range: c.range,
+                            scope,
+                        });
+                        false
+                    }
+                    _ => true,
+                }
+            });
+        }
+        suppressed
+    }
+}
+
+/// Runs behind the score, the severity-weighted consistency of the checks that were
+/// decided (report-level ones excluded), and the checks whose runs disagree.
+fn variance_summary(playbook: &LoadedPlaybook, results: &[CheckResult]) -> VarianceSummary {
+    let checks = &playbook.playbook.checks;
+    let num_runs = results
+        .iter()
+        .map(|r| r.raw_runs.len() as u32)
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let evaluated: Vec<(Severity, f64)> = results
+        .iter()
+        .zip(checks)
+        .filter(|(r, c)| !c.is_report_level() && !r.raw_runs.is_empty())
+        .map(|(r, _)| (r.severity, r.per_check_consistency))
+        .collect();
+    let divergent_findings = results
+        .iter()
+        .filter(|r| r.raw_runs.len() > 1 && r.per_check_consistency < 1.0)
+        .map(|r| {
+            let runs: Vec<&str> = r.raw_runs.iter().map(|x| x.result.as_str()).collect();
+            format!(
+                "{}: runs disagree ({}); majority {}",
+                r.check_id,
+                runs.join(", "),
+                r.result.as_str()
+            )
+        })
+        .collect();
+    VarianceSummary {
+        num_runs,
+        consistency_score: aggregate::weighted_consistency(&evaluated),
+        divergent_findings,
+    }
+}
+
+pub(super) fn status_of(
+    results: &[CheckResult],
+    playbook: &LoadedPlaybook,
+    skip_drift: bool,
+) -> Status {
+    let is_drift = |i: usize| {
+        playbook.compiled[i]
+            .as_ref()
+            .and_then(|r| r.report_level())
+            .is_some_and(|l| matches!(l, ReportLevel::BaselineDrift { .. }))
+    };
+    let summaries: Vec<CheckSummary> = results
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !(skip_drift && is_drift(*i)))
+        .map(|(_, r)| CheckSummary {
+            severity: r.severity,
+            result: r.result,
+            consistency: r.per_check_consistency,
+        })
+        .collect();
+    aggregate::overall_status(&summaries)
+}
+
+fn injection_warnings(doc: &crate::engine::document::Document) -> Vec<InjectionWarning> {
+    injection::scan(&doc.text, doc.body)
+        .into_iter()
+        .map(|h| InjectionWarning {
+            span: doc.text[h.start..h.end].to_string(),
+            range: Some(doc.range(h.start, h.end)),
+            byte_range: Some((h.start, h.end)),
+            reason: h.reason,
+        })
+        .collect()
+}
+
+/// Content id: sha256 of the report's canonical JSON (id field empty), first 16 hex digits.
+pub fn report_id(report: &Report) -> String {
+    let mut copy = report.clone();
+    copy.report_id = String::new();
+    let hash = crate::model::integrity::jcs_sha256(&copy);
+    hash.trim_start_matches("sha256:")[..16].to_string()
+}

@@ -1,0 +1,182 @@
+//! Evaluator runs → one check result: majority vote, consistency, the agreeing runs'
+//! confidence, located citations and notes. Errors count as indeterminate runs and
+//! stay apart from fails.
+
+use std::collections::HashSet;
+
+use super::local::Prepared;
+use crate::engine::aggregate;
+use crate::evaluator::{EvalError, RunResult};
+use crate::model::{Check, CheckResult, Citation, Located, RawRun, RunErrorKind, Verdict};
+
+pub(super) fn evaluated_result(
+    prepared: &Prepared,
+    check: &Check,
+    runs: &[(u32, RunResult)],
+) -> CheckResult {
+    let raw_runs: Vec<RawRun> = runs
+        .iter()
+        .map(|(run, r)| raw_run(prepared, *run, r))
+        .collect();
+    let verdicts: Vec<Verdict> = raw_runs.iter().map(|r| r.result).collect();
+    let result = aggregate::majority(&verdicts);
+    let agreeing: Vec<&RawRun> = raw_runs.iter().filter(|r| r.result == result).collect();
+    let mut seen = HashSet::new();
+    let citations: Vec<Citation> = agreeing
+        .iter()
+        .flat_map(|r| r.evidence_citations.iter().cloned())
+        .filter(|c| seen.insert(c.span.clone()))
+        .collect();
+    let notes = with_errors(first_note(&agreeing), &raw_runs);
+    let assumptions = assumptions_of(&agreeing, runs);
+    let (result, notes) = require_evidence(check, result, &citations, notes);
+    CheckResult {
+        check_id: check.id.clone(),
+        result,
+        per_check_confidence: mean_confidence(&agreeing),
+        per_check_consistency: aggregate::consistency(&verdicts),
+        evidence_citations: citations,
+        notes,
+        raw_runs,
+        severity: check.severity,
+        detection_type: check.detection_method.kind,
+        assumptions,
+    }
+}
+
+fn raw_run(prepared: &Prepared, run: u32, r: &RunResult) -> RawRun {
+    match &r.verdict {
+        Ok(v) => RawRun {
+            run,
+            result: v.result,
+            confidence: v.confidence,
+            notes: v.notes.clone(),
+            evidence_citations: v
+                .evidence_citations
+                .iter()
+                .map(|q| locate(prepared, &q.span, &q.context))
+                .collect(),
+            error: None,
+            raw_response: None,
+            cached: r.cached,
+        },
+        Err(e) => RawRun {
+            run,
+            result: Verdict::Indeterminate,
+            confidence: 0.0,
+            notes: e.to_string(),
+            evidence_citations: vec![],
+            error: Some(error_kind(e)),
+            raw_response: r.raw.clone(),
+            cached: false,
+        },
+    }
+}
+
+fn mean_confidence(agreeing: &[&RawRun]) -> f64 {
+    if agreeing.is_empty() {
+        return 0.0;
+    }
+    let c = agreeing.iter().map(|r| r.confidence).sum::<f64>() / agreeing.len() as f64;
+    (c * 1000.0).round() / 1000.0
+}
+
+fn first_note(agreeing: &[&RawRun]) -> String {
+    agreeing
+        .iter()
+        .map(|r| r.notes.as_str())
+        .find(|n| !n.is_empty())
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Say how many runs could not be evaluated, and why the first one failed.
+fn with_errors(notes: String, raw_runs: &[RawRun]) -> String {
+    let errors = raw_runs.iter().filter(|r| r.error.is_some()).count();
+    if errors == 0 {
+        return notes;
+    }
+    let first = raw_runs
+        .iter()
+        .find(|r| r.error.is_some())
+        .map(|r| r.notes.clone())
+        .unwrap_or_default();
+    format!(
+        "{notes} {errors} of {} run(s) could not be evaluated ({first}).",
+        raw_runs.len()
+    )
+    .trim()
+    .to_string()
+}
+
+/// A fail must rest on enough located quotes; otherwise it is indeterminate.
+fn require_evidence(
+    check: &Check,
+    result: Verdict,
+    citations: &[Citation],
+    notes: String,
+) -> (Verdict, String) {
+    let located = citations
+        .iter()
+        .filter(|c| c.located != Located::Unlocated)
+        .count() as u32;
+    let needed = check.evidence_requirements.min_citations_per_fail.max(1);
+    if result == Verdict::Fail && check.evidence_requirements.require_citations && located < needed
+    {
+        let notes = format!(
+            "Evaluator said fail, but only {located} of {} quoted span(s) could be found in the document (needs {needed}); treated as indeterminate. {notes}",
+            citations.len(),
+        );
+        return (Verdict::Indeterminate, notes);
+    }
+    (result, notes)
+}
+
+/// The assumptions the agreeing runs extracted, first occurrence first.
+fn assumptions_of(agreeing: &[&RawRun], runs: &[(u32, RunResult)]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let verdicts = agreeing
+        .iter()
+        .filter_map(|r| runs.iter().find(|(n, _)| *n == r.run))
+        .filter_map(|(_, r)| r.verdict.as_ref().ok());
+    for a in verdicts.flat_map(|v| v.assumptions.iter()) {
+        if !out.contains(a) {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
+fn locate(prepared: &Prepared, span: &str, context: &str) -> Citation {
+    let loc = prepared.locator().locate(span);
+    if loc.located == Located::Unlocated {
+        return Citation {
+            span: span.to_string(),
+            location: "unlocated".into(),
+            located: Located::Unlocated,
+            range: None,
+            byte_range: None,
+            context: context.to_string(),
+        };
+    }
+    let mut c = prepared.citation(loc.start, loc.end, loc.located, context.to_string());
+    // Keep the evaluator's own words: that is what it claimed to quote.
+    c.span = span.to_string();
+    c
+}
+
+pub(super) fn error_kind(e: &EvalError) -> RunErrorKind {
+    match e {
+        EvalError::RateLimited { .. } => RunErrorKind::RateLimited,
+        EvalError::Overloaded => RunErrorKind::Overloaded,
+        EvalError::QuotaExhausted => RunErrorKind::QuotaExhausted,
+        EvalError::Auth => RunErrorKind::Auth,
+        EvalError::InvalidRequest(_) => RunErrorKind::InvalidRequest,
+        EvalError::Server(_) => RunErrorKind::ServerError,
+        EvalError::Timeout => RunErrorKind::Timeout,
+        EvalError::Network(_) => RunErrorKind::Network,
+        EvalError::Malformed => RunErrorKind::Malformed,
+        EvalError::Truncated => RunErrorKind::Truncated,
+        EvalError::Cancelled => RunErrorKind::Cancelled,
+    }
+}

@@ -1,0 +1,159 @@
+//! `textDocument/hover` on a cited span: the finding explained. Elsewhere nothing,
+//! except a one-line summary on the first body line.
+
+use std::fmt::Write;
+
+use tower_lsp_server::jsonrpc::Result as RpcResult;
+use tower_lsp_server::ls_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind};
+
+use crate::lsp::backend::Backend;
+use crate::lsp::view::{View, text_position};
+use crate::model::text::Encoding;
+use crate::model::{CheckResult, DetectionType, Verdict};
+
+pub async fn run(b: &Backend, params: HoverParams) -> RpcResult<Option<Hover>> {
+    let p = params.text_document_position_params;
+    let Some(entry) = b.entry(&p.text_document.uri) else {
+        return Ok(None);
+    };
+    let (view, version) = {
+        let d = entry.lock();
+        (d.view.clone(), d.version)
+    };
+    Ok(view
+        .filter(|v| v.version == version)
+        .and_then(|v| hover(&v, text_position(p.position), b.state.encoding())))
+}
+
+pub fn hover(view: &View, pos: crate::model::text::Position, enc: Encoding) -> Option<Hover> {
+    let offset = view.line_index.offset(&view.text, pos, enc);
+    let mut parts = Vec::new();
+    for r in view.results.iter().filter(|r| r.result != Verdict::Pass) {
+        let hit = r.evidence_citations.iter().find_map(|c| {
+            let (s, e) = c.byte_range?;
+            (s <= offset && offset <= e && c.located != crate::model::Located::Unlocated)
+                .then_some((s, e))
+        });
+        if let Some(span) = hit {
+            parts.push((span, finding_markdown(view, r)));
+        }
+    }
+    if parts.is_empty() {
+        if pos.line != view.body_start_line {
+            return None;
+        }
+        return Some(markdown(
+            summary_line(view),
+            Some(view.first_body_line_range(enc)),
+        ));
+    }
+    let range = parts.first().map(|((s, e), _)| view.range(*s, *e, enc));
+    let text = parts
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect::<Vec<_>>()
+        .join("\n\n---\n\n");
+    Some(markdown(text, range))
+}
+
+fn markdown(value: String, range: Option<tower_lsp_server::ls_types::Range>) -> Hover {
+    Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value,
+        }),
+        range,
+    }
+}
+
+pub fn summary_line(view: &View) -> String {
+    let failing = view
+        .results
+        .iter()
+        .filter(|r| r.result == Verdict::Fail)
+        .count();
+    let open = view
+        .results
+        .iter()
+        .filter(|r| r.result == Verdict::Indeterminate)
+        .count();
+    let mut s = format!(
+        "**byop {}** · {} mode · {failing} fail, {open} indeterminate of {} checks · consistency {:.2}",
+        view.status.as_str(),
+        view.mode.as_str(),
+        view.results.len(),
+        view.consistency_score
+    );
+    if view.edited_since_evaluation {
+        s.push_str(" · edited since the evaluation");
+    }
+    s
+}
+
+fn finding_markdown(view: &View, r: &CheckResult) -> String {
+    let check = view.check(&r.check_id);
+    let mut m = String::new();
+    let _ = writeln!(
+        m,
+        "**{}** — {} ({})",
+        r.check_id,
+        r.result.as_str(),
+        r.severity.as_str()
+    );
+    if let Some(c) = check {
+        let _ = writeln!(m, "\n*{}*", c.question);
+    }
+    let _ = writeln!(
+        m,
+        "\nconfidence {:.2} · consistency {:.2} · {}",
+        r.per_check_confidence,
+        r.per_check_consistency,
+        r.detection_type.as_str()
+    );
+    if !r.notes.trim().is_empty() {
+        let _ = writeln!(m, "\n{}", r.notes.trim());
+    }
+    if !r.raw_runs.is_empty() {
+        let _ = writeln!(m);
+        for run in &r.raw_runs {
+            let _ = write!(
+                m,
+                "- run {}: {} ({:.2})",
+                run.run,
+                run.result.as_str(),
+                run.confidence
+            );
+            if let Some(err) = &run.error {
+                let _ = write!(m, " — error: {}", err.as_str());
+            }
+            if run.cached {
+                m.push_str(" — cached");
+            }
+            m.push('\n');
+        }
+    }
+    // Came from the evaluator when the evaluation's result for this check carries the same runs.
+    let from_eval = view.evaluation.as_ref().filter(|e| {
+        e.report.check(&r.check_id).is_some_and(|er| {
+            er.raw_runs == r.raw_runs
+                && !er.raw_runs.is_empty()
+                && er.detection_type != DetectionType::Deterministic
+        })
+    });
+    match from_eval.and_then(|e| e.report.evaluator.as_ref().map(|i| (e, i))) {
+        Some((e, info)) => {
+            let _ = writeln!(
+                m,
+                "\nEvaluator: {} / {} · {} mode · evaluated {}",
+                info.provider,
+                info.model,
+                e.report.execution_mode.as_str(),
+                e.report.timestamp
+            );
+        }
+        None => {
+            let _ = writeln!(m, "\nLocal check (no evaluator call for this result).");
+        }
+    }
+    m.trim_end().to_string()
+}

@@ -1,0 +1,114 @@
+//! What the server holds between messages: open documents, settings, keys, the
+//! negotiated encoding, the workspace resolver and one store per database path.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, RwLock};
+
+use dashmap::DashMap;
+use tower_lsp_server::ls_types::Uri;
+
+use super::documents::DocEntry;
+use super::settings::{self, Effective, Keys, Settings};
+use crate::engine::document::DocumentError;
+use crate::model::Encoding;
+use crate::store::Store;
+use crate::workspace::docs_pages::DocPagesCache;
+use crate::workspace::evaluator::ProcessEnv;
+use crate::workspace::{Request, Resolved, Resolver};
+
+pub struct State {
+    pub docs: DashMap<Uri, Arc<DocEntry>>,
+    pub settings: RwLock<Settings>,
+    pub keys: RwLock<Keys>,
+    pub encoding: RwLock<Encoding>,
+    pub progress_supported: AtomicBool,
+    pub progress_tokens: super::progress::Tokens,
+    pub resolver: Resolver,
+    pub pages: DocPagesCache,
+    stores: DashMap<PathBuf, Arc<Store>>,
+    pub shutdown_requested: AtomicBool,
+    /// The client answers `workspace/configuration`.
+    pub pull_configuration: AtomicBool,
+}
+
+impl State {
+    pub fn new() -> Self {
+        State {
+            docs: DashMap::new(),
+            settings: RwLock::new(Settings::default()),
+            keys: RwLock::new(Keys::default()),
+            encoding: RwLock::new(Encoding::Utf16),
+            progress_supported: AtomicBool::new(false),
+            progress_tokens: Arc::new(DashMap::new()),
+            resolver: Resolver::new(),
+            pages: DocPagesCache::default(),
+            stores: DashMap::new(),
+            shutdown_requested: AtomicBool::new(false),
+            pull_configuration: AtomicBool::new(false),
+        }
+    }
+
+    pub fn encoding(&self) -> Encoding {
+        *self.encoding.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn settings(&self) -> Settings {
+        self.settings
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Client settings merged over the `byop.toml` governing `path`.
+    pub fn effective(&self, path: Option<&Path>) -> Effective {
+        let keys = self.keys.read().unwrap_or_else(|e| e.into_inner()).clone();
+        let config = self.resolver.config_for(path);
+        settings::effective(&self.settings(), &keys, config, &ProcessEnv)
+    }
+
+    /// Resolve a document's text: companions and playbook (the setting, `byop.toml`,
+    /// front matter, else built-in), through the cached resolver.
+    pub fn resolve(&self, text: String, path: Option<&Path>) -> Result<Resolved, DocumentError> {
+        self.resolver.resolve(Request {
+            text,
+            path,
+            setting_playbook: self.settings().playbook,
+            ..Default::default()
+        })
+    }
+
+    pub fn store(&self, path: &Path) -> Option<Arc<Store>> {
+        if let Some(s) = self.stores.get(path) {
+            return Some(s.clone());
+        }
+        match Store::open(path) {
+            Ok(s) => {
+                let s = Arc::new(s);
+                self.stores.insert(path.to_path_buf(), s.clone());
+                Some(s)
+            }
+            Err(e) => {
+                tracing::warn!("cannot open the store {}: {e}", path.display());
+                None
+            }
+        }
+    }
+}
+
+impl Default for State {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+pub fn uri_path(uri: &Uri) -> Option<PathBuf> {
+    uri.to_file_path().map(|p| p.into_owned())
+}
+
+/// The document's identity in the store: its canonical path (as the CLI uses), else the URI.
+pub fn doc_key(uri: &Uri) -> String {
+    uri_path(uri)
+        .map(|p| crate::workspace::doc_key(&p))
+        .unwrap_or_else(|| uri.as_str().to_string())
+}

@@ -1,0 +1,69 @@
+//! Integrity hashes (SPEC §3): RFC 8785 (JCS) canonical JSON, then sha256.
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use super::playbook::Playbook;
+
+/// Metadata keys that change without changing what the playbook tests.
+const VOLATILE_METADATA: &[&str] = &["created_at", "updated_at"];
+
+/// RFC 8785 canonical JSON of any serializable value.
+pub fn canonical_json<T: Serialize + ?Sized>(value: &T) -> String {
+    serde_jcs::to_string(value).expect("JSON values always canonicalize")
+}
+
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// `sha256:` + hex sha256 of the JCS form of `value`.
+pub fn jcs_sha256<T: Serialize + ?Sized>(value: &T) -> String {
+    format!("sha256:{}", sha256_hex(canonical_json(value).as_bytes()))
+}
+
+/// Hash of everything in the playbook that determines what it tests.
+pub fn playbook_logic_hash(pb: &Playbook) -> String {
+    let mut value = serde_json::to_value(pb).expect("playbook serializes");
+    if let Some(meta) = value.get_mut("metadata").and_then(|m| m.as_object_mut()) {
+        for key in VOLATILE_METADATA {
+            meta.remove(*key);
+        }
+    }
+    jcs_sha256(&value)
+}
+
+/// Hash of the normalized inputs; missing companions are `""`.
+pub fn inputs_fingerprint(ai_output: &str, source_document: &str, prompt: &str) -> String {
+    jcs_sha256(&serde_json::json!({
+        "ai_output": ai_output,
+        "source_document": source_document,
+        "prompt": prompt,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprint_matches_a_hand_computed_hash() {
+        // JCS: keys sorted, no whitespace, non-ASCII kept as UTF-8.
+        let canonical = r#"{"ai_output":"Résumé \"ok\"\n","prompt":"","source_document":"src"}"#;
+        assert_eq!(
+            canonical_json(
+                &serde_json::json!({"source_document":"src","prompt":"","ai_output":"Résumé \"ok\"\n"})
+            ),
+            canonical
+        );
+        // Independently computed: printf '%s' '<canonical>' | sha256sum
+        assert_eq!(
+            inputs_fingerprint("Résumé \"ok\"\n", "src", ""),
+            "sha256:2c64eda7d06c2e9128d68762d2255049166c90e892f8d372b62ff41ad3feac4b"
+        );
+        assert_eq!(
+            inputs_fingerprint("", "", ""),
+            "sha256:cfad91bb89645708f545a6e16f45416732c8d35292d619733c2555a7f23dcfc7"
+        );
+    }
+}

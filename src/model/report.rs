@@ -1,0 +1,266 @@
+//! The report: `{"byop_report": …}`, the audit contract, plus additive extras.
+//!
+//! Field names and order are the contract verbatim (README "The report"); every
+//! extra is additive and documented there.
+
+use serde::{Deserialize, Serialize};
+
+use super::text::Range;
+use super::verdict::{DetectionType, Mode, Severity, Status, Verdict};
+
+pub const SPEC_VERSION: &str = "0.1";
+pub const RUNNER_FINGERPRINT: &str = concat!("byop-runner-rust-v", env!("CARGO_PKG_VERSION"));
+pub const DISCLAIMERS: [&str; 3] = [
+    "This is an observability report, not legal advice.",
+    "Pass ≠ safe. Fail ≠ wrong. Indeterminate is expected.",
+    "Report describes behavior under this playbook and inputs.",
+];
+/// Seed 000 note 3, shown wherever variance is shown.
+pub const VARIANCE_NOTE: &str = "Variance in results may reflect evaluator model behavior, not only the AI output being tested. BYOP reports describe observable signals, not ground truth.";
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ReportEnvelope {
+    pub byop_report: Report,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Report {
+    pub spec_version: String,
+    pub playbook_id: String,
+    pub playbook_version: String,
+    pub execution_mode: Mode,
+    /// RFC 3339 / ISO 8601, UTC.
+    pub timestamp: String,
+    pub summary: Summary,
+    pub check_results: Vec<CheckResult>,
+    pub variance_summary: VarianceSummary,
+    pub integrity: Integrity,
+    pub presentation_rules: PresentationRules,
+    // ---- extras (SPEC §5 allows them) ----
+    /// Stable id of this report in the store (sha256 prefix of its content).
+    #[serde(default)]
+    pub report_id: String,
+    #[serde(default)]
+    pub document: DocumentInfo,
+    /// Provider and model used; `None` when no evaluator call was made.
+    #[serde(default)]
+    pub evaluator: Option<EvaluatorInfo>,
+    /// Findings hidden by suppression comments.
+    #[serde(default)]
+    pub suppressed: Vec<SuppressedFinding>,
+    /// Text in the document that addresses the evaluator (prompt injection).
+    #[serde(default)]
+    pub untrusted_input_warnings: Vec<InjectionWarning>,
+    /// One-line notices for the user (e.g. fell back to deterministic mode).
+    #[serde(default)]
+    pub notices: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Summary {
+    pub overall_status: Status,
+    pub key_risks: Vec<String>,
+    pub recommended_next_steps: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CheckResult {
+    pub check_id: String,
+    pub result: Verdict,
+    pub per_check_confidence: f64,
+    pub per_check_consistency: f64,
+    pub evidence_citations: Vec<Citation>,
+    pub notes: String,
+    pub raw_runs: Vec<RawRun>,
+    // ---- extras ----
+    pub severity: Severity,
+    #[serde(default)]
+    pub detection_type: DetectionType,
+    /// Assumptions the evaluator extracted (assumption checks), for the code action.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assumptions: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum Located {
+    Exact,
+    Normalized,
+    Fuzzy,
+    Unlocated,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Citation {
+    pub span: String,
+    /// Human-readable location, e.g. "line 12" or "unlocated".
+    pub location: String,
+    // ---- extras ----
+    pub located: Located,
+    /// Whole-document range, 0-based, UTF-16 code units (LSP default).
+    #[serde(default)]
+    pub range: Option<Range>,
+    /// Whole-document byte offsets `[start, end)`; lets front ends map to any encoding.
+    #[serde(default)]
+    pub byte_range: Option<(usize, usize)>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub context: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct RawRun {
+    pub run: u32,
+    pub result: Verdict,
+    pub confidence: f64,
+    // ---- extras ----
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub notes: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence_citations: Vec<Citation>,
+    /// Why this run could not be evaluated (kept apart from fails).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<RunErrorKind>,
+    /// The evaluator's raw text when it could not be parsed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_response: Option<String>,
+    /// Served from the response cache instead of a new evaluator call.
+    #[serde(default)]
+    pub cached: bool,
+}
+
+/// Why an evaluator run produced no verdict.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum RunErrorKind {
+    RateLimited,
+    Overloaded,
+    QuotaExhausted,
+    Auth,
+    InvalidRequest,
+    ServerError,
+    Timeout,
+    Network,
+    Malformed,
+    Truncated,
+    Cancelled,
+}
+
+impl RunErrorKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunErrorKind::RateLimited => "rate_limited",
+            RunErrorKind::Overloaded => "overloaded",
+            RunErrorKind::QuotaExhausted => "quota_exhausted",
+            RunErrorKind::Auth => "auth",
+            RunErrorKind::InvalidRequest => "invalid_request",
+            RunErrorKind::ServerError => "server_error",
+            RunErrorKind::Timeout => "timeout",
+            RunErrorKind::Network => "network",
+            RunErrorKind::Malformed => "malformed",
+            RunErrorKind::Truncated => "truncated",
+            RunErrorKind::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl std::fmt::Display for RunErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How far a suppression comment reaches.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash)]
+#[serde(rename_all = "kebab-case")]
+pub enum SuppressionScope {
+    NextLine,
+    Block,
+    File,
+}
+
+impl SuppressionScope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SuppressionScope::NextLine => "next-line",
+            SuppressionScope::Block => "block",
+            SuppressionScope::File => "file",
+        }
+    }
+}
+
+impl std::fmt::Display for SuppressionScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct VarianceSummary {
+    pub num_runs: u32,
+    pub consistency_score: f64,
+    pub divergent_findings: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Integrity {
+    pub playbook_logic_hash: String,
+    pub inputs_fingerprint: String,
+    pub runner_fingerprint: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct PresentationRules {
+    pub disclaimers: Vec<String>,
+}
+
+impl Default for PresentationRules {
+    fn default() -> Self {
+        PresentationRules {
+            disclaimers: DISCLAIMERS.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct DocumentInfo {
+    /// Path as given (CLI) or URI path (LSP).
+    #[serde(default)]
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_path: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_path: Option<String>,
+    /// Line (0-based) where the evaluated body starts, after front matter.
+    #[serde(default)]
+    pub body_start_line: u32,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct EvaluatorInfo {
+    pub provider: String,
+    pub model: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SuppressedFinding {
+    pub check_id: String,
+    pub span: String,
+    #[serde(default)]
+    pub range: Option<Range>,
+    pub scope: SuppressionScope,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct InjectionWarning {
+    pub span: String,
+    pub range: Option<Range>,
+    #[serde(default)]
+    pub byte_range: Option<(usize, usize)>,
+    pub reason: String,
+}
+
+impl Report {
+    pub fn check(&self, id: &str) -> Option<&CheckResult> {
+        self.check_results.iter().find(|c| c.check_id == id)
+    }
+}

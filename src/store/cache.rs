@@ -1,0 +1,80 @@
+//! The evaluator response cache: raw answers by cache key.
+
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
+
+use super::{Store, StoreError};
+use crate::evaluator::ResponseCache;
+use crate::model::now_rfc3339;
+
+impl Store {
+    pub fn cached_response(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let conn = self.conn();
+        conn.query_row(
+            "SELECT raw_text FROM responses WHERE cache_key = ?1",
+            [key],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(|e| self.err("reading response cache", e))
+    }
+    /// Store (or replace) the raw evaluator text for a cache key.
+    pub fn put_cached_response(
+        &self,
+        key: &str,
+        provider: &str,
+        model: &str,
+        raw: &str,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err("starting transaction", e))?;
+        tx.execute(
+            "INSERT OR REPLACE INTO responses (cache_key, provider, model, raw_text, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![key, provider, model, raw, now_rfc3339()],
+        )
+        .map_err(|e| self.err("caching response", e))?;
+        tx.commit().map_err(|e| self.err("caching response", e))
+    }
+}
+
+impl ResponseCache for Store {
+    fn get(&self, key: &str) -> Option<String> {
+        self.cached_response(key)
+            .inspect_err(|e| tracing::warn!("response cache: {e}"))
+            .ok()
+            .flatten()
+    }
+
+    fn put(&self, key: &str, provider: &str, model: &str, raw: &str) {
+        if let Err(e) = self.put_cached_response(key, provider, model, raw) {
+            tracing::warn!("could not cache evaluator response: {e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn response_cache_put_get_and_replace() {
+        let store = Store::open_in_memory().unwrap();
+        assert_eq!(store.cached_response("k1").unwrap(), None);
+        store
+            .put_cached_response("k1", "anthropic", "claude", "{\"result\":\"pass\"}")
+            .unwrap();
+        assert_eq!(
+            store.cached_response("k1").unwrap().as_deref(),
+            Some("{\"result\":\"pass\"}")
+        );
+        store
+            .put_cached_response("k1", "anthropic", "claude", "second")
+            .unwrap();
+        assert_eq!(
+            store.cached_response("k1").unwrap().as_deref(),
+            Some("second")
+        );
+        assert_eq!(store.cached_response("k2").unwrap(), None);
+    }
+}

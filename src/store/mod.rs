@@ -1,0 +1,256 @@
+//! The SQLite store: reports, baselines and the evaluator response cache in one file.
+//!
+//! The schema is versioned with `PRAGMA user_version`; migrations run in order,
+//! one `BEGIN IMMEDIATE` transaction each, so two processes opening a fresh file
+//! at once cannot both apply the same migration. Nothing here takes an API key.
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode};
+
+mod baselines;
+mod cache;
+mod reports;
+mod schema;
+#[cfg(test)]
+mod test_support;
+
+pub use crate::model::HistoryRow;
+pub use schema::SCHEMA_VERSION;
+use schema::{migrate, open_error, refuse_newer, user_version};
+
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct StoreError(pub String);
+
+/// How long a writer waits for another process's write lock before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// `Send + Sync`: one connection behind a mutex. Each process (or each `open`)
+/// gets its own connection; WAL and the busy timeout let them write concurrently.
+pub struct Store {
+    conn: Mutex<Connection>,
+    /// Shown in errors; `:memory:` for in-memory stores.
+    label: String,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("path", &self.label).finish()
+    }
+}
+
+impl Store {
+    /// Open (creating folders and schema), WAL, busy_timeout, migrations.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let label = path.display().to_string();
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| {
+                StoreError(format!("cannot create folder {}: {e}", parent.display()))
+            })?;
+        }
+        let conn = Connection::open(path)
+            .map_err(|e| StoreError(format!("cannot open database {label}: {e}")))?;
+        Self::init(conn, label, true)
+    }
+    pub fn open_in_memory() -> Result<Store, StoreError> {
+        let conn = Connection::open_in_memory()
+            .map_err(|e| StoreError(format!("cannot open in-memory database: {e}")))?;
+        Self::init(conn, ":memory:".to_string(), false)
+    }
+    /// The database path as given to `open` (`:memory:` for in-memory stores).
+    pub fn path(&self) -> PathBuf {
+        PathBuf::from(&self.label)
+    }
+    fn init(mut conn: Connection, label: String, wal: bool) -> Result<Store, StoreError> {
+        let fail = |what: &str, e: rusqlite::Error| open_error(&label, what, e);
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| fail("setting busy timeout", e))?;
+        // The first read of the file: a non-database fails here, before we write anything.
+        let version = user_version(&conn).map_err(|e| fail("reading schema version", e))?;
+        refuse_newer(&label, version)?;
+        if wal {
+            // Switching journal mode can report "locked" without consulting the busy
+            // handler while another connection is opening the same fresh file; retry.
+            retry_while_busy(|| {
+                conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| {
+                    row.get::<_, String>(0)
+                })
+            })
+            .map_err(|e| fail("enabling WAL", e))?;
+        }
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(|e| fail("setting synchronous", e))?;
+        conn.pragma_update(None, "foreign_keys", true)
+            .map_err(|e| fail("enabling foreign keys", e))?;
+        migrate(&mut conn, &label)?;
+        Ok(Store {
+            conn: Mutex::new(conn),
+            label,
+        })
+    }
+    /// A poisoned lock only means another thread panicked mid-call; SQLite rolled
+    /// back its transaction, so the connection is still consistent.
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        self.conn
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+    fn err(&self, what: &str, e: rusqlite::Error) -> StoreError {
+        StoreError(format!("database {}: {what}: {e}", self.label))
+    }
+}
+
+/// Run `op` again while SQLite reports busy/locked, until `BUSY_TIMEOUT` has passed.
+fn retry_while_busy<T>(mut op: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
+    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match op() {
+            Err(e)
+                if matches!(
+                    e.sqlite_error_code(),
+                    Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+                ) && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Report timestamps as Unix nanoseconds, for ordering (`None` when unparseable).
+pub(crate) fn timestamp_ns(ts: &str) -> Option<i64> {
+    let t = time::OffsetDateTime::parse(ts, &time::format_description::well_known::Rfc3339).ok()?;
+    i64::try_from(t.unix_timestamp_nanos()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::*;
+    use super::*;
+    use crate::model::*;
+    use rusqlite::Connection;
+    use std::sync::Arc;
+
+    #[test]
+    fn store_is_send_and_sync() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Store>();
+    }
+
+    #[test]
+    fn fresh_file_gets_schema_and_reopens_with_data() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a/b/.byop/byop.db");
+        let store = Store::open(&path).unwrap();
+        store
+            .save_report(
+                "nda.ai.md",
+                &report("r1", "2026-01-01T00:00:00Z", "sha256:in", Mode::Screening),
+            )
+            .unwrap();
+        drop(store);
+
+        let raw = Connection::open(&path).unwrap();
+        assert_eq!(user_version(&raw).unwrap(), SCHEMA_VERSION);
+        let mode: String = raw
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        drop(raw);
+
+        let store = Store::open(&path).unwrap();
+        assert!(store.get_report("r1").unwrap().is_some());
+    }
+
+    #[test]
+    fn newer_schema_is_refused_with_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("byop.db");
+        let raw = Connection::open(&path).unwrap();
+        raw.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        drop(raw);
+        let err = Store::open(&path).unwrap_err().to_string();
+        assert!(err.contains("newer byop"), "{err}");
+        assert!(
+            err.contains(&format!("schema v{}", SCHEMA_VERSION + 1)),
+            "{err}"
+        );
+        assert!(err.contains(&path.display().to_string()), "{err}");
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_database_is_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("notes.db");
+        std::fs::write(&path, "# Meeting notes\n".repeat(100)).unwrap();
+        let err = Store::open(&path).unwrap_err().to_string();
+        assert!(err.contains("not a byop database"), "{err}");
+        assert!(err.contains(&path.display().to_string()), "{err}");
+        // and the file is left untouched
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .starts_with("# Meeting notes")
+        );
+    }
+
+    #[test]
+    fn a_poisoned_lock_is_recovered() {
+        let store = Arc::new(Store::open_in_memory().unwrap());
+        let s = store.clone();
+        let _ = std::thread::spawn(move || {
+            let _guard = s.conn();
+            panic!("writer panicked while holding the connection");
+        })
+        .join();
+        assert!(store.conn.is_poisoned());
+        store.put_cached_response("k", "p", "m", "raw").unwrap();
+        assert_eq!(store.cached_response("k").unwrap().as_deref(), Some("raw"));
+    }
+
+    #[test]
+    fn two_processes_writing_at_once_lose_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".byop/byop.db");
+        let start = Arc::new(std::sync::Barrier::new(2));
+        let writers: Vec<_> = (0..2)
+            .map(|w| {
+                let (path, start) = (path.clone(), start.clone());
+                std::thread::spawn(move || {
+                    // each "process" opens its own connection, at the same time, on a fresh file
+                    start.wait();
+                    let store = Store::open(&path)?;
+                    for i in 0..200 {
+                        let ts = format!("2026-01-01T00:{:02}:{:02}Z", i / 60, i % 60);
+                        store.save_report(
+                            &format!("doc{w}.md"),
+                            &report(&format!("w{w}-{i:03}"), &ts, "i", Mode::Full),
+                        )?;
+                    }
+                    Ok::<_, StoreError>(())
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap().unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let rows = store.history(None, usize::MAX).unwrap();
+        assert_eq!(rows.len(), 400);
+        for w in 0..2 {
+            assert_eq!(
+                store
+                    .history(Some(&format!("doc{w}.md")), 1000)
+                    .unwrap()
+                    .len(),
+                200
+            );
+        }
+    }
+}

@@ -1,0 +1,428 @@
+//! Reports: save, look up by id or prefix, history, latest, identical inputs.
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+
+use super::{HistoryRow, Store, StoreError, timestamp_ns};
+use crate::model::Report;
+
+/// Newest first; ties (same timestamp) broken by insertion order.
+const NEWEST_FIRST: &str = "ORDER BY timestamp_ns DESC, rowid DESC";
+
+impl Store {
+    /// Insert a report (`report.report_id` must be set). `doc_key` identifies the document.
+    ///
+    /// Idempotent: saving an id that is already stored is a no-op (`INSERT OR IGNORE`).
+    /// Report ids are content hashes, so the same id means the same report, and
+    /// keeping the first row keeps its insertion order and any baseline pointing at it.
+    pub fn save_report(&self, doc_key: &str, report: &Report) -> Result<(), StoreError> {
+        if report.report_id.trim().is_empty() {
+            return Err(StoreError(
+                "cannot save a report without a report_id".into(),
+            ));
+        }
+        let json = serde_json::to_string(report).map_err(|e| {
+            StoreError(format!("cannot serialize report {}: {e}", report.report_id))
+        })?;
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err("starting transaction", e))?;
+        tx.execute(
+            "INSERT OR IGNORE INTO reports (report_id, doc_key, timestamp, timestamp_ns, playbook_id,
+                playbook_version, playbook_hash, inputs_fingerprint, mode, status, consistency_score, report_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            params![
+                report.report_id,
+                doc_key,
+                report.timestamp,
+                timestamp_ns(&report.timestamp),
+                report.playbook_id,
+                report.playbook_version,
+                report.integrity.playbook_logic_hash,
+                report.integrity.inputs_fingerprint,
+                report.execution_mode.as_str(),
+                report.summary.overall_status.as_str(),
+                report.variance_summary.consistency_score,
+                json,
+            ],
+        )
+        .map_err(|e| self.err("saving report", e))?;
+        tx.commit().map_err(|e| self.err("saving report", e))
+    }
+    /// By full id or unique prefix. An ambiguous prefix is an error listing the matches.
+    pub fn get_report(&self, id: &str) -> Result<Option<Report>, StoreError> {
+        let conn = self.conn();
+        match self.resolve_id(&conn, id)? {
+            Some(full) => self.report_by_id(&conn, &full),
+            None => Ok(None),
+        }
+    }
+    /// The full id for `id` (full id or unique prefix).
+    pub(super) fn resolve_id(
+        &self,
+        conn: &Connection,
+        id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let id = id.trim();
+        if id.is_empty() {
+            return Err(StoreError("empty report id".into()));
+        }
+        let exact: Option<String> = conn
+            .query_row(
+                "SELECT report_id FROM reports WHERE report_id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.err("looking up report", e))?;
+        if exact.is_some() {
+            return Ok(exact);
+        }
+        // substr, not LIKE: ids may not contain LIKE wildcards, but a prefix given by a user might.
+        const SHOWN: usize = 5;
+        let mut stmt = conn
+            .prepare("SELECT report_id FROM reports WHERE substr(report_id, 1, length(?1)) = ?1 ORDER BY report_id LIMIT ?2")
+            .map_err(|e| self.err("looking up report", e))?;
+        let matches = stmt
+            .query_map(params![id, SHOWN as i64 + 1], |r| r.get::<_, String>(0))
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| self.err("looking up report", e))?;
+        match matches.len() {
+            0 => Ok(None),
+            1 => Ok(matches.into_iter().next()),
+            n => {
+                let more = if n > SHOWN { ", …" } else { "" };
+                let shown = matches
+                    .iter()
+                    .take(SHOWN)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                Err(StoreError(format!(
+                    "report id prefix `{id}` is ambiguous: {shown}{more}"
+                )))
+            }
+        }
+    }
+    fn report_by_id(&self, conn: &Connection, id: &str) -> Result<Option<Report>, StoreError> {
+        self.query_report(
+            conn,
+            "SELECT report_json FROM reports WHERE report_id = ?1",
+            params![id],
+        )
+    }
+    /// First row of a `SELECT report_json …` query, parsed.
+    pub(super) fn query_report(
+        &self,
+        conn: &Connection,
+        sql: &str,
+        params: &[&dyn rusqlite::ToSql],
+    ) -> Result<Option<Report>, StoreError> {
+        let json: Option<String> = conn
+            .query_row(sql, params, |r| r.get(0))
+            .optional()
+            .map_err(|e| self.err("reading report", e))?;
+        json.map(|j| {
+            serde_json::from_str(&j).map_err(|e| {
+                StoreError(format!(
+                    "database {}: a stored report is unreadable: {e}",
+                    self.label
+                ))
+            })
+        })
+        .transpose()
+    }
+    /// Newest first; all documents when `doc_key` is `None`. Returns at most `limit` rows.
+    pub fn history(
+        &self,
+        doc_key: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<HistoryRow>, StoreError> {
+        let conn = self.conn();
+        let sql = format!(
+            "SELECT r.report_id, r.timestamp, r.doc_key, r.playbook_id, r.playbook_version, r.mode, r.status,
+                    r.consistency_score,
+                    EXISTS (SELECT 1 FROM baselines b WHERE b.report_id = r.report_id AND b.doc_key = r.doc_key)
+             FROM reports r WHERE (?1 IS NULL OR r.doc_key = ?1) {NEWEST_FIRST} LIMIT ?2"
+        );
+        let mut stmt = conn
+            .prepare(&sql)
+            .map_err(|e| self.err("reading history", e))?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        stmt.query_map(params![doc_key, limit], |r| {
+            Ok(HistoryRow {
+                report_id: r.get(0)?,
+                timestamp: r.get(1)?,
+                document: r.get(2)?,
+                playbook_id: r.get(3)?,
+                playbook_version: r.get(4)?,
+                mode: r.get(5)?,
+                status: r.get(6)?,
+                consistency_score: r.get(7)?,
+                is_baseline: r.get(8)?,
+            })
+        })
+        .and_then(|rows| rows.collect())
+        .map_err(|e| self.err("reading history", e))
+    }
+    /// Most recent report of this document and playbook hash, other than `exclude_id`.
+    pub fn latest_report(
+        &self,
+        doc_key: &str,
+        playbook_hash: &str,
+        exclude_id: Option<&str>,
+    ) -> Result<Option<Report>, StoreError> {
+        let conn = self.conn();
+        let sql = format!(
+            "SELECT report_json FROM reports
+             WHERE doc_key = ?1 AND playbook_hash = ?2 AND (?3 IS NULL OR report_id <> ?3)
+             {NEWEST_FIRST} LIMIT 1"
+        );
+        self.query_report(&conn, &sql, params![doc_key, playbook_hash, exclude_id])
+    }
+    /// Most recent report for identical inputs, playbook and mode (any document path).
+    pub fn find_by_inputs(
+        &self,
+        inputs_fingerprint: &str,
+        playbook_hash: &str,
+        mode: &str,
+    ) -> Result<Option<Report>, StoreError> {
+        let conn = self.conn();
+        let sql = format!(
+            "SELECT report_json FROM reports
+             WHERE inputs_fingerprint = ?1 AND playbook_hash = ?2 AND mode = ?3 {NEWEST_FIRST} LIMIT 1"
+        );
+        self.query_report(
+            &conn,
+            &sql,
+            params![inputs_fingerprint, playbook_hash, mode],
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::*;
+    use super::*;
+    use crate::model::*;
+
+    #[test]
+    fn report_round_trips_by_full_id_and_prefix() {
+        let store = Store::open_in_memory().unwrap();
+        let original = report("abc123", "2026-01-01T00:00:00Z", "sha256:in", Mode::Full);
+        store.save_report("nda.ai.md", &original).unwrap();
+        assert_eq!(
+            store.get_report("abc123").unwrap().as_ref(),
+            Some(&original)
+        );
+        assert_eq!(store.get_report("abc").unwrap().as_ref(), Some(&original));
+        assert_eq!(store.get_report("zzz").unwrap(), None);
+        assert!(store.get_report("  ").is_err());
+        // a LIKE wildcard in a prefix is taken literally
+        assert_eq!(store.get_report("a%").unwrap(), None);
+
+        store
+            .save_report(
+                "nda.ai.md",
+                &report("abd999", "2026-01-02T00:00:00Z", "sha256:in", Mode::Full),
+            )
+            .unwrap();
+        let err = store.get_report("ab").unwrap_err().to_string();
+        assert!(
+            err.contains("ambiguous") && err.contains("abc123") && err.contains("abd999"),
+            "{err}"
+        );
+        // a full id that is also a prefix of nothing else still resolves
+        assert!(store.get_report("abd999").unwrap().is_some());
+    }
+
+    #[test]
+    fn saving_the_same_id_twice_keeps_the_first() {
+        let store = Store::open_in_memory().unwrap();
+        let first = report("r1", "2026-01-01T00:00:00Z", "sha256:in", Mode::Full);
+        store.save_report("doc", &first).unwrap();
+        let mut second = first.clone();
+        second.notices.push("changed".into());
+        store.save_report("doc", &second).unwrap();
+        assert_eq!(store.get_report("r1").unwrap(), Some(first));
+        assert_eq!(store.history(None, 10).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn report_without_id_is_rejected() {
+        let store = Store::open_in_memory().unwrap();
+        assert!(
+            store
+                .save_report("doc", &report("", "2026-01-01T00:00:00Z", "x", Mode::Full))
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn history_is_newest_first_filtered_and_limited() {
+        let store = Store::open_in_memory().unwrap();
+        // inserted out of order; one timestamp has fractional seconds
+        store
+            .save_report(
+                "a.md",
+                &report("r2", "2026-01-02T00:00:00Z", "i", Mode::Full),
+            )
+            .unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("r1", "2026-01-01T00:00:00Z", "i", Mode::Full),
+            )
+            .unwrap();
+        store
+            .save_report(
+                "b.md",
+                &report("r3", "2026-01-02T00:00:00.500Z", "i", Mode::Screening),
+            )
+            .unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("r4", "2026-01-03T09:00:00+02:00", "i", Mode::Full),
+            )
+            .unwrap();
+
+        let ids = |rows: Vec<HistoryRow>| rows.into_iter().map(|r| r.report_id).collect::<Vec<_>>();
+        assert_eq!(
+            ids(store.history(None, 100).unwrap()),
+            ["r4", "r3", "r2", "r1"]
+        );
+        assert_eq!(
+            ids(store.history(Some("a.md"), 100).unwrap()),
+            ["r4", "r2", "r1"]
+        );
+        assert_eq!(ids(store.history(Some("a.md"), 2).unwrap()), ["r4", "r2"]);
+        assert!(store.history(Some("missing.md"), 10).unwrap().is_empty());
+
+        let row = &store.history(Some("b.md"), 1).unwrap()[0];
+        assert_eq!(row.document, "b.md");
+        assert_eq!(row.mode, "screening");
+        assert_eq!(row.status, "REVIEW");
+        assert_eq!(row.consistency_score, 0.75);
+        assert_eq!(row.playbook_id, crate::engine::playbook::BUILTIN_ID);
+        assert!(!row.is_baseline);
+
+        store.save_baseline("a.md", "r2").unwrap();
+        let flags: Vec<(String, bool)> = store
+            .history(None, 100)
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.report_id, r.is_baseline))
+            .collect();
+        assert_eq!(
+            flags,
+            [
+                ("r4".into(), false),
+                ("r3".into(), false),
+                ("r2".into(), true),
+                ("r1".into(), false)
+            ]
+        );
+    }
+
+    #[test]
+    fn latest_report_skips_the_excluded_id_and_other_playbooks() {
+        let store = Store::open_in_memory().unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("old", "2026-01-01T00:00:00Z", "i1", Mode::Full),
+            )
+            .unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("new", "2026-01-02T00:00:00Z", "i2", Mode::Full),
+            )
+            .unwrap();
+        let mut other_pb = report("otherpb", "2026-01-03T00:00:00Z", "i3", Mode::Full);
+        other_pb.integrity.playbook_logic_hash = "sha256:other".into();
+        store.save_report("a.md", &other_pb).unwrap();
+        store
+            .save_report(
+                "b.md",
+                &report("otherdoc", "2026-01-04T00:00:00Z", "i4", Mode::Full),
+            )
+            .unwrap();
+
+        let id = |r: Option<Report>| r.map(|r| r.report_id);
+        assert_eq!(
+            id(store.latest_report("a.md", &hash(), None).unwrap()).as_deref(),
+            Some("new")
+        );
+        assert_eq!(
+            id(store.latest_report("a.md", &hash(), Some("new")).unwrap()).as_deref(),
+            Some("old")
+        );
+        assert_eq!(
+            id(store
+                .latest_report("a.md", "sha256:other", Some("otherpb"))
+                .unwrap()),
+            None
+        );
+        assert_eq!(
+            id(store.latest_report("c.md", &hash(), None).unwrap()),
+            None
+        );
+    }
+
+    #[test]
+    fn find_by_inputs_matches_fingerprint_playbook_and_mode() {
+        let store = Store::open_in_memory().unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("s1", "2026-01-01T00:00:00Z", "sha256:same", Mode::Screening),
+            )
+            .unwrap();
+        store
+            .save_report(
+                "moved/a.md",
+                &report("s2", "2026-01-02T00:00:00Z", "sha256:same", Mode::Screening),
+            )
+            .unwrap();
+        store
+            .save_report(
+                "a.md",
+                &report("f1", "2026-01-03T00:00:00Z", "sha256:same", Mode::Full),
+            )
+            .unwrap();
+
+        let found = store
+            .find_by_inputs("sha256:same", &hash(), "screening")
+            .unwrap()
+            .unwrap();
+        assert_eq!(found.report_id, "s2");
+        assert_eq!(
+            store
+                .find_by_inputs("sha256:same", &hash(), "full")
+                .unwrap()
+                .unwrap()
+                .report_id,
+            "f1"
+        );
+        assert!(
+            store
+                .find_by_inputs("sha256:same", &hash(), "deterministic")
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            store
+                .find_by_inputs("sha256:same", "sha256:other", "full")
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            store
+                .find_by_inputs("sha256:diff", &hash(), "full")
+                .unwrap()
+                .is_none()
+        );
+    }
+}

@@ -1,0 +1,96 @@
+//! The schema, versioned with `PRAGMA user_version`: migrations run in order, one
+//! `BEGIN IMMEDIATE` transaction each, so two processes opening a fresh file at once
+//! cannot both apply the same migration.
+
+use rusqlite::{Connection, ErrorCode, TransactionBehavior};
+
+use super::StoreError;
+
+/// Ordered schema migrations; migration `i` takes the schema from version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[
+    // v1
+    "CREATE TABLE reports (
+        report_id          TEXT PRIMARY KEY NOT NULL,
+        doc_key            TEXT NOT NULL,
+        timestamp          TEXT NOT NULL,
+        -- report timestamp as Unix nanoseconds, for ordering (NULL when unparseable)
+        timestamp_ns       INTEGER,
+        playbook_id        TEXT NOT NULL,
+        playbook_version   TEXT NOT NULL,
+        playbook_hash      TEXT NOT NULL,
+        inputs_fingerprint TEXT NOT NULL,
+        mode               TEXT NOT NULL,
+        status             TEXT NOT NULL,
+        consistency_score  REAL NOT NULL,
+        report_json        TEXT NOT NULL
+    );
+    CREATE INDEX reports_by_doc ON reports (doc_key, playbook_hash, timestamp_ns);
+    CREATE INDEX reports_by_inputs ON reports (inputs_fingerprint, playbook_hash, mode);
+    CREATE INDEX reports_by_time ON reports (timestamp_ns);
+    CREATE TABLE baselines (
+        doc_key       TEXT NOT NULL,
+        playbook_hash TEXT NOT NULL,
+        report_id     TEXT NOT NULL REFERENCES reports (report_id),
+        saved_at      TEXT NOT NULL,
+        PRIMARY KEY (doc_key, playbook_hash)
+    );
+    CREATE TABLE responses (
+        cache_key  TEXT PRIMARY KEY NOT NULL,
+        provider   TEXT NOT NULL,
+        model      TEXT NOT NULL,
+        raw_text   TEXT NOT NULL,
+        created_at TEXT NOT NULL
+    );",
+];
+
+/// Schema version this binary writes.
+pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+pub(super) fn user_version(conn: &Connection) -> rusqlite::Result<u32> {
+    conn.pragma_query_value(None, "user_version", |r| r.get::<_, i64>(0))
+        .map(|v| u32::try_from(v).unwrap_or(u32::MAX))
+}
+
+pub(super) fn refuse_newer(label: &str, version: u32) -> Result<(), StoreError> {
+    if version > SCHEMA_VERSION {
+        return Err(StoreError(format!(
+            "database {label} was written by a newer byop (schema v{version}); this byop knows up to v{SCHEMA_VERSION}"
+        )));
+    }
+    Ok(())
+}
+
+pub(super) fn open_error(label: &str, what: &str, e: rusqlite::Error) -> StoreError {
+    if e.sqlite_error_code() == Some(ErrorCode::NotADatabase) {
+        StoreError(format!(
+            "{label} is not a byop database (not a SQLite file)"
+        ))
+    } else {
+        StoreError(format!("cannot open database {label}: {what}: {e}"))
+    }
+}
+
+/// Apply the missing migrations, each in its own immediate transaction. The version
+/// is re-read inside the transaction because another process may have migrated first.
+pub(super) fn migrate(conn: &mut Connection, label: &str) -> Result<(), StoreError> {
+    loop {
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| open_error(label, "starting migration", e))?;
+        let version =
+            user_version(&tx).map_err(|e| open_error(label, "reading schema version", e))?;
+        refuse_newer(label, version)?;
+        let Some(sql) = MIGRATIONS.get(version as usize) else {
+            return Ok(()); // up to date; the read-only transaction rolls back on drop
+        };
+        let next = version + 1;
+        tx.execute_batch(sql)
+            .and_then(|()| tx.pragma_update(None, "user_version", next))
+            .and_then(|()| tx.commit())
+            .map_err(|e| {
+                StoreError(format!(
+                    "cannot migrate database {label} to schema v{next}: {e}"
+                ))
+            })?;
+    }
+}
