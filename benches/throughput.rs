@@ -88,10 +88,15 @@ fn main() {
             backoff_base: Duration::from_millis(10),
         })
         .unwrap();
-        let doc = Document::load(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/nda_review.ai.md"),
-        )
-        .unwrap();
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/nda_review.ai.md");
+        let doc = byop::workspace::Resolver::new()
+            .resolve(byop::workspace::Request {
+                text: std::fs::read_to_string(&path).unwrap(),
+                path: Some(&path),
+                ..Default::default()
+            })
+            .unwrap()
+            .doc;
         let start = Instant::now();
         let report = runner::run(
             &playbook,
