@@ -2,9 +2,10 @@
 
 use std::path::Path;
 
+use super::args::BaselineAction;
+use super::error::CliError;
 use super::history::existing_doc_key;
 use super::output::open_store;
-use super::{BaselineAction, CliError};
 use crate::engine::playbook;
 use crate::workspace::Config;
 

@@ -5,8 +5,9 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::args::{CheckArgs, FailOn};
+use super::error::CliError;
 use super::output::{self, Rendered};
-use super::{CheckArgs, CliError, FailOn};
 use crate::engine::runner::{self, RunOptions};
 use crate::evaluator::Evaluator;
 use crate::model::{Mode, Report, Status};
@@ -16,9 +17,9 @@ use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
 use crate::workspace::files::read_text;
 use crate::workspace::{Config, Request, Resolved, Resolver, doc_key};
 
-pub struct Job {
-    pub resolved: Resolved,
-    pub doc_key: String,
+struct Job {
+    resolved: Resolved,
+    doc_key: String,
 }
 
 pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
@@ -45,7 +46,8 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
     let store = Arc::new(Store::open(&db)?);
     let reports = evaluate_all(&args, &workspace, evaluator, &store, &jobs).await?;
     if args.fix {
-        return super::fix::apply(&args, &jobs, &reports);
+        let checked: Vec<_> = jobs.iter().map(|j| &j.resolved).zip(&reports).collect();
+        return super::fix::apply(&args, &checked);
     }
     let baselines = baselines(&store, &jobs, &reports);
     let items: Vec<Rendered> = reports

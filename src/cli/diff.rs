@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 
+use super::args::DiffFormat;
+use super::error::CliError;
 use super::output::{self, load_report, open_store};
-use super::{CliError, DiffFormat};
 use crate::engine::compare::compare;
 use crate::render;
 

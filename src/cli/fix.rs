@@ -5,17 +5,18 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::check::Job;
-use super::{CheckArgs, CliError};
+use super::args::CheckArgs;
+use super::error::CliError;
 use crate::engine::fixes::{self, FixTarget};
 use crate::model::{Edit, Report, Verdict, fix};
+use crate::workspace::Resolved;
 
-pub fn apply(args: &CheckArgs, jobs: &[Job], reports: &[Report]) -> Result<u8, CliError> {
+pub fn apply(args: &CheckArgs, checked: &[(&Resolved, &Report)]) -> Result<u8, CliError> {
     let mut changed = 0;
     let mut diff = String::new();
-    for (job, report) in jobs.iter().zip(reports) {
-        let doc = &job.resolved.doc;
-        let edits = edits_for(job, report, args.unsafe_fixes);
+    for (resolved, report) in checked {
+        let doc = &resolved.doc;
+        let edits = edits_for(resolved, report, args.unsafe_fixes);
         if edits.is_empty() {
             continue;
         }
@@ -44,10 +45,10 @@ pub fn apply(args: &CheckArgs, jobs: &[Job], reports: &[Report]) -> Result<u8, C
 }
 
 /// The safe fixes of every finding; with `unsafe_fixes` also each located finding's own fix.
-fn edits_for(job: &Job, report: &Report, unsafe_fixes: bool) -> Vec<Edit> {
-    let doc = &job.resolved.doc;
+fn edits_for(resolved: &Resolved, report: &Report, unsafe_fixes: bool) -> Vec<Edit> {
+    let doc = &resolved.doc;
     let target = FixTarget::of(doc);
-    let checks = &job.resolved.playbook.playbook.checks;
+    let checks = &resolved.playbook.playbook.checks;
     let findings = checks
         .iter()
         .filter_map(|c| Some((c, report.check(&c.id)?)));

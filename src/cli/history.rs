@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 
+use super::args::HistoryFormat;
+use super::error::CliError;
 use super::output::{self, open_store};
-use super::{CliError, HistoryFormat};
 use crate::render;
 
 pub fn run(

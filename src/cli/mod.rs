@@ -6,6 +6,7 @@ mod args;
 mod baseline;
 mod check;
 mod diff;
+mod error;
 mod fix;
 mod history;
 mod output;
@@ -17,16 +18,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 pub use args::*;
-
-/// A failure that ends the command with exit code 2 and one line on stderr.
-#[derive(Debug)]
-pub struct CliError(pub String);
-
-impl<E: std::fmt::Display> From<E> for CliError {
-    fn from(e: E) -> Self {
-        CliError(e.to_string())
-    }
-}
+pub use error::CliError;
 
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

@@ -9,7 +9,8 @@ use crate::render;
 use crate::store::Store;
 use crate::workspace::Config;
 
-use super::{CliError, Format};
+use super::args::Format;
+use super::error::CliError;
 
 pub struct Rendered<'a> {
     pub report: &'a Report,

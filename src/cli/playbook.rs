@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use super::{CliError, PlaybookAction};
+use super::args::PlaybookAction;
+use super::error::CliError;
 use crate::engine::playbook;
 use crate::workspace::Config;
 

@@ -2,8 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::args::Format;
+use super::error::CliError;
 use super::output::{self, Rendered, load_report, open_store};
-use super::{CliError, Format};
 use crate::engine::playbook;
 use crate::model::Report;
 use crate::store::Store;

@@ -3,7 +3,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use super::schema::{TOOL_NAME, verdict_schema};
-use super::{CheckPrompt, EvalError, HttpReply, ModelReply};
+use super::types::{CheckPrompt, EvalError, HttpReply, ModelReply};
 
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 pub const API_VERSION: &str = "2023-06-01";

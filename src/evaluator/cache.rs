@@ -3,7 +3,9 @@
 
 use tokio_util::sync::CancellationToken;
 
-use super::{CheckPrompt, EvalError, Evaluator, EvaluatorVerdict, parse_verdict};
+use super::client::Evaluator;
+use super::parse::parse_verdict;
+use super::types::{CheckPrompt, EvalError, EvaluatorVerdict};
 
 /// Where answers are kept between runs (the store implements it).
 pub trait ResponseCache: Send + Sync {

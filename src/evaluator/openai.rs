@@ -2,7 +2,7 @@
 use serde_json::{Value, json};
 
 use super::schema::{OPENAI_SCHEMA_NAME, verdict_schema};
-use super::{CheckPrompt, EvalError, HttpReply, ModelReply};
+use super::types::{CheckPrompt, EvalError, HttpReply, ModelReply};
 
 /// `OPENAI_BASE_URL` conventionally includes `/v1`.
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";

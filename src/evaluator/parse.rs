@@ -1,7 +1,7 @@
 //! Lenient parsing of the model's verdict JSON.
 use serde_json::{Map, Value};
 
-use super::{EvaluatorVerdict, QuotedSpan};
+use super::types::{EvaluatorVerdict, QuotedSpan};
 use crate::model::Verdict;
 
 /// Parse the model's JSON verdict: plain JSON, a ```json fence, or an object

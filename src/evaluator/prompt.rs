@@ -1,5 +1,5 @@
 //! Seed 000's system and user prompts, with the document fenced as untrusted data.
-use super::CheckPrompt;
+use super::types::CheckPrompt;
 use crate::model::Check;
 use crate::model::Inputs;
 use crate::model::integrity::{canonical_json, sha256_hex};

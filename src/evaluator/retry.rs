@@ -1,7 +1,7 @@
 //! Retry policy: which errors are transient, and how long to wait.
 use std::time::{Duration, SystemTime};
 
-use super::EvalError;
+use super::types::EvalError;
 
 /// Longest `retry-after` we honour; a provider asking for more gets this.
 pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);

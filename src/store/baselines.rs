@@ -2,7 +2,8 @@
 
 use rusqlite::{TransactionBehavior, params};
 
-use super::{Store, StoreError};
+use super::Store;
+use super::error::StoreError;
 use crate::model::{Report, now_rfc3339};
 
 impl Store {

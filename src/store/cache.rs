@@ -2,7 +2,8 @@
 
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
-use super::{Store, StoreError};
+use super::Store;
+use super::error::StoreError;
 use crate::evaluator::ResponseCache;
 use crate::model::now_rfc3339;
 

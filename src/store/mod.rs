@@ -11,18 +11,16 @@ use rusqlite::{Connection, ErrorCode};
 
 mod baselines;
 mod cache;
+mod error;
 mod reports;
 mod schema;
 #[cfg(test)]
 mod test_support;
 
 pub use crate::model::HistoryRow;
+pub use error::StoreError;
 pub use schema::SCHEMA_VERSION;
 use schema::{migrate, open_error, refuse_newer, user_version};
-
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct StoreError(pub String);
 
 /// How long a writer waits for another process's write lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

@@ -2,7 +2,8 @@
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
-use super::{HistoryRow, Store, StoreError, timestamp_ns};
+use super::error::StoreError;
+use super::{HistoryRow, Store, timestamp_ns};
 use crate::model::Report;
 
 /// Newest first; ties (same timestamp) broken by insertion order.

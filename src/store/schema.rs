@@ -4,7 +4,7 @@
 
 use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 
-use super::StoreError;
+use super::error::StoreError;
 
 /// Ordered schema migrations; migration `i` takes the schema from version `i` to `i + 1`.
 const MIGRATIONS: &[&str] = &[

@@ -3,7 +3,16 @@
 
 use std::collections::HashMap;
 
-use super::{FUZZY_MIN_SIMILARITY, MAX_ANCHOR_OCCURRENCES, MAX_DP_CELLS, MAX_REGIONS};
+/// Fuzzy matches must be at least this similar (normalized Levenshtein).
+pub const FUZZY_MIN_SIMILARITY: f64 = 0.85;
+/// Quotes (normalized) shorter than this are too ambiguous for fuzzy matching,
+/// longer ones too costly.
+pub const FUZZY_MIN_CHARS: usize = 8;
+pub const FUZZY_MAX_CHARS: usize = 600;
+/// Caps that bound fuzzy work on large documents.
+const MAX_ANCHOR_OCCURRENCES: usize = 200;
+const MAX_REGIONS: usize = 32;
+const MAX_DP_CELLS: usize = 20_000_000;
 
 /// Char-level view of the normalized body with a word index, built on first fuzzy use.
 pub(super) struct FuzzyIndex {

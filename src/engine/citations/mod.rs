@@ -14,7 +14,8 @@ mod fuzzy;
 mod normalize;
 pub mod relocate;
 
-use fuzzy::FuzzyIndex;
+pub use fuzzy::FUZZY_MIN_SIMILARITY;
+use fuzzy::{FUZZY_MAX_CHARS, FUZZY_MIN_CHARS, FuzzyIndex};
 use normalize::{
     Normalized, ellipsis_pieces, floor_boundary, normalize, trim_normalized, trim_quote_marks,
 };
@@ -41,16 +42,6 @@ pub fn locate(text: &str, body: (usize, usize), quote: &str) -> Location {
     Locator::new(text, body).locate(quote)
 }
 
-/// Fuzzy matches must be at least this similar (normalized Levenshtein).
-pub const FUZZY_MIN_SIMILARITY: f64 = 0.85;
-/// Quotes (normalized) shorter than this are too ambiguous for fuzzy matching,
-/// longer ones too costly.
-const FUZZY_MIN_CHARS: usize = 8;
-const FUZZY_MAX_CHARS: usize = 600;
-/// Caps that bound fuzzy work on large documents.
-pub(crate) const MAX_ANCHOR_OCCURRENCES: usize = 200;
-pub(crate) const MAX_REGIONS: usize = 32;
-pub(crate) const MAX_DP_CELLS: usize = 20_000_000;
 /// Occurrences of the first ellipsis piece tried as chain starts.
 const MAX_CHAIN_STARTS: usize = 64;
 

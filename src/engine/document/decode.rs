@@ -1,6 +1,6 @@
 //! Bytes → text: UTF-8 or a positioned error at the first bad byte; a BOM is dropped.
 
-use super::{DocumentError, err};
+use super::error::{DocumentError, err};
 use crate::model::text::{Encoding, LineIndex};
 
 /// UTF-8 or a clear error at the first bad byte. A UTF-8 BOM is dropped.

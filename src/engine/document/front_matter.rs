@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::{DocumentError, err};
+use super::error::{DocumentError, err};
 use crate::model::text::{Encoding, LineIndex};
 
 /// `byop:` keys of the front matter.

@@ -6,6 +6,7 @@
 //! (`workspace`): a document is parsed from text and given its companions' text.
 
 mod decode;
+mod error;
 pub mod front_matter;
 
 use std::path::{Path, PathBuf};
@@ -15,15 +16,9 @@ use crate::model::text::{Encoding, LineIndex, Position};
 use crate::model::{Inputs, Range};
 
 pub use decode::decode;
+pub use error::DocumentError;
+use error::err;
 pub use front_matter::FrontMatter;
-
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{file}:{}:{}: {message}", .position.line + 1, .position.character + 1)]
-pub struct DocumentError {
-    pub file: String,
-    pub position: Position,
-    pub message: String,
-}
 
 /// What a companion file is to the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,14 +134,6 @@ impl Document {
     pub fn position(&self, offset: usize) -> Position {
         self.line_index
             .position(&self.text, offset, Encoding::Utf16)
-    }
-}
-
-pub(crate) fn err(file: &str, position: Position, message: String) -> DocumentError {
-    DocumentError {
-        file: file.to_string(),
-        position,
-        message,
     }
 }
 

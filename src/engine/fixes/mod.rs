@@ -5,31 +5,13 @@
 
 mod place;
 mod qualify;
+mod target;
 
-use crate::engine::document::Document;
 use crate::engine::suppress;
-use crate::model::text::LineIndex;
 use crate::model::{Check, CheckResult, Edit, Fix, FixSpec, SectionPlacement, Verdict};
 
 pub use qualify::qualify;
-
-/// The text the edits apply to.
-pub struct FixTarget<'a> {
-    pub text: &'a str,
-    /// The evaluated body (after the front matter).
-    pub body: (usize, usize),
-    pub line_index: &'a LineIndex,
-}
-
-impl<'a> FixTarget<'a> {
-    pub fn of(doc: &'a Document) -> Self {
-        FixTarget {
-            text: &doc.text,
-            body: doc.body,
-            line_index: &doc.line_index,
-        }
-    }
-}
+pub use target::FixTarget;
 
 /// Fixes for one finding (`span`: the cited text, if any): the check's own fix first,
 /// then suppressing it on this line and in this file.
@@ -172,6 +154,7 @@ fn unsafe_fix(title: String, preferred: bool, edits: Vec<Edit>) -> Fix {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::document::Document;
     use crate::engine::{playbook, runner};
     use crate::model::fix::apply;
 

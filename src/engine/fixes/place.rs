@@ -1,6 +1,6 @@
 //! Where an insertion goes: after the title, at the end of a paragraph or sentence.
 
-use super::FixTarget;
+use super::target::FixTarget;
 
 /// After a leading `# Title` line (and the blank lines that follow it), else at the body start.
 pub fn after_title(t: &FixTarget) -> usize {

@@ -6,6 +6,7 @@
 //! `runner`): deterministic checks take the rule's verdict, hybrid and semantic
 //! checks hand the hits to the evaluator as candidate spans.
 
+mod kind;
 mod markdown;
 mod pattern;
 mod qualifier;
@@ -16,12 +17,12 @@ mod skip;
 
 use std::sync::Arc;
 
-use serde::de::DeserializeOwned;
+use crate::model::Rule;
 
-use crate::model::{Rule, Verdict};
-
+pub use kind::{
+    CompiledRule, Hit, ReportLevel, RuleContext, RuleError, RuleOutcome, Seg, params, yes,
+};
 pub use markdown::{ProseMap, is_heading_line, sentence_bounds};
-pub use report_level::ReportLevel;
 
 /// A rule kind's name and how to compile its parameters.
 type Compile = fn(serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError>;
@@ -39,83 +40,6 @@ pub fn kind_names() -> impl Iterator<Item = &'static str> {
     KINDS.iter().map(|(name, _)| *name)
 }
 
-/// A rule with its parameters read and its regexes compiled, once per playbook load.
-pub trait CompiledRule: Send + Sync + std::fmt::Debug {
-    /// Hits on the document body. `None` for report-level kinds (computed by the runner).
-    fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome>;
-    /// One or two sentences for the check's documentation page.
-    fn describe(&self) -> String;
-    /// Report-level kinds say which, with their thresholds.
-    fn report_level(&self) -> Option<ReportLevel> {
-        None
-    }
-}
-
-/// What a rule reads: the whole text, the byte range of the evaluated body, and which
-/// parts of it are quotation rather than the AI's own prose.
-pub struct RuleContext<'a> {
-    pub text: &'a str,
-    pub body: (usize, usize),
-    pub prose: ProseMap,
-}
-
-impl<'a> RuleContext<'a> {
-    pub fn new(text: &'a str, body: (usize, usize)) -> Self {
-        RuleContext {
-            text,
-            body,
-            prose: ProseMap::new(text, body),
-        }
-    }
-}
-
-/// Path segment into the playbook JSON, for pointing at the offending value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Seg {
-    Key(String),
-    Index(usize),
-}
-
-impl Seg {
-    pub fn key(k: &str) -> Seg {
-        Seg::Key(k.to_string())
-    }
-}
-
-/// A problem in a rule's parameters, with its path below `rules`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RuleError {
-    pub path: Vec<Seg>,
-    pub message: String,
-}
-
-impl RuleError {
-    pub fn at(path: Vec<Seg>, message: impl Into<String>) -> Self {
-        RuleError {
-            path,
-            message: message.into(),
-        }
-    }
-}
-
-/// One place a rule matched, in whole-document byte offsets.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Hit {
-    pub start: usize,
-    pub end: usize,
-    pub note: String,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct RuleOutcome {
-    pub verdict: Verdict,
-    /// Evidence for `verdict` (for a fail: the problem spans; for a pass: what satisfied it).
-    pub hits: Vec<Hit>,
-    /// Do the hits point at problems (candidates for the evaluator) or at satisfying text?
-    pub hits_are_problems: bool,
-    pub notes: String,
-}
-
 /// Compile a check's `rules` object with its kind's compiler.
 pub fn compile(rule: &Rule) -> Result<Arc<dyn CompiledRule>, RuleError> {
     let Some((_, compile)) = KINDS.iter().find(|(name, _)| *name == rule.kind) else {
@@ -130,22 +54,6 @@ pub fn compile(rule: &Rule) -> Result<Arc<dyn CompiledRule>, RuleError> {
         ));
     };
     compile(serde_json::Value::Object(rule.params.clone()))
-}
-
-/// Read a kind's parameters; an unknown or mistyped field is an error at that field.
-pub fn params<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, RuleError> {
-    serde_json::from_value(value).map_err(|e| {
-        let message = e.to_string();
-        let field = message.split('`').nth(1).filter(|_| {
-            message.starts_with("unknown field") || message.starts_with("missing field")
-        });
-        let path = field.map(|f| vec![Seg::key(f)]).unwrap_or_default();
-        RuleError::at(path, message)
-    })
-}
-
-pub fn yes() -> bool {
-    true
 }
 
 #[cfg(test)]

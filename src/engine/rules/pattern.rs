@@ -5,9 +5,10 @@ use std::sync::Arc;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 
+use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome};
+use super::markdown::ProseMap;
 use super::regexes::compile_all;
 use super::skip::{SkipRules, compile_skips};
-use super::{CompiledRule, Hit, ProseMap, RuleContext, RuleError, RuleOutcome};
 use crate::model::Verdict;
 
 /// Whether a match is evidence of a problem or evidence that the check passes.
@@ -26,7 +27,7 @@ struct Params {
     #[serde(default)]
     match_means: MatchMeans,
     /// Skip matches inside quotations, block quotes and code (the AI quoting a contract).
-    #[serde(default = "super::yes")]
+    #[serde(default = "super::kind::yes")]
     skip_quoted: bool,
     /// Skip hits whose sentence matches one of these (drafted clause language: "shall").
     #[serde(default)]
@@ -38,7 +39,7 @@ struct Params {
 }
 
 pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
-    let p: Params = super::params(value)?;
+    let p: Params = super::kind::params(value)?;
     let re = compile_all("patterns", &p.patterns)?;
     let skips = compile_skips(&p.skip_sentences, &p.skip_sections)?;
     let mut rule = PatternRule::new(re, p.match_means, p.skip_quoted).with_skips(skips);

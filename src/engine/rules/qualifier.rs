@@ -6,10 +6,11 @@ use std::sync::Arc;
 use regex::Regex;
 use serde::Deserialize;
 
+use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome, Seg};
+use super::markdown::ProseMap;
 use super::markdown::sentence_bounds;
 use super::regexes::compile_all;
 use super::skip::{SkipRules, compile_skips};
-use super::{CompiledRule, Hit, ProseMap, RuleContext, RuleError, RuleOutcome, Seg};
 use crate::model::Verdict;
 
 #[derive(Deserialize)]
@@ -19,7 +20,7 @@ struct Params {
     qualifiers: Vec<String>,
     #[serde(default = "default_window")]
     window_words: usize,
-    #[serde(default = "super::yes")]
+    #[serde(default = "super::kind::yes")]
     skip_quoted: bool,
     /// Skip hits whose sentence matches one of these (drafted clause language: "shall").
     #[serde(default)]
@@ -35,7 +36,7 @@ fn default_window() -> usize {
 }
 
 pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
-    let p: Params = super::params(value)?;
+    let p: Params = super::kind::params(value)?;
     let terms = compile_all("terms", &p.terms)?;
     let quals = compile_all("qualifiers", &p.qualifiers)?;
     if p.window_words == 0 {

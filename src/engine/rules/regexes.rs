@@ -3,7 +3,7 @@
 
 use regex::Regex;
 
-use super::{RuleError, Seg};
+use super::kind::{RuleError, Seg};
 
 /// Compile a list of regexes (case-insensitive unless they say otherwise) into one alternation.
 /// `\b`/`\B` → their ASCII forms. A Unicode word boundary keeps the regex engine off its

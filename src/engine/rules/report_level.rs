@@ -5,17 +5,8 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::{CompiledRule, RuleContext, RuleError, RuleOutcome, Seg};
+use super::kind::{CompiledRule, ReportLevel, RuleContext, RuleError, RuleOutcome, Seg};
 use crate::model::STABILITY_THRESHOLD;
-
-/// Which report-level computation a check asks for.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ReportLevel {
-    /// Passes when the severity-weighted consistency of repeated runs is above `threshold`.
-    RunVariance { threshold: f64 },
-    /// Fails when a check went pass → fail, or consistency dropped by more than this.
-    BaselineDrift { max_consistency_drop: f64 },
-}
 
 #[derive(Debug)]
 struct ReportLevelRule(ReportLevel);
@@ -43,7 +34,7 @@ fn default_drop() -> f64 {
 }
 
 pub fn compile_variance(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
-    let p: VarianceParams = super::params(value)?;
+    let p: VarianceParams = super::kind::params(value)?;
     let threshold = unit_interval("threshold", p.threshold)?;
     Ok(Arc::new(ReportLevelRule(ReportLevel::RunVariance {
         threshold,
@@ -51,7 +42,7 @@ pub fn compile_variance(value: serde_json::Value) -> Result<Arc<dyn CompiledRule
 }
 
 pub fn compile_drift(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
-    let p: DriftParams = super::params(value)?;
+    let p: DriftParams = super::kind::params(value)?;
     let max_consistency_drop = unit_interval("max_consistency_drop", p.max_consistency_drop)?;
     Ok(Arc::new(ReportLevelRule(ReportLevel::BaselineDrift {
         max_consistency_drop,

@@ -6,9 +6,10 @@ use std::sync::Arc;
 use regex::Regex;
 use serde::Deserialize;
 
+use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome, Seg};
+use super::markdown::ProseMap;
 use super::markdown::is_heading_line;
 use super::regexes::compile_all;
-use super::{CompiledRule, Hit, ProseMap, RuleContext, RuleError, RuleOutcome, Seg};
 use crate::model::Verdict;
 
 #[derive(Deserialize)]
@@ -27,7 +28,7 @@ fn default_min_chars() -> usize {
 }
 
 pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
-    let p: Params = super::params(value)?;
+    let p: Params = super::kind::params(value)?;
     let h = compile_all("headings", &p.headings)?;
     let s = compile_all("statements", &p.statements)?;
     if p.headings.is_empty() && p.statements.is_empty() {

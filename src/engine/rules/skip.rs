@@ -9,7 +9,7 @@
 
 use regex::Regex;
 
-use super::RuleError;
+use super::kind::RuleError;
 use super::markdown::{is_heading_line, sentence_bounds};
 use super::regexes::compile_all;
 

@@ -1,8 +1,8 @@
 //! Every check has a result: compute the report-level checks, apply suppressions,
 //! scan for text addressed to the evaluator, summarize, and build the report.
 
-use super::DriftReference;
 use super::local::Prepared;
+use super::options::DriftReference;
 use super::report_level::{Current, drift_result, variance_result};
 use super::summary::summarize;
 use crate::engine::aggregate::{self, CheckSummary};

@@ -10,80 +10,30 @@
 mod assemble;
 mod evaluated;
 mod local;
+mod options;
 mod progress;
 mod report_level;
 mod summary;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use futures::future::join_all;
-use tokio_util::sync::CancellationToken;
 
 use crate::engine::document::Document;
 use crate::engine::playbook::LoadedPlaybook;
 use crate::evaluator::CheckPrompt;
 use crate::evaluator::prompt;
-use crate::evaluator::{Evaluator, ResponseCache, RunResult};
+use crate::evaluator::{Evaluator, RunResult};
 use crate::model::{CheckResult, Mode, Report};
 
 use assemble::Assembly;
 use local::Prepared;
 
 pub use assemble::report_id;
+pub use options::{DriftReference, MAX_FULL_RUNS, ReferenceKind, RunError, RunOptions};
 pub use progress::{Progress, ProgressFn};
 
-const NOT_EVALUATED_NO_KEY: &str =
-    "Not evaluated: needs the evaluator, and no evaluator is configured (set ANTHROPIC_API_KEY).";
-const NOT_EVALUATED_DETERMINISTIC: &str = "Not evaluated: needs the evaluator (deterministic checks only; run a screening or full evaluation).";
-
-/// Upper bound on `full_runs`: each run is one call per evaluator-backed check.
-pub const MAX_FULL_RUNS: u32 = 10;
-
-/// The earlier report drift compares with.
-#[derive(Debug, Clone)]
-pub struct DriftReference {
-    pub report: Report,
-    pub kind: ReferenceKind,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReferenceKind {
-    /// The document's saved baseline.
-    Baseline,
-    /// The most recent earlier report of the document.
-    PreviousReport,
-}
-
-impl ReferenceKind {
-    pub fn label(self) -> &'static str {
-        match self {
-            ReferenceKind::Baseline => "baseline",
-            ReferenceKind::PreviousReport => "previous report",
-        }
-    }
-}
-
-#[derive(Clone, Default)]
-pub struct RunOptions {
-    pub mode: Option<Mode>,
-    /// Runs per evaluator-backed check in full mode (default 3; at least 2, at most 10).
-    pub full_runs: Option<u32>,
-    /// Ignore cached evaluator responses (new samples); new responses still go to the cache.
-    pub fresh: bool,
-    pub evaluator: Option<Evaluator>,
-    pub cache: Option<Arc<dyn ResponseCache>>,
-    /// What drift compares with (`None`: drift is indeterminate).
-    pub reference: Option<DriftReference>,
-    pub progress: Option<ProgressFn>,
-    pub cancel: CancellationToken,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum RunError {
-    #[error("evaluation cancelled")]
-    Cancelled,
-}
+use options::{NOT_EVALUATED_DETERMINISTIC, NOT_EVALUATED_NO_KEY};
 
 /// Local checks only: no evaluator, no history. Fast enough for every keystroke.
 pub fn run_deterministic(playbook: &LoadedPlaybook, doc: &Document) -> Report {

@@ -2,7 +2,7 @@
 //! `baseline_drift` compares with the reference report the caller passed in.
 //! Neither calls the evaluator.
 
-use super::DriftReference;
+use super::options::DriftReference;
 use crate::engine::aggregate;
 use crate::model::{Check, CheckResult, Mode, Status, Verdict};
 

@@ -5,7 +5,7 @@ use serde_json::Value;
 use tower_lsp_server::jsonrpc::Result as RpcResult;
 use tower_lsp_server::ls_types::ExecuteCommandParams;
 
-use super::{args, failed, invalid};
+use super::reply::{args, failed, invalid};
 use crate::engine::compare::compare;
 use crate::lsp::backend::Backend;
 

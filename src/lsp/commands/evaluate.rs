@@ -5,7 +5,7 @@ use serde_json::Value;
 use tower_lsp_server::jsonrpc::Result as RpcResult;
 use tower_lsp_server::ls_types::{ExecuteCommandParams, Uri};
 
-use super::{args, envelope, failed, invalid};
+use super::reply::{args, envelope, failed, invalid};
 use crate::lsp::backend::Backend;
 use crate::model::Mode;
 

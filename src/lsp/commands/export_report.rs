@@ -4,7 +4,7 @@ use serde_json::Value;
 use tower_lsp_server::jsonrpc::Result as RpcResult;
 use tower_lsp_server::ls_types::{ExecuteCommandParams, Uri};
 
-use super::{UriArg, args, envelope, failed, invalid};
+use super::reply::{UriArg, args, envelope, failed, invalid};
 use crate::lsp::backend::Backend;
 use crate::model::Report;
 

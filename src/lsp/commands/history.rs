@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use tower_lsp_server::jsonrpc::Result as RpcResult;
 use tower_lsp_server::ls_types::{ExecuteCommandParams, Uri};
 
-use super::{args, failed};
+use super::reply::{args, failed};
 use crate::lsp::backend::Backend;
 use crate::lsp::state::{doc_key, uri_path};
 

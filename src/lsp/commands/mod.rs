@@ -5,16 +5,16 @@ mod evaluate;
 mod export_report;
 mod history;
 mod render_html;
+mod reply;
 mod save_baseline;
 mod set_api_key;
 
-use serde::Deserialize;
-use serde_json::{Value, json};
-use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result as RpcResult};
-use tower_lsp_server::ls_types::{ExecuteCommandParams, Uri};
+use serde_json::Value;
+use tower_lsp_server::jsonrpc::Result as RpcResult;
+use tower_lsp_server::ls_types::ExecuteCommandParams;
 
 use super::backend::Backend;
-use crate::model::{Report, ReportEnvelope};
+use reply::{failed, invalid};
 
 /// A command's name and its handler.
 type Handler = fn(
@@ -49,40 +49,6 @@ const COMMANDS: &[(&str, Handler)] = &[
 
 pub fn names() -> Vec<String> {
     COMMANDS.iter().map(|(n, _)| n.to_string()).collect()
-}
-
-pub fn invalid(msg: impl Into<String>) -> Error {
-    Error {
-        code: ErrorCode::InvalidParams,
-        message: msg.into().into(),
-        data: None,
-    }
-}
-
-pub fn failed(msg: impl Into<String>) -> Error {
-    Error {
-        code: ErrorCode::InternalError,
-        message: msg.into().into(),
-        data: None,
-    }
-}
-
-#[derive(Deserialize)]
-struct UriArg {
-    uri: Uri,
-}
-
-fn args<T: for<'de> Deserialize<'de>>(p: &ExecuteCommandParams) -> RpcResult<T> {
-    let v = p.arguments.first().cloned().unwrap_or(json!({}));
-    serde_json::from_value(v).map_err(|e| invalid(format!("{}: bad arguments: {e}", p.command)))
-}
-
-fn envelope(report: Report) -> RpcResult<Option<Value>> {
-    serde_json::to_value(ReportEnvelope {
-        byop_report: report,
-    })
-    .map(Some)
-    .map_err(|e| failed(e.to_string()))
 }
 
 /// Aborts the command's task when the request is dropped ($/cancelRequest).

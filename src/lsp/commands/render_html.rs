@@ -6,7 +6,7 @@ use tower_lsp_server::jsonrpc::Result as RpcResult;
 use tower_lsp_server::ls_types::ExecuteCommandParams;
 
 use super::export_report::current_report;
-use super::{UriArg, args, failed};
+use super::reply::{UriArg, args, failed};
 use crate::lsp::backend::Backend;
 use crate::lsp::state::{doc_key, uri_path};
 

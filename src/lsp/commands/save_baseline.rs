@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use tower_lsp_server::jsonrpc::Result as RpcResult;
 use tower_lsp_server::ls_types::{ExecuteCommandParams, Uri};
 
-use super::{UriArg, args, failed, invalid};
+use super::reply::{UriArg, args, failed, invalid};
 use crate::lsp::backend::Backend;
 use crate::lsp::state::{doc_key, uri_path};
 use crate::model::Report;

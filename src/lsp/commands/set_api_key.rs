@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use tower_lsp_server::jsonrpc::Result as RpcResult;
 use tower_lsp_server::ls_types::ExecuteCommandParams;
 
-use super::{args, invalid};
+use super::reply::{args, invalid};
 use crate::evaluator::{ApiKey, ProviderKind};
 use crate::lsp::backend::Backend;
 
