@@ -120,10 +120,9 @@ fn choose_evaluator(args: &CheckArgs, workspace: &Config) -> Result<Option<Evalu
         }
         _ => None,
     };
+    // A missing key is said once by the run itself ("ran deterministic checks only").
     for n in resolved.notices.iter().filter(|_| wants_evaluator) {
-        if evaluator.is_some() || !n.starts_with("No evaluator") {
-            eprintln!("byop: {n}");
-        }
+        eprintln!("byop: {n}");
     }
     Ok(evaluator)
 }

@@ -1,4 +1,4 @@
-//! Aggregation (seed 000 §3–4): majority vote, per-check consistency,
+//! Aggregation: majority vote, per-check consistency,
 //! severity-weighted consistency score, overall status.
 //!
 //! Cases the seed leaves open are decided here and listed in the README
@@ -23,7 +23,7 @@ pub fn majority(runs: &[Verdict]) -> Verdict {
     }
 }
 
-/// Seed 000: 1.0 if all runs agree, 0.5 if 2 of 3, 0.0 if all differ. Generalized as
+/// 1.0 if all runs agree, 0.5 if 2 of 3, 0.0 if all differ. Generalized as
 /// (largest agreeing group − 1) / (runs − 1); a single run is 1.0.
 pub fn consistency(runs: &[Verdict]) -> f64 {
     if runs.len() <= 1 {
@@ -55,7 +55,7 @@ pub struct CheckSummary {
     pub consistency: f64,
 }
 
-/// Overall status, seed 000 §4, with the open cases decided:
+/// Overall status, with the cases the BYOP rules leave open decided:
 /// - ALERT: a high-severity check fails (by majority vote).
 /// - REVIEW: a high-severity check is indeterminate, or two or more medium-severity checks fail.
 /// - OBSERVE: anything else short of STABLE: one medium fail, any medium/low indeterminate,

@@ -1,4 +1,4 @@
-//! Text in the untrusted document that addresses the evaluator (SPEC §4). OWNER: helper "evaluator".
+//! Text in the untrusted document that addresses the evaluator.
 use std::sync::LazyLock;
 
 use regex::Regex;

@@ -75,77 +75,46 @@ pub fn merge(
     deterministic: Report,
     evaluation: Option<Arc<Evaluation>>,
 ) -> LiveView {
-    let text = Arc::new(doc.text.clone());
     let suppressions = Suppressions::parse(&doc.text, &doc.line_index);
     let usable = evaluation.filter(|e| {
         e.report.execution_mode != Mode::Deterministic
             && e.report.integrity.playbook_logic_hash == playbook.logic_hash
     });
     let edited = usable.as_ref().is_some_and(|e| *e.text != doc.text);
-    let mut results = Vec::with_capacity(deterministic.check_results.len());
-    for det in &deterministic.check_results {
-        let check = playbook
-            .playbook
-            .checks
-            .iter()
-            .find(|c| c.id == det.check_id);
-        let evaluator_decides = check.is_some_and(|c| c.needs_evaluator() || c.is_report_level());
-        let from_eval = usable
-            .as_ref()
-            .filter(|_| evaluator_decides)
-            .and_then(|e| e.report.check(&det.check_id).map(|r| (e, r)));
-        let merged = match from_eval {
-            Some((e, r)) => {
-                let mut r = r.clone();
-                let had_spans = r.evidence_citations.iter().any(is_located);
-                if edited {
-                    let shift = Shift::between(&e.text, &doc.text);
-                    r.evidence_citations = r
-                        .evidence_citations
-                        .iter()
-                        .filter_map(|c| relocate(c, &e.text, doc, &shift))
-                        .collect();
-                }
-                r.evidence_citations
-                    .retain(|c| !suppressed(c, &r.check_id, &suppressions));
-                if had_spans && !r.evidence_citations.iter().any(is_located) && edited {
-                    // Every quoted passage is gone: the local view is all that still holds.
-                    det.clone()
-                } else {
-                    r
-                }
-            }
-            None => det.clone(),
-        };
-        results.push(merged);
-    }
-    let mut suppressed_checks: HashSet<String> = deterministic
-        .suppressed
+    let shift = usable
+        .as_ref()
+        .filter(|_| edited)
+        .map(|e| (e, Shift::between(&e.text, &doc.text)));
+    let results = deterministic
+        .check_results
         .iter()
-        .map(|s| s.check_id.clone())
+        .map(|det| {
+            let check = playbook
+                .playbook
+                .checks
+                .iter()
+                .find(|c| c.id == det.check_id);
+            let evaluator_decides =
+                check.is_some_and(|c| c.needs_evaluator() || c.is_report_level());
+            let from_eval = usable
+                .as_ref()
+                .filter(|_| evaluator_decides)
+                .and_then(|e| e.report.check(&det.check_id));
+            match from_eval {
+                Some(r) => carried_over(r, det, doc, shift.as_ref(), &suppressions),
+                None => det.clone(),
+            }
+        })
         .collect();
-    for r in &results {
-        if suppressions.file_wide(&r.check_id) {
-            suppressed_checks.insert(r.check_id.clone());
-        }
-    }
-    if let Some(e) = &usable {
-        suppressed_checks.extend(e.report.suppressed.iter().map(|s| s.check_id.clone()));
-    }
-    let (status, mode, consistency_score) = match &usable {
-        Some(e) => (
-            e.report.summary.overall_status,
-            e.report.execution_mode,
-            e.report.variance_summary.consistency_score,
-        ),
-        None => (
-            deterministic.summary.overall_status,
-            deterministic.execution_mode,
-            deterministic.variance_summary.consistency_score,
-        ),
-    };
+    let suppressed_checks = suppressed_checks(&deterministic, usable.as_deref(), &suppressions);
+    let shown = usable.as_ref().map_or(&deterministic, |e| &e.report);
+    let (status, mode, consistency_score) = (
+        shown.summary.overall_status,
+        shown.execution_mode,
+        shown.variance_summary.consistency_score,
+    );
     LiveView {
-        text,
+        text: Arc::new(doc.text.clone()),
         line_index: doc.line_index.clone(),
         playbook: playbook.clone(),
         results,
@@ -159,6 +128,55 @@ pub fn merge(
         consistency_score,
         edited_since_evaluation: edited,
     }
+}
+
+/// An evaluated result in the current text: its citations re-located after edits
+/// (`shift`), suppressed ones dropped. When every quoted passage is gone, the local
+/// result is all that still holds.
+fn carried_over(
+    evaluated: &CheckResult,
+    local: &CheckResult,
+    doc: &Document,
+    shift: Option<&(&Arc<Evaluation>, Shift)>,
+    suppressions: &Suppressions,
+) -> CheckResult {
+    let mut r = evaluated.clone();
+    let had_spans = r.evidence_citations.iter().any(is_located);
+    if let Some((e, shift)) = shift {
+        r.evidence_citations = r
+            .evidence_citations
+            .iter()
+            .filter_map(|c| relocate(c, &e.text, doc, shift))
+            .collect();
+    }
+    r.evidence_citations
+        .retain(|c| !suppressed(c, &r.check_id, suppressions));
+    if had_spans && shift.is_some() && !r.evidence_citations.iter().any(is_located) {
+        return local.clone();
+    }
+    r
+}
+
+/// Checks whose spanless findings are hidden: suppressed in either report or file-wide.
+fn suppressed_checks(
+    deterministic: &Report,
+    evaluation: Option<&Evaluation>,
+    suppressions: &Suppressions,
+) -> HashSet<String> {
+    let mut out: HashSet<String> = deterministic
+        .suppressed
+        .iter()
+        .map(|s| s.check_id.clone())
+        .collect();
+    for r in &deterministic.check_results {
+        if suppressions.file_wide(&r.check_id) {
+            out.insert(r.check_id.clone());
+        }
+    }
+    if let Some(e) = evaluation {
+        out.extend(e.report.suppressed.iter().map(|s| s.check_id.clone()));
+    }
+    out
 }
 
 fn suppressed(c: &Citation, check_id: &str, s: &Suppressions) -> bool {

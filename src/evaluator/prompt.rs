@@ -1,4 +1,5 @@
-//! Seed 000's system and user prompts, with the document fenced as untrusted data.
+//! The evaluator's system and user prompts (the BYOP v0.1 templates), with the
+//! document and its companions fenced as untrusted data.
 use super::types::CheckPrompt;
 use crate::model::Check;
 use crate::model::Inputs;
@@ -47,13 +48,8 @@ pub fn fence_close(label: &str, nonce: &str) -> String {
     format!("<<<END {label} {nonce}>>>")
 }
 
-fn is_assumption_check(check: &Check) -> bool {
-    check.id.to_ascii_lowercase().contains("assumption")
-        || check.question.to_ascii_lowercase().contains("assumption")
-}
-
 fn system_prompt(check: &Check) -> String {
-    let assumptions_rule = if is_assumption_check(check) {
+    let assumptions_rule = if check.extracts_assumptions() {
         "- In \"assumptions\", list each assumption (factual, jurisdictional, temporal or about the client) that the AI output relies on, stated or not, in a short sentence of your own."
     } else {
         "- Return \"assumptions\" as an empty list: this check is not about assumptions."
@@ -159,6 +155,8 @@ mod tests {
             "severity": "high",
             "question": "Does the output state its assumptions?",
             "detection_method": {"type": "semantic", "instructions": "Look for unstated assumptions."},
+            "remediation": {"text": "State them.", "fix": {"kind": "insert_section", "heading": "Assumptions",
+                "template": "[…]", "list_assumptions": true}},
         });
         serde_json::from_value(json).expect("test check deserializes")
     }
@@ -195,6 +193,7 @@ mod tests {
         assert!(p.system.contains("list each assumption"));
         let other = Check {
             question: "Is escalation advised?".into(),
+            remediation: None,
             detection_method: DetectionMethod {
                 kind: DetectionType::Semantic,
                 instructions: "x".into(),

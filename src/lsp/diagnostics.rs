@@ -9,7 +9,7 @@ use tower_lsp_server::ls_types::{
 
 use super::view::View;
 use crate::engine::citations::relocate::is_located;
-use crate::model::{Encoding, Severity, Verdict};
+use crate::model::{CheckResult, Encoding, Severity, Verdict};
 use crate::workspace::docs_pages::DocPages;
 
 pub const SOURCE: &str = "byop";
@@ -28,70 +28,8 @@ pub fn severity(result: Verdict, sev: Severity) -> DiagnosticSeverity {
 /// One diagnostic per located citation of each fail/indeterminate check, plus injection warnings.
 pub fn to_lsp(view: &View, uri: &Uri, enc: Encoding, pages: &DocPages) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for r in &view.results {
-        if r.result == Verdict::Pass {
-            continue;
-        }
-        let check = view.check(&r.check_id);
-        let message = if r.notes.trim().is_empty() {
-            check.map(|c| c.question.clone()).unwrap_or_default()
-        } else {
-            r.notes.clone()
-        };
-        // The check's own documentation, else its page generated from the playbook.
-        let code_description = check
-            .and_then(|c| c.help_uri.clone().or_else(|| pages.uri(&c.id)))
-            .and_then(|u| u.parse::<Uri>().ok())
-            .map(|href| CodeDescription { href });
-        let spans: Vec<(usize, usize)> = r
-            .evidence_citations
-            .iter()
-            .filter(|c| is_located(c))
-            .filter_map(|c| c.byte_range)
-            .filter(|&(s, e)| s <= e && e <= view.text.len())
-            .collect();
-        let base = |range: Range, span: Option<(usize, usize)>, related| Diagnostic {
-            range,
-            severity: Some(severity(r.result, r.severity)),
-            code: Some(NumberOrString::String(r.check_id.clone())),
-            code_description: code_description.clone(),
-            source: Some(SOURCE.into()),
-            message: message.clone(),
-            related_information: related,
-            tags: None,
-            data: Some(json!({
-                "check_id": r.check_id,
-                "result": r.result.as_str(),
-                "span": span.map(|(s, e)| &view.text[s..e]),
-                "version": view.version,
-            })),
-        };
-        if spans.is_empty() {
-            // "Not evaluated" (no run, nothing cited) is not a finding: the status and the
-            // first-line hover summary carry it, so the editor is not filled with noise.
-            let observed = r.result == Verdict::Fail || !r.raw_runs.is_empty();
-            if observed && !view.suppressed_checks.contains(&r.check_id) {
-                out.push(base(view.first_body_line_range(enc), None, None));
-            }
-            continue;
-        }
-        for (i, &(s, e)) in spans.iter().enumerate() {
-            let related: Vec<DiagnosticRelatedInformation> = spans
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != i)
-                .take(MAX_RELATED)
-                .map(|(_, &(s2, e2))| DiagnosticRelatedInformation {
-                    location: Location::new(uri.clone(), view.range(s2, e2, enc)),
-                    message: format!("also cited for {}", r.check_id),
-                })
-                .collect();
-            out.push(base(
-                view.range(s, e, enc),
-                Some((s, e)),
-                (!related.is_empty()).then_some(related),
-            ));
-        }
+    for r in view.results.iter().filter(|r| r.result != Verdict::Pass) {
+        out.extend(findings(view, r, uri, enc, pages));
     }
     for w in &view.deterministic.untrusted_input_warnings {
         let Some((s, e)) = w.byte_range else { continue };
@@ -106,6 +44,81 @@ pub fn to_lsp(view: &View, uri: &Uri, enc: Encoding, pages: &DocPages) -> Vec<Di
         });
     }
     out
+}
+
+/// The diagnostics of one check that did not pass: one per located citation (the others
+/// as related locations), else one on the first body line.
+fn findings(
+    view: &View,
+    r: &CheckResult,
+    uri: &Uri,
+    enc: Encoding,
+    pages: &DocPages,
+) -> Vec<Diagnostic> {
+    let check = view.check(&r.check_id);
+    let message = if r.notes.trim().is_empty() {
+        check.map(|c| c.question.clone()).unwrap_or_default()
+    } else {
+        r.notes.clone()
+    };
+    // The check's own documentation, else its page generated from the playbook.
+    let code_description = check
+        .and_then(|c| c.help_uri.clone().or_else(|| pages.uri(&c.id)))
+        .and_then(|u| u.parse::<Uri>().ok())
+        .map(|href| CodeDescription { href });
+    let spans: Vec<(usize, usize)> = r
+        .evidence_citations
+        .iter()
+        .filter(|c| is_located(c))
+        .filter_map(|c| c.byte_range)
+        .filter(|&(s, e)| s <= e && e <= view.text.len())
+        .collect();
+    let base = |range: Range, span: Option<(usize, usize)>, related| Diagnostic {
+        range,
+        severity: Some(severity(r.result, r.severity)),
+        code: Some(NumberOrString::String(r.check_id.clone())),
+        code_description: code_description.clone(),
+        source: Some(SOURCE.into()),
+        message: message.clone(),
+        related_information: related,
+        tags: None,
+        data: Some(json!({
+            "check_id": r.check_id,
+            "result": r.result.as_str(),
+            "span": span.map(|(s, e)| &view.text[s..e]),
+            "version": view.version,
+        })),
+    };
+    if spans.is_empty() {
+        // "Not evaluated" (no run, nothing cited) is not a finding: the status and the
+        // first-line hover summary carry it, so the editor is not filled with noise.
+        let observed = r.result == Verdict::Fail || !r.raw_runs.is_empty();
+        if observed && !view.suppressed_checks.contains(&r.check_id) {
+            return vec![base(view.first_body_line_range(enc), None, None)];
+        }
+        return Vec::new();
+    }
+    spans
+        .iter()
+        .enumerate()
+        .map(|(i, &(s, e))| {
+            let related: Vec<DiagnosticRelatedInformation> = spans
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .take(MAX_RELATED)
+                .map(|(_, &(s2, e2))| DiagnosticRelatedInformation {
+                    location: Location::new(uri.clone(), view.range(s2, e2, enc)),
+                    message: format!("also cited for {}", r.check_id),
+                })
+                .collect();
+            base(
+                view.range(s, e, enc),
+                Some((s, e)),
+                (!related.is_empty()).then_some(related),
+            )
+        })
+        .collect()
 }
 
 /// A diagnostic for text that could not be parsed (front matter, companions).

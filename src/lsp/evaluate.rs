@@ -93,23 +93,7 @@ impl Backend {
         if entry.version() != version {
             return Err("evaluation cancelled: the document changed".into());
         }
-        self.send_status(StatusParams {
-            uri: uri.clone(),
-            status: LspStatus::Running,
-            consistency_score: None,
-            mode: Some(mode.as_str().into()),
-            message: Some(format!("{} evaluation running", mode.as_str())),
-        })
-        .await;
-        let supported = self.state.progress_supported.load(Ordering::SeqCst);
-        let (progress, callback) = EvalProgress::start(
-            &self.client,
-            supported,
-            self.state.progress_tokens.clone(),
-            cancel.clone(),
-            format!("byop: {} evaluation", mode.as_str()),
-        )
-        .await;
+        let (progress, callback) = self.announce(uri, mode, &cancel).await;
         let opts = RunOptions {
             mode: Some(mode),
             full_runs: eff.full_runs,
@@ -137,7 +121,6 @@ impl Backend {
                 for n in &report.notices {
                     self.log(tracing::Level::INFO, n.clone()).await;
                 }
-                tracing::info!(report_id = %report.report_id, status = report.summary.overall_status.as_str(), "evaluation finished");
                 Ok(report)
             }
             Err(e) if cancel.is_cancelled() && entry.version() != version => {
@@ -147,6 +130,32 @@ impl Backend {
         };
         self.publish(uri).await;
         out
+    }
+
+    /// Status RUNNING, and work-done progress when the client supports it.
+    async fn announce(
+        &self,
+        uri: &Uri,
+        mode: Mode,
+        cancel: &CancellationToken,
+    ) -> (EvalProgress, Option<crate::engine::runner::ProgressFn>) {
+        self.send_status(StatusParams {
+            uri: uri.clone(),
+            status: LspStatus::Running,
+            consistency_score: None,
+            mode: Some(mode.as_str().into()),
+            message: Some(format!("{} evaluation running", mode.as_str())),
+        })
+        .await;
+        let supported = self.state.progress_supported.load(Ordering::SeqCst);
+        EvalProgress::start(
+            &self.client,
+            supported,
+            self.state.progress_tokens.clone(),
+            cancel.clone(),
+            format!("byop: {} evaluation", mode.as_str()),
+        )
+        .await
     }
 
     /// The evaluator the settings give, if any (a broken one is logged and skipped).
@@ -164,6 +173,7 @@ impl Backend {
 
     /// Remember the report for the view (an evaluator report) and for `saveBaseline`.
     fn keep(&self, entry: &DocEntry, report: &Report, text: Arc<String>) {
+        tracing::info!(report_id = %report.report_id, status = report.summary.overall_status.as_str(), "evaluation finished");
         let mut d = entry.lock();
         d.last_report_id = Some(report.report_id.clone());
         if report.execution_mode != Mode::Deterministic {

@@ -143,6 +143,7 @@ pub fn effective(
     };
     let resolved = choose::resolve_evaluator(&config, &user, env);
     notices.extend(resolved.notices);
+    notices.extend(resolved.missing_key);
     let on_save = settings.on_save.unwrap_or(if resolved.settings.is_some() {
         OnSave::Screening
     } else {

@@ -1,4 +1,4 @@
-//! Integrity hashes (SPEC §3): RFC 8785 (JCS) canonical JSON, then sha256.
+//! Integrity hashes: RFC 8785 (JCS) canonical JSON, then sha256.
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};

@@ -180,6 +180,17 @@ impl Check {
         !self.is_report_level() && self.detection_method.kind != DetectionType::Deterministic
     }
 
+    /// The evaluator is asked to list the assumptions it finds: the check's fix lists them.
+    pub fn extracts_assumptions(&self) -> bool {
+        matches!(
+            self.remediation.as_ref().and_then(|r| r.fix.as_ref()),
+            Some(FixSpec::InsertSection {
+                list_assumptions: true,
+                ..
+            })
+        )
+    }
+
     /// Computed from the other results (variance, drift), never from the document.
     pub fn is_report_level(&self) -> bool {
         self.rules

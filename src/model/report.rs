@@ -15,7 +15,7 @@ pub const DISCLAIMERS: [&str; 3] = [
     "Pass ≠ safe. Fail ≠ wrong. Indeterminate is expected.",
     "Report describes behavior under this playbook and inputs.",
 ];
-/// Seed 000 note 3, shown wherever variance is shown.
+/// Shown wherever variance is shown.
 pub const VARIANCE_NOTE: &str = "Variance in results may reflect evaluator model behavior, not only the AI output being tested. BYOP reports describe observable signals, not ground truth.";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -36,7 +36,7 @@ pub struct Report {
     pub variance_summary: VarianceSummary,
     pub integrity: Integrity,
     pub presentation_rules: PresentationRules,
-    // ---- extras (SPEC §5 allows them) ----
+    // ---- extras (additive; see README "The report") ----
     /// Stable id of this report in the store (sha256 prefix of its content).
     #[serde(default)]
     pub report_id: String,
@@ -88,6 +88,17 @@ pub enum Located {
     Normalized,
     Fuzzy,
     Unlocated,
+}
+
+impl Located {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Located::Exact => "exact",
+            Located::Normalized => "normalized",
+            Located::Fuzzy => "fuzzy",
+            Located::Unlocated => "unlocated",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -100,7 +100,7 @@ impl Severity {
             Severity::Low => "low",
         }
     }
-    /// Seed 000 §3: high = 2, medium = 1. Low is not in the seed; it weighs 0.5.
+    /// Weight in the consistency score: high = 2, medium = 1, low = 0.5.
     pub fn weight(self) -> f64 {
         match self {
             Severity::High => 2.0,

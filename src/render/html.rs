@@ -1,4 +1,4 @@
-//! Self-contained HTML report (`--format html`). OWNER: helper "reports".
+//! Self-contained HTML report (`--format html`).
 //!
 //! Everything from the document or the evaluator goes through askama's HTML
 //! escaping; the page loads nothing (a CSP forbids it) and its only script is
@@ -9,8 +9,8 @@ use askama::Template;
 use super::diff;
 use crate::engine::compare::{self, Comparison};
 use crate::model::{
-    Citation, Integrity, Located, Mode, Report, ReportEnvelope, STABILITY_THRESHOLD, VARIANCE_NOTE,
-    Verdict,
+    CheckResult, Citation, Integrity, Located, Mode, Report, ReportEnvelope, STABILITY_THRESHOLD,
+    VARIANCE_NOTE, VarianceSummary, Verdict,
 };
 
 #[derive(Template)]
@@ -199,53 +199,8 @@ pub fn report(report: &Report, document_text: &str, baseline: Option<&Report>) -
     let cards = report
         .check_results
         .iter()
-        .map(|c| {
-            let citations = c
-                .evidence_citations
-                .iter()
-                .map(|cit| {
-                    n += 1;
-                    let range = highlight_range(cit, document_text);
-                    if let Some((s, e)) = range {
-                        spans.push((n, s, e, c.check_id.as_str()));
-                    }
-                    CiteView {
-                        n,
-                        span: &cit.span,
-                        location: &cit.location,
-                        located: located_str(cit.located),
-                        highlighted: range.is_some(),
-                    }
-                })
-                .collect();
-            Card {
-                id: &c.check_id,
-                result: verdict_str(c.result),
-                severity: c.severity.as_str(),
-                confidence: format!("{:.2}", c.per_check_confidence),
-                consistency: (report.execution_mode == Mode::Full)
-                    .then(|| format!("{:.2}", c.per_check_consistency)),
-                detection_type: c.detection_type.as_str(),
-                notes: &c.notes,
-                citations,
-                runs: c
-                    .raw_runs
-                    .iter()
-                    .map(|r| RunView {
-                        run: r.run,
-                        result: verdict_str(r.result),
-                        confidence: format!("{:.2}", r.confidence),
-                        notes: &r.notes,
-                        error: r.error.map(|e| e.as_str()),
-                        cached: r.cached,
-                    })
-                    .collect(),
-                assumptions: &c.assumptions,
-            }
-        })
+        .map(|c| card(report, c, document_text, &mut n, &mut spans))
         .collect();
-
-    let v = &report.variance_summary;
     let envelope = ReportEnvelope {
         byop_report: report.clone(),
     };
@@ -265,16 +220,7 @@ pub fn report(report: &Report, document_text: &str, baseline: Option<&Report>) -
         located_count: spans.len(),
         segments: segments(document_text, &spans),
         cards,
-        variance: VarianceView {
-            num_runs: v.num_runs,
-            score: format!("{:.2}", v.consistency_score),
-            score_pct: pct(v.consistency_score),
-            threshold: format!("{STABILITY_THRESHOLD:.2}"),
-            threshold_pct: pct(STABILITY_THRESHOLD),
-            below_threshold: v.consistency_score <= STABILITY_THRESHOLD,
-            divergent: &v.divergent_findings,
-            note: VARIANCE_NOTE,
-        },
+        variance: variance_view(&report.variance_summary),
         drift: baseline.map(|b| drift_view(&compare::compare(b, report))),
         integrity: &report.integrity,
         json: serde_json::to_string_pretty(&envelope).expect("a report always serializes"),
@@ -284,12 +230,68 @@ pub fn report(report: &Report, document_text: &str, baseline: Option<&Report>) -
     .expect("report template renders")
 }
 
-fn located_str(l: Located) -> &'static str {
-    match l {
-        Located::Exact => "exact",
-        Located::Normalized => "normalized",
-        Located::Fuzzy => "fuzzy",
-        Located::Unlocated => "unlocated",
+/// One check's card; its citations get global numbers (`n`), the highlighted ones a span.
+fn card<'a>(
+    report: &Report,
+    c: &'a CheckResult,
+    document_text: &str,
+    n: &mut usize,
+    spans: &mut Vec<(usize, usize, usize, &'a str)>,
+) -> Card<'a> {
+    let citations = c
+        .evidence_citations
+        .iter()
+        .map(|cit| {
+            *n += 1;
+            let range = highlight_range(cit, document_text);
+            if let Some((s, e)) = range {
+                spans.push((*n, s, e, c.check_id.as_str()));
+            }
+            CiteView {
+                n: *n,
+                span: &cit.span,
+                location: &cit.location,
+                located: cit.located.as_str(),
+                highlighted: range.is_some(),
+            }
+        })
+        .collect();
+    Card {
+        id: &c.check_id,
+        result: verdict_str(c.result),
+        severity: c.severity.as_str(),
+        confidence: format!("{:.2}", c.per_check_confidence),
+        consistency: (report.execution_mode == Mode::Full)
+            .then(|| format!("{:.2}", c.per_check_consistency)),
+        detection_type: c.detection_type.as_str(),
+        notes: &c.notes,
+        citations,
+        runs: c
+            .raw_runs
+            .iter()
+            .map(|r| RunView {
+                run: r.run,
+                result: verdict_str(r.result),
+                confidence: format!("{:.2}", r.confidence),
+                notes: &r.notes,
+                error: r.error.map(|e| e.as_str()),
+                cached: r.cached,
+            })
+            .collect(),
+        assumptions: &c.assumptions,
+    }
+}
+
+fn variance_view(v: &VarianceSummary) -> VarianceView<'_> {
+    VarianceView {
+        num_runs: v.num_runs,
+        score: format!("{:.2}", v.consistency_score),
+        score_pct: pct(v.consistency_score),
+        threshold: format!("{STABILITY_THRESHOLD:.2}"),
+        threshold_pct: pct(STABILITY_THRESHOLD),
+        below_threshold: v.consistency_score <= STABILITY_THRESHOLD,
+        divergent: &v.divergent_findings,
+        note: VARIANCE_NOTE,
     }
 }
 

@@ -1,4 +1,4 @@
-//! JUnit XML (`--format junit`) for CI test views. OWNER: helper "reports".
+//! JUnit XML (`--format junit`) for CI test views.
 //!
 //! One `<testsuite>` per document, one `<testcase>` per check: fail →
 //! `<failure>`, indeterminate → `<skipped>` (not a failure: it is expected).

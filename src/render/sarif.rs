@@ -1,4 +1,4 @@
-//! SARIF 2.1.0 (`--format sarif`) for code scanning. OWNER: helper "reports".
+//! SARIF 2.1.0 (`--format sarif`) for code scanning.
 //!
 //! One run per distinct playbook, one rule per check, one result per cited
 //! span of a failing or indeterminate check. Columns are UTF-16 code units
@@ -135,7 +135,7 @@ fn results_for(report: &Report, rule_index: &dyn Fn(&str) -> Option<usize>, out:
                     "severity": check.severity.as_str(),
                     "confidence": check.per_check_confidence,
                     "consistency": check.per_check_consistency,
-                    "located": citation.map_or("none", |c| located_str(c.located)),
+                    "located": citation.map_or("none", |c| c.located.as_str()),
                     "report_id": report.report_id,
                 },
             });
@@ -144,15 +144,6 @@ fn results_for(report: &Report, rule_index: &dyn Fn(&str) -> Option<usize>, out:
             }
             out.push(result);
         }
-    }
-}
-
-fn located_str(l: crate::model::Located) -> &'static str {
-    match l {
-        crate::model::Located::Exact => "exact",
-        crate::model::Located::Normalized => "normalized",
-        crate::model::Located::Fuzzy => "fuzzy",
-        crate::model::Located::Unlocated => "unlocated",
     }
 }
 

@@ -2,8 +2,7 @@
 
 use anstyle::{AnsiColor, Style};
 
-use crate::model::{DISCLAIMERS, Located, Report, Status, Verdict};
-use crate::store::HistoryRow;
+use crate::model::{CheckResult, DISCLAIMERS, HistoryRow, Located, Report, Status, Verdict};
 
 fn paint(on: bool, style: Style, s: &str) -> String {
     if on {
@@ -43,82 +42,25 @@ fn verdict_label(v: Verdict) -> (&'static str, Style) {
 pub fn report(r: &Report, color: bool) -> String {
     let dim = Style::new().dimmed();
     let bold = Style::new().bold();
-    let mut out = String::new();
-    let status = r.summary.overall_status;
-    out += &format!(
-        "{}  {}  {}\n",
-        paint(color, bold, &r.document.path),
-        paint(color, status_style(status), status.as_str()),
-        paint(
-            color,
-            dim,
-            &format!(
-                "{} mode · {} {} · {}",
-                r.execution_mode.as_str(),
-                r.playbook_id,
-                r.playbook_version,
-                r.timestamp
-            )
-        )
-    );
+    let mut out = header(r, color);
     for c in &r.check_results {
-        let (label, style) = verdict_label(c.result);
-        out += &format!(
-            "  {} {:<6} {:<28} conf {:.2}  {}\n",
-            paint(color, style, label),
-            c.severity.as_str(),
-            c.check_id,
-            c.per_check_confidence,
-            c.notes
-        );
-        if c.result != Verdict::Pass {
-            for cit in c.evidence_citations.iter().take(8) {
-                let loc = match (cit.located, cit.range) {
-                    (Located::Unlocated, _) | (_, None) => "unlocated".to_string(),
-                    (_, Some(rg)) => format!("{}:{}", rg.start.line + 1, rg.start.character + 1),
-                };
-                out += &format!(
-                    "      {} “{}”\n",
-                    paint(color, dim, &format!("{loc:>9}")),
-                    clip(&cit.span, 100)
-                );
-            }
-            if c.evidence_citations.len() > 8 {
-                out += &format!(
-                    "      {}\n",
-                    paint(
-                        color,
-                        dim,
-                        &format!("… {} more", c.evidence_citations.len() - 8)
-                    )
-                );
-            }
-        }
+        out += &check_lines(c, color);
     }
     for w in &r.untrusted_input_warnings {
         let line = w.range.map(|rg| rg.start.line + 1).unwrap_or(0);
+        let magenta = Style::new()
+            .bold()
+            .fg_color(Some(AnsiColor::Magenta.into()));
         out += &format!(
             "  {} line {line}: {} “{}”\n",
-            paint(
-                color,
-                Style::new()
-                    .bold()
-                    .fg_color(Some(AnsiColor::Magenta.into())),
-                "! injection"
-            ),
+            paint(color, magenta, "! injection"),
             w.reason,
             clip(&w.span, 80)
         );
     }
     if !r.suppressed.is_empty() {
-        out += &format!(
-            "  {}\n",
-            paint(
-                color,
-                dim,
-                &format!("{} finding(s) suppressed by comments", r.suppressed.len())
-            )
-        );
+        let n = format!("{} finding(s) suppressed by comments", r.suppressed.len());
+        out += &format!("  {}\n", paint(color, dim, &n));
     }
     out += &format!(
         "  consistency {:.2} over {} run(s) · report {}\n",
@@ -134,6 +76,58 @@ pub fn report(r: &Report, color: bool) -> String {
         }
     }
     out += &format!("  {}\n", paint(color, dim, &DISCLAIMERS.join(" ")));
+    out
+}
+
+/// `path  STATUS  mode · playbook version · time`
+fn header(r: &Report, color: bool) -> String {
+    let status = r.summary.overall_status;
+    let about = format!(
+        "{} mode · {} {} · {}",
+        r.execution_mode.as_str(),
+        r.playbook_id,
+        r.playbook_version,
+        r.timestamp
+    );
+    format!(
+        "{}  {}  {}\n",
+        paint(color, Style::new().bold(), &r.document.path),
+        paint(color, status_style(status), status.as_str()),
+        paint(color, Style::new().dimmed(), &about)
+    )
+}
+
+/// One line per check and, when it did not pass, up to eight of its citations.
+fn check_lines(c: &CheckResult, color: bool) -> String {
+    const SHOWN: usize = 8;
+    let dim = Style::new().dimmed();
+    let (label, style) = verdict_label(c.result);
+    let mut out = format!(
+        "  {} {:<6} {:<28} conf {:.2}  {}\n",
+        paint(color, style, label),
+        c.severity.as_str(),
+        c.check_id,
+        c.per_check_confidence,
+        c.notes
+    );
+    if c.result == Verdict::Pass {
+        return out;
+    }
+    for cit in c.evidence_citations.iter().take(SHOWN) {
+        let loc = match (cit.located, cit.range) {
+            (Located::Unlocated, _) | (_, None) => "unlocated".to_string(),
+            (_, Some(rg)) => format!("{}:{}", rg.start.line + 1, rg.start.character + 1),
+        };
+        out += &format!(
+            "      {} “{}”\n",
+            paint(color, dim, &format!("{loc:>9}")),
+            clip(&cit.span, 100)
+        );
+    }
+    if c.evidence_citations.len() > SHOWN {
+        let more = format!("… {} more", c.evidence_citations.len() - SHOWN);
+        out += &format!("      {}\n", paint(color, dim, &more));
+    }
     out
 }
 

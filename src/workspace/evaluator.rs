@@ -37,8 +37,10 @@ impl Env for ProcessEnv {
 /// The evaluator to use, or `None` (with the reason) when no key is available.
 pub struct Resolved {
     pub settings: Option<EvaluatorSettings>,
-    /// Why there is no evaluator, or why a workspace setting was ignored.
+    /// Why a workspace setting was ignored.
     pub notices: Vec<String>,
+    /// Why there is no evaluator: no key for the provider.
+    pub missing_key: Option<String>,
 }
 
 pub fn resolve_evaluator(cfg: &Config, user: &UserChoices, env: &dyn Env) -> Resolved {
@@ -77,10 +79,10 @@ pub fn resolve_evaluator(cfg: &Config, user: &UserChoices, env: &dyn Env) -> Res
         Some(k) => k,
         None if keyless_local => ApiKey::default(),
         None => {
-            notices.push(format!("No evaluator configured (set {key_var})."));
             return Resolved {
                 settings: None,
                 notices,
+                missing_key: Some(format!("No evaluator configured (set {key_var}).")),
             };
         }
     };
@@ -106,6 +108,7 @@ pub fn resolve_evaluator(cfg: &Config, user: &UserChoices, env: &dyn Env) -> Res
     Resolved {
         settings: Some(settings),
         notices,
+        missing_key: None,
     }
 }
 
@@ -140,7 +143,7 @@ mod tests {
             &MapEnv(HashMap::new()),
         );
         assert!(r.settings.is_none());
-        assert!(r.notices[0].contains("ANTHROPIC_API_KEY"));
+        assert!(r.missing_key.unwrap().contains("ANTHROPIC_API_KEY"));
     }
 
     #[test]
