@@ -810,3 +810,58 @@ fn html_report_dom_in_headless_chromium() {
         "{stdout}"
     );
 }
+
+#[test]
+fn sarif_results_carry_the_checks_fixes_when_the_document_is_given() {
+    let text = "# Memo\n\nThe clause is compliant with the rules. This memo goes on long enough for the disclosure rule to judge it: it discusses the payment terms, the termination rights and the liability cap in some detail without ever saying what it did not check.\n";
+    let doc = byop::engine::document::Document::parse(text.into(), None).unwrap();
+    let pb = byop::engine::playbook::builtin();
+    let report = byop::engine::runner::run_deterministic(&pb, &doc);
+    let item = byop::render::sarif::SarifItem {
+        report: &report,
+        playbook: &pb.playbook,
+        document: Some(&doc),
+    };
+    let log: serde_json::Value =
+        serde_json::from_str(&byop::render::sarif::render_items(&[item])).unwrap();
+    let errors: Vec<String> = sarif_validator()
+        .iter_errors(&log)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "SARIF with fixes does not validate: {errors:#?}"
+    );
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    let fix_of = |rule: &str| {
+        results
+            .iter()
+            .find(|r| r["ruleId"] == rule)
+            .and_then(|r| r["fixes"].get(0))
+            .cloned()
+            .unwrap_or_else(|| panic!("no fix for {rule}: {results:#?}"))
+    };
+    let unchecked = fix_of("unchecked_areas_disclosure");
+    assert_eq!(
+        unchecked["description"]["text"],
+        "Insert a \"Not checked / missing information\" section"
+    );
+    let replacement = &unchecked["artifactChanges"][0]["replacements"][0];
+    let end = line_col(text, text.len());
+    assert_eq!(replacement["deletedRegion"]["startLine"], end.0);
+    assert_eq!(replacement["deletedRegion"]["startColumn"], end.1);
+    assert!(
+        replacement["insertedContent"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("## Not checked / missing information")
+    );
+    let qualify = fix_of("certainty_language");
+    let at = text.find("is compliant").unwrap();
+    let first = &qualify["artifactChanges"][0]["replacements"][0];
+    assert_eq!(first["deletedRegion"]["startColumn"], line_col(text, at).1);
+    assert_eq!(first["insertedContent"]["text"], "appears to be compliant");
+    // Without the document (or with other text) there is nothing to fix against.
+    let bare = byop::render::sarif::render(&[(&report, &pb.playbook)]);
+    assert!(!bare.contains("\"fixes\""));
+}

@@ -56,7 +56,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
         .zip(&baselines)
         .map(|((r, j), b)| Rendered {
             report: r,
-            text: &j.resolved.doc.text,
+            document: Some(&j.resolved.doc),
             playbook: &j.resolved.playbook.playbook,
             baseline: b.as_ref(),
         })

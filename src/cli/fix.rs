@@ -8,7 +8,7 @@ use std::path::Path;
 use super::args::CheckArgs;
 use super::error::CliError;
 use crate::engine::fixes::{self, FixTarget};
-use crate::model::{Edit, Report, Verdict, fix};
+use crate::model::{Edit, Report, fix};
 use crate::workspace::Resolved;
 
 pub fn apply(args: &CheckArgs, checked: &[(&Resolved, &Report)]) -> Result<u8, CliError> {
@@ -54,7 +54,7 @@ fn edits_for(resolved: &Resolved, report: &Report, unsafe_fixes: bool) -> Vec<Ed
         .filter_map(|c| Some((c, report.check(&c.id)?)));
     let mut edits = fixes::fix_all(&target, findings.clone());
     if unsafe_fixes {
-        for (check, result) in findings.filter(|(_, r)| r.result != Verdict::Pass) {
+        for (check, result) in findings.filter(|(_, r)| fixes::is_finding(r)) {
             for c in &result.evidence_citations {
                 let own = fixes::for_finding(&target, Some(check), result, c.byte_range)
                     .into_iter()

@@ -4,8 +4,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::engine::document::Document;
 use crate::model::{Playbook, Report, ReportEnvelope};
 use crate::render;
+use crate::render::sarif::SarifItem;
 use crate::store::Store;
 use crate::workspace::Config;
 
@@ -14,8 +16,9 @@ use super::error::CliError;
 
 pub struct Rendered<'a> {
     pub report: &'a Report,
-    /// The whole document text (for HTML highlighting).
-    pub text: &'a str,
+    /// The document the report was made from, when it is still that text (HTML
+    /// highlighting, SARIF fixes).
+    pub document: Option<&'a Document>,
     pub playbook: &'a Playbook,
     pub baseline: Option<&'a Report>,
 }
@@ -46,10 +49,14 @@ pub fn render(format: Format, items: &[Rendered]) -> Result<String, CliError> {
             s.push('\n');
             s
         }
-        Format::Sarif => render::sarif::render(
+        Format::Sarif => render::sarif::render_items(
             &items
                 .iter()
-                .map(|i| (i.report, i.playbook))
+                .map(|i| SarifItem {
+                    report: i.report,
+                    playbook: i.playbook,
+                    document: i.document,
+                })
                 .collect::<Vec<_>>(),
         ),
         Format::Junit => render::junit::render(&items.iter().map(|i| i.report).collect::<Vec<_>>()),
@@ -59,7 +66,8 @@ pub fn render(format: Format, items: &[Rendered]) -> Result<String, CliError> {
                     "--format html renders one document; give one file".into(),
                 ));
             }
-            render::html::report(items[0].report, items[0].text, items[0].baseline)
+            let text = items[0].document.map_or("", |d| d.text.as_str());
+            render::html::report(items[0].report, text, items[0].baseline)
         }
     })
 }

@@ -5,11 +5,12 @@ use std::path::{Path, PathBuf};
 use super::args::Format;
 use super::error::CliError;
 use super::output::{self, Rendered, load_report, open_store};
+use crate::engine::document::Document;
 use crate::engine::playbook;
 use crate::model::Report;
 use crate::store::Store;
 use crate::workspace::files::read_text;
-use crate::workspace::{Config, Request, Resolver};
+use crate::workspace::{Config, Request, Resolver, doc_key};
 
 pub fn run(
     spec: &str,
@@ -28,7 +29,7 @@ pub fn show(
     out: Option<PathBuf>,
     store: Option<&Store>,
 ) -> Result<u8, CliError> {
-    let text = document_text_of(r);
+    let document = document_of(r);
     let pb = playbook_of(r).ok_or_else(|| {
         CliError(format!(
             "the playbook of report {} (`{}` {}, {}) is not the built-in one nor in this workspace's byop.toml or playbooks/",
@@ -42,19 +43,19 @@ pub fn show(
         (Err(_), _) => playbook::builtin(),
     };
     let baseline = match store {
-        Some(s) => std::fs::canonicalize(&r.document.path)
+        Some(s) => s
+            .baseline(
+                &doc_key(Path::new(&r.document.path)),
+                &r.integrity.playbook_logic_hash,
+            )
             .ok()
-            .and_then(|k| {
-                s.baseline(&k.display().to_string(), &r.integrity.playbook_logic_hash)
-                    .ok()
-                    .flatten()
-            })
+            .flatten()
             .filter(|b| b.report_id != r.report_id),
         None => None,
     };
     let item = Rendered {
         report: r,
-        text: &text,
+        document: document.as_ref(),
         playbook: &pb.playbook,
         baseline: baseline.as_ref(),
     };
@@ -63,13 +64,11 @@ pub fn show(
     Ok(0)
 }
 
-/// The document's text, for highlighting, only while it is still the text the report was
+/// The document, for highlighting and fixes, only while it is still the text the report was
 /// made from (same inputs fingerprint); otherwise the byte ranges would point at other words.
-fn document_text_of(r: &Report) -> String {
+fn document_of(r: &Report) -> Option<Document> {
     let path = Path::new(&r.document.path);
-    let Ok(text) = read_text(path) else {
-        return String::new();
-    };
+    let text = read_text(path).ok()?;
     Resolver::new()
         .resolve(Request {
             text,
@@ -78,8 +77,7 @@ fn document_text_of(r: &Report) -> String {
         })
         .ok()
         .filter(|d| d.doc.inputs.fingerprint() == r.integrity.inputs_fingerprint)
-        .map(|d| d.doc.text)
-        .unwrap_or_default()
+        .map(|d| d.doc)
 }
 
 /// The playbook a report was made under, found by its logic hash among the built-in one,

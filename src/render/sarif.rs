@@ -6,9 +6,11 @@
 
 use serde_json::{Value, json};
 
+use crate::engine::document::Document;
+use crate::engine::fixes::{self, FixTarget};
 use crate::model::integrity::sha256_hex;
+use crate::model::{Check, Playbook, Severity};
 use crate::model::{CheckResult, Citation, Report, Verdict};
-use crate::model::{Playbook, Severity};
 
 pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// Key of our `partialFingerprints` entry; bump the suffix if the hashing changes.
@@ -107,7 +109,52 @@ fn location(uri: &str, citation: Option<&Citation>) -> Value {
     json!({ "physicalLocation": physical })
 }
 
-fn results_for(report: &Report, rule_index: &dyn Fn(&str) -> Option<usize>, out: &mut Vec<Value>) {
+/// A report to render, with its playbook and, for `fixes`, the document it was made from.
+pub struct SarifItem<'a> {
+    pub report: &'a Report,
+    pub playbook: &'a Playbook,
+    pub document: Option<&'a Document>,
+}
+
+/// The check's own fix for a finding, as a SARIF `fix` (1-based UTF-16 regions).
+fn sarif_fix(
+    uri: &str,
+    doc: &Document,
+    check: &Check,
+    result: &CheckResult,
+    span: Option<(usize, usize)>,
+) -> Option<Value> {
+    let fix = fixes::for_finding(&FixTarget::of(doc), Some(check), result, span)
+        .into_iter()
+        .find(|f| f.preferred)?;
+    let replacements: Vec<Value> = fix
+        .edits
+        .iter()
+        .map(|e| {
+            let r = doc.range(e.start, e.end);
+            json!({
+                "deletedRegion": {
+                    "startLine": r.start.line + 1,
+                    "startColumn": r.start.character + 1,
+                    "endLine": r.end.line + 1,
+                    "endColumn": r.end.character + 1,
+                },
+                "insertedContent": { "text": e.new_text },
+            })
+        })
+        .collect();
+    Some(json!({
+        "description": { "text": fix.title },
+        "artifactChanges": [{ "artifactLocation": { "uri": uri }, "replacements": replacements }],
+    }))
+}
+
+fn results_for(item: &SarifItem, rule_index: &dyn Fn(&str) -> Option<usize>, out: &mut Vec<Value>) {
+    let report = item.report;
+    // Fixes only for the text the report was made from.
+    let doc = item
+        .document
+        .filter(|d| d.inputs.fingerprint() == report.integrity.inputs_fingerprint);
     let uri = path_to_uri(&report.document.path);
     for check in &report.check_results {
         let Some(level) = level(check.result, check.severity) else {
@@ -142,30 +189,52 @@ fn results_for(report: &Report, rule_index: &dyn Fn(&str) -> Option<usize>, out:
             if let Some(i) = rule_index(&check.check_id) {
                 result["ruleIndex"] = json!(i);
             }
+            let definition = item.playbook.checks.iter().find(|c| c.id == check.check_id);
+            if let (Some(doc), Some(def)) = (doc, definition)
+                && let Some(fix) =
+                    sarif_fix(&uri, doc, def, check, located.and_then(|c| c.byte_range))
+            {
+                result["fixes"] = json!([fix]);
+            }
             out.push(result);
         }
     }
 }
 
-/// One SARIF log for several (report, playbook) pairs; the document URI is `report.document.path`.
+/// One SARIF log for several (report, playbook) pairs, without fixes.
 pub fn render(items: &[(&Report, &Playbook)]) -> String {
+    let items: Vec<SarifItem> = items
+        .iter()
+        .map(|(report, playbook)| SarifItem {
+            report,
+            playbook,
+            document: None,
+        })
+        .collect();
+    render_items(&items)
+}
+
+/// One SARIF log; the document URI is `report.document.path`. Results carry the checks'
+/// fixes where the item has its document.
+pub fn render_items(items: &[SarifItem]) -> String {
     // Group by playbook (id, version, logic hash) keeping first-seen order: one run each.
-    let mut groups: Vec<(&Playbook, String, Vec<&Report>)> = Vec::new();
-    for (report, playbook) in items {
-        let hash = crate::model::integrity::playbook_logic_hash(playbook);
+    let mut groups: Vec<(&Playbook, String, Vec<&SarifItem>)> = Vec::new();
+    for item in items {
+        let hash = crate::model::integrity::playbook_logic_hash(item.playbook);
         match groups.iter_mut().find(|(_, h, _)| *h == hash) {
-            Some(group) => group.2.push(report),
-            None => groups.push((playbook, hash, vec![report])),
+            Some(group) => group.2.push(item),
+            None => groups.push((item.playbook, hash, vec![item])),
         }
     }
     let runs: Vec<Value> = groups
         .iter()
-        .map(|(playbook, hash, reports)| {
+        .map(|(playbook, hash, items)| {
             let rule_index = |id: &str| playbook.checks.iter().position(|c| c.id == id);
             let mut results = Vec::new();
-            for report in reports {
-                results_for(report, &rule_index, &mut results);
+            for item in items {
+                results_for(item, &rule_index, &mut results);
             }
+            let reports: Vec<&Report> = items.iter().map(|i| i.report).collect();
             json!({
                 "tool": { "driver": {
                     "name": "byop",

@@ -53,19 +53,30 @@ pub fn for_finding(
     out
 }
 
-/// The safe fixes (section insertions) of every check that did not pass, once each:
-/// what `source.fixAll` and `byop check --fix` apply.
+/// The safe fixes (section insertions) of every check with a finding, once each: what
+/// `source.fixAll` and `byop check --fix` apply. A check that was not evaluated at all
+/// (indeterminate with no run) has no finding to fix.
 pub fn fix_all<'c>(
     t: &FixTarget,
     findings: impl IntoIterator<Item = (&'c Check, &'c CheckResult)>,
 ) -> Vec<Edit> {
     findings
         .into_iter()
-        .filter(|(_, r)| r.result != Verdict::Pass)
+        .filter(|(_, r)| is_finding(r))
         .filter_map(|(c, r)| own_fix(t, c, r, None))
         .filter(|f| f.safe)
         .flat_map(|f| f.edits)
         .collect()
+}
+
+/// A fail, or an indeterminate result that something produced: a run, or cited spans
+/// (a local rule's candidates).
+pub fn is_finding(r: &CheckResult) -> bool {
+    match r.result {
+        Verdict::Pass => false,
+        Verdict::Fail => true,
+        Verdict::Indeterminate => !r.raw_runs.is_empty() || !r.evidence_citations.is_empty(),
+    }
 }
 
 /// The check's declared fix for this finding, if it has one that applies here.
@@ -84,6 +95,9 @@ fn own_fix(
             list_assumptions,
             title,
         } => {
+            if place::has_heading(t, heading) {
+                return None; // already there: fixing twice must not add it twice
+            }
             let items: Vec<String> = if *list_assumptions && !result.assumptions.is_empty() {
                 result
                     .assumptions

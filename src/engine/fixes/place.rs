@@ -55,3 +55,12 @@ pub fn paragraph_end(t: &FixTarget, offset: usize) -> usize {
     }
     body_end
 }
+
+/// Does the body already have a markdown heading with this text (any level, any case)?
+pub fn has_heading(t: &FixTarget, heading: &str) -> bool {
+    let wanted = heading.trim().to_lowercase();
+    t.text[t.body.0..t.body.1].lines().any(|line| {
+        let l = line.trim_start();
+        l.starts_with('#') && l.trim_start_matches('#').trim().to_lowercase() == wanted
+    })
+}

@@ -191,3 +191,6 @@ async fn execute(
     }
     Ok(per_check)
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,209 @@
+//! The runner's parts on hand-made results: variance, drift, the evidence rule, the
+//! summary, and a whole deterministic run.
+
+use super::evaluated::evaluated_result;
+use super::local::Prepared;
+use super::report_level::{Current, drift_result, variance_result};
+use super::*;
+use crate::engine::playbook::builtin;
+use crate::evaluator::{EvalError, EvaluatorVerdict, QuotedSpan};
+use crate::model::{RawRun, Status, Verdict};
+
+fn check(id: &str) -> crate::model::Check {
+    builtin()
+        .playbook
+        .checks
+        .iter()
+        .find(|c| c.id == id)
+        .cloned()
+        .unwrap()
+}
+
+fn result(id: &str, runs: &[Verdict], consistency: f64) -> CheckResult {
+    let c = check(id);
+    let mut r = local::blank_result(&c, runs[0], 0.9, vec![], String::new());
+    r.per_check_consistency = consistency;
+    r.raw_runs = runs
+        .iter()
+        .enumerate()
+        .map(|(i, v)| RawRun {
+            run: i as u32 + 1,
+            result: *v,
+            confidence: 0.9,
+            notes: String::new(),
+            evidence_citations: vec![],
+            error: None,
+            raw_response: None,
+            cached: false,
+        })
+        .collect();
+    r
+}
+
+fn checks() -> Vec<crate::model::Check> {
+    builtin().playbook.checks.clone()
+}
+
+#[test]
+fn variance_passes_above_the_threshold_and_names_the_unstable_checks() {
+    use Verdict::*;
+    let all = checks();
+    let stable = vec![
+        result("assumption_disclosure", &[Pass, Pass, Pass], 1.0),
+        result("certainty_language", &[Fail, Fail, Fail], 1.0),
+    ];
+    let v = variance_result(&stable[0], &stable, &all, 0.85);
+    assert_eq!(v.result, Pass, "{}", v.notes);
+    let shaky = vec![
+        result("assumption_disclosure", &[Pass, Fail, Pass], 0.5),
+        result("certainty_language", &[Fail, Fail, Fail], 1.0),
+    ];
+    let v = variance_result(&shaky[0], &shaky, &all, 0.85);
+    assert_eq!(v.result, Fail);
+    assert!(
+        v.notes.contains("assumption_disclosure (0.50)"),
+        "{}",
+        v.notes
+    );
+    let single = vec![result("assumption_disclosure", &[Pass], 1.0)];
+    assert_eq!(
+        variance_result(&single[0], &single, &all, 0.85).result,
+        Indeterminate,
+        "one run is not a measurement"
+    );
+}
+
+#[test]
+fn drift_fails_when_a_check_went_from_pass_to_fail() {
+    use Verdict::*;
+    let pb = builtin();
+    let doc = crate::engine::document::Document::parse("Some text.".into(), None).unwrap();
+    let mut base = run_deterministic(&pb, &doc);
+    base.check_results[0] = result("assumption_disclosure", &[Pass], 1.0);
+    let now = vec![result("assumption_disclosure", &[Fail], 1.0)];
+    let current = Current {
+        results: &now,
+        consistency_score: 1.0,
+        status: Status::Alert,
+        mode: Mode::Screening,
+        fingerprint: &base.integrity.inputs_fingerprint,
+    };
+    let drift = result("drift_over_time_support", &[Indeterminate], 1.0);
+    let reference = DriftReference {
+        report: base.clone(),
+        kind: ReferenceKind::Baseline,
+    };
+    let r = drift_result(&drift, &current, Some(&reference), 0.15);
+    assert_eq!(r.result, Fail);
+    assert!(
+        r.notes.contains("assumption_disclosure pass → fail"),
+        "{}",
+        r.notes
+    );
+    assert!(r.notes.contains("baseline"), "{}", r.notes);
+    let r = drift_result(&drift, &current, None, 0.15);
+    assert_eq!(r.result, Indeterminate, "nothing to compare with");
+}
+
+fn verdict(result: Verdict, quote: &str) -> RunResult {
+    RunResult {
+        verdict: Ok(EvaluatorVerdict {
+            result,
+            confidence: 0.8,
+            evidence_citations: vec![QuotedSpan {
+                span: quote.into(),
+                context: String::new(),
+            }],
+            notes: "n".into(),
+            assumptions: vec![],
+        }),
+        raw: None,
+        cached: false,
+    }
+}
+
+#[test]
+fn a_fail_whose_quotes_are_not_in_the_document_is_indeterminate() {
+    let pb = builtin();
+    let doc =
+        crate::engine::document::Document::parse("The clause is compliant.".into(), None).unwrap();
+    let prepared = Prepared::new(&pb, &doc);
+    let c = check("certainty_language");
+    let located = evaluated_result(
+        &prepared,
+        &c,
+        &[(1, verdict(Verdict::Fail, "is compliant"))],
+    );
+    assert_eq!(located.result, Verdict::Fail);
+    let invented = evaluated_result(
+        &prepared,
+        &c,
+        &[(1, verdict(Verdict::Fail, "is guaranteed to win in court"))],
+    );
+    assert_eq!(invented.result, Verdict::Indeterminate);
+    assert!(
+        invented.notes.contains("could be found"),
+        "{}",
+        invented.notes
+    );
+}
+
+#[test]
+fn evaluator_errors_are_indeterminate_runs_kept_apart_from_fails() {
+    let pb = builtin();
+    let doc = crate::engine::document::Document::parse("Text.".into(), None).unwrap();
+    let prepared = Prepared::new(&pb, &doc);
+    let c = check("assumption_disclosure");
+    let down = RunResult {
+        verdict: Err(EvalError::Overloaded),
+        raw: None,
+        cached: false,
+    };
+    let r = evaluated_result(
+        &prepared,
+        &c,
+        &[
+            (1, verdict(Verdict::Pass, "Text")),
+            (2, down.clone()),
+            (3, down),
+        ],
+    );
+    assert_eq!(r.result, Verdict::Indeterminate);
+    assert_eq!(
+        r.raw_runs[1].error,
+        Some(crate::model::RunErrorKind::Overloaded)
+    );
+    assert!(
+        r.notes.contains("2 of 3 run(s) could not be evaluated"),
+        "{}",
+        r.notes
+    );
+}
+
+#[test]
+fn a_deterministic_run_decides_local_checks_and_explains_the_others() {
+    let pb = builtin();
+    let doc = crate::engine::document::Document::parse("Too short.".into(), None).unwrap();
+    let report = run_deterministic(&pb, &doc);
+    assert_eq!(report.execution_mode, Mode::Deterministic);
+    let unchecked = report.check("unchecked_areas_disclosure").unwrap();
+    assert_eq!(unchecked.result, Verdict::Indeterminate);
+    assert!(unchecked.notes.contains("too short"), "{}", unchecked.notes);
+    let assumption = report.check("assumption_disclosure").unwrap();
+    assert!(
+        assumption.notes.starts_with("Not evaluated"),
+        "{}",
+        assumption.notes
+    );
+    assert_eq!(report.summary.overall_status, Status::Review);
+    assert!(
+        report
+            .summary
+            .recommended_next_steps
+            .iter()
+            .any(|s| s.contains("--mode full")),
+        "{:?}",
+        report.summary.recommended_next_steps
+    );
+    assert_eq!(report.report_id, report_id(&report));
+}

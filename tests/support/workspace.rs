@@ -1,0 +1,61 @@
+//! A scratch workspace with the examples copied in, its own database, and no
+//! evaluator environment leaking in; and helpers to run the built binary in it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_byop");
+pub const KEY: &str = "sk-ant-test-SECRET-0123456789";
+
+pub fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
+}
+
+/// A scratch workspace with its own database, and no evaluator env leaking in.
+pub struct Ws {
+    pub dir: tempfile::TempDir,
+}
+
+impl Ws {
+    pub fn new() -> Ws {
+        let dir = tempfile::tempdir().unwrap();
+        for f in std::fs::read_dir(examples()).unwrap().flatten() {
+            if f.path().is_file() {
+                std::fs::copy(f.path(), dir.path().join(f.file_name())).unwrap();
+            }
+        }
+        Ws { dir }
+    }
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::new(BIN);
+        c.current_dir(self.dir.path())
+            .env_remove("ANTHROPIC_API_KEY")
+            .env_remove("ANTHROPIC_BASE_URL")
+            .env_remove("OPENAI_API_KEY")
+            .env_remove("OPENAI_BASE_URL")
+            .env_remove("BYOP_TRUST_WORKSPACE_EVALUATOR")
+            .env("BYOP_DB", self.path("state.db"))
+            .env("BYOP_BACKOFF_MS", "5")
+            .env("NO_COLOR", "1");
+        c
+    }
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().unwrap()
+    }
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+pub fn json(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}\n{}", stdout(o), stderr(o)))
+}
