@@ -86,6 +86,7 @@ fn main() {
             concurrency: 16,
             max_tokens: 1024,
             backoff_base: Duration::from_millis(10),
+            max_response_bytes: byop::evaluator::DEFAULT_MAX_RESPONSE_BYTES,
         })
         .unwrap();
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/nda_review.ai.md");

@@ -28,6 +28,7 @@ fn settings(provider: ProviderKind, base_url: &str) -> EvaluatorSettings {
         concurrency: 16,
         max_tokens: 1024,
         backoff_base: Duration::from_millis(10),
+        max_response_bytes: byop::evaluator::DEFAULT_MAX_RESPONSE_BYTES,
     }
 }
 
@@ -111,7 +112,10 @@ async fn anthropic_request_shape_and_tool_verdict() {
         json!({"type": "tool", "name": "record_verdict"})
     );
     assert_eq!(body["tools"][0]["name"], "record_verdict");
-    assert_eq!(body["tools"][0]["input_schema"], schema::verdict_schema());
+    assert_eq!(
+        body["tools"][0]["input_schema"],
+        schema::verdict_schema(&[])
+    );
 
     // The key is sent, but never shown.
     let evaluator = Evaluator::new(settings.clone()).unwrap();
@@ -156,7 +160,7 @@ async fn openai_request_shape_and_content_verdict() {
     assert_eq!(body["response_format"]["json_schema"]["strict"], true);
     assert_eq!(
         body["response_format"]["json_schema"]["schema"],
-        schema::verdict_schema()
+        schema::verdict_schema(&[])
     );
 }
 

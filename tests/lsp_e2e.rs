@@ -101,6 +101,7 @@ async fn full_session_over_the_real_binary() {
                     quotes: vec![],
                     quote_first_sentence: false,
                     notes: "States no assumptions.".into(),
+                    obey_canary: false,
                     assumptions: vec!["The agreement is governed by English law.".into()],
                 }],
             ),

@@ -151,6 +151,7 @@ async fn evaluate_all(
             fresh: args.fresh,
             evaluator: evaluator.clone(),
             progress,
+            canary: workspace.file.evaluator.canary,
             ..Default::default()
         };
         let report =

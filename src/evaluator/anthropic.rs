@@ -3,7 +3,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use super::schema::{TOOL_NAME, verdict_schema};
-use super::types::{CheckPrompt, EvalError, HttpReply, ModelReply};
+use super::types::{CheckPrompt, EvalError, HttpReply, ModelReply, Usage};
 
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 pub const API_VERSION: &str = "2023-06-01";
@@ -23,7 +23,7 @@ pub fn body(model: &str, max_tokens: u32, prompt: &CheckPrompt) -> Value {
         "tools": [{
             "name": TOOL_NAME,
             "description": "Record the verdict of this check.",
-            "input_schema": verdict_schema(),
+            "input_schema": verdict_schema(&prompt.result_states),
         }],
         "tool_choice": {"type": "tool", "name": TOOL_NAME},
     })
@@ -52,6 +52,7 @@ pub fn interpret(reply: HttpReply) -> Result<ModelReply, EvalError> {
         return Ok(ModelReply {
             raw: reply.body,
             truncated: false,
+            usage: Usage::default(),
         });
     };
     let blocks = body["content"].as_array().cloned().unwrap_or_default();
@@ -70,6 +71,10 @@ pub fn interpret(reply: HttpReply) -> Result<ModelReply, EvalError> {
     Ok(ModelReply {
         raw,
         truncated: body["stop_reason"] == "max_tokens",
+        usage: Usage {
+            input_tokens: body["usage"]["input_tokens"].as_u64(),
+            output_tokens: body["usage"]["output_tokens"].as_u64(),
+        },
     })
 }
 

@@ -1,11 +1,11 @@
 //! The response cache: unchanged content re-evaluated costs no call. Keys are hashes of
 //! everything that determines a response (`Evaluator::cache_key`), run index included.
 
-use tokio_util::sync::CancellationToken;
-
-use super::client::Evaluator;
+use super::client::{Call, Evaluator, allowed};
 use super::parse::parse_verdict;
-use super::types::{CheckPrompt, EvalError, EvaluatorVerdict};
+use super::types::{CallRecord, EvalError, EvaluatorVerdict, Usage};
+use crate::model::integrity::sha256_hex;
+use crate::model::now_rfc3339;
 
 /// Where answers are kept between runs (the store implements it).
 pub trait ResponseCache: Send + Sync {
@@ -29,24 +29,24 @@ impl Evaluator {
     /// One run: from the cache unless `fresh`, else a call whose good answer is cached.
     pub async fn evaluate_cached(
         &self,
-        prompt: &CheckPrompt,
-        run: u32,
+        call: Call<'_>,
         cache: Option<&dyn ResponseCache>,
         fresh: bool,
-        cancel: &CancellationToken,
     ) -> RunResult {
-        let key = self.cache_key(prompt, run);
+        let key = self.cache_key(call.prompt, call.run);
         if !fresh
             && let Some(raw) = cache.and_then(|c| c.get(&key))
             && let Ok(v) = parse_verdict(&raw)
+            && let Ok(v) = allowed(v, &call.prompt.result_states)
         {
+            self.record_cached(&call, &raw);
             return RunResult {
                 verdict: Ok(v),
                 raw: Some(raw),
                 cached: true,
             };
         }
-        let outcome = self.evaluate(prompt, run, cancel).await;
+        let outcome = self.evaluate_call(call).await;
         if let (Ok(_), Some(raw), Some(cache)) = (&outcome.result, &outcome.raw_text, cache) {
             let info = self.info();
             cache.put(&key, &info.provider, &info.model, raw);
@@ -56,5 +56,28 @@ impl Evaluator {
             raw: outcome.raw_text,
             cached: false,
         }
+    }
+}
+
+impl Evaluator {
+    /// An answer served from the cache is an attempt too, for the audit log (attempt 0).
+    fn record_cached(&self, call: &Call<'_>, raw: &str) {
+        let Some(o) = call.observer else { return };
+        let info = self.info();
+        o.record(CallRecord {
+            provider: info.provider,
+            model: info.model,
+            check_id: call.prompt.check_id.clone(),
+            run: call.run,
+            attempt: 0,
+            started_at: now_rfc3339(),
+            latency_ms: 0,
+            status: None,
+            outcome: "ok".into(),
+            cached: true,
+            request_sha256: None,
+            response_sha256: Some(sha256_hex(raw.as_bytes())),
+            usage: Usage::default(),
+        });
     }
 }

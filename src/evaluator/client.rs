@@ -1,20 +1,26 @@
-//! The evaluator client: one provider behind a concurrency bound, with retries,
-//! typed errors and redaction of the key from anything it reports.
+//! The evaluator client: one provider behind a concurrency bound and a shared pause,
+//! with retries, typed errors, canaries, and every attempt reported to an observer.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
+use super::canary::{self, Canary};
+use super::pacing::Pacing;
 use super::parse::parse_verdict;
 use super::settings::{EvaluatorSettings, ProviderKind};
-use super::types::{CheckPrompt, EvalError, HttpReply, ModelReply, RunOutcome};
+use super::transport::Transport;
+use super::types::{
+    CallObserver, CallRecord, CheckPrompt, EvalError, EvaluatorVerdict, ModelReply, RunOutcome,
+    Usage,
+};
 use super::{anthropic, openai, retry, schema};
-use crate::model::EvaluatorInfo;
 use crate::model::integrity::{canonical_json, sha256_hex};
+use crate::model::{EvaluatorInfo, now_rfc3339};
 
-/// Calls one provider; cheap to clone (shares the HTTP client and the permits).
+/// Calls one provider; cheap to clone (shares the HTTP client, the permits, the pause).
 #[derive(Clone)]
 pub struct Evaluator {
     inner: Arc<Inner>,
@@ -22,11 +28,21 @@ pub struct Evaluator {
 
 struct Inner {
     settings: EvaluatorSettings,
-    /// Base URL without trailing `/`.
-    base_url: String,
     endpoint: String,
-    client: reqwest::Client,
+    transport: Transport,
     permits: Semaphore,
+    pacing: Pacing,
+}
+
+/// One run of one check, and what to do around it.
+#[derive(Clone, Copy)]
+pub struct Call<'a> {
+    pub prompt: &'a CheckPrompt,
+    pub run: u32,
+    /// Plant a canary instruction in the document and watch for it in the answer.
+    pub canary: bool,
+    pub observer: Option<&'a dyn CallObserver>,
+    pub cancel: &'a CancellationToken,
 }
 
 impl std::fmt::Debug for Evaluator {
@@ -77,16 +93,23 @@ impl Evaluator {
         let client = reqwest::Client::builder()
             .timeout(settings.timeout)
             .connect_timeout(settings.timeout.min(Duration::from_secs(30)))
+            .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("byop/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| EvalError::Network(format!("could not build HTTP client: {e}")))?;
+        let transport = Transport {
+            client,
+            base_url,
+            key: settings.api_key.expose().to_string(),
+            max_body: settings.max_response_bytes,
+        };
         Ok(Evaluator {
             inner: Arc::new(Inner {
                 permits: Semaphore::new(settings.concurrency.min(Semaphore::MAX_PERMITS)),
                 settings,
-                base_url,
                 endpoint,
-                client,
+                transport,
+                pacing: Pacing::default(),
             }),
         })
     }
@@ -94,11 +117,7 @@ impl Evaluator {
     pub fn info(&self) -> EvaluatorInfo {
         let settings = &self.inner.settings;
         EvaluatorInfo {
-            provider: match settings.provider {
-                ProviderKind::Anthropic => "anthropic",
-                ProviderKind::OpenAi => "openai",
-            }
-            .to_string(),
+            provider: settings.provider.as_str().to_string(),
             model: settings.model.clone(),
         }
     }
@@ -109,69 +128,62 @@ impl Evaluator {
         let identity = serde_json::json!({
             "provider": self.info().provider,
             "model": inner.settings.model,
-            "base_url": inner.base_url,
+            "base_url": inner.transport.base_url,
             "system": prompt.system,
             "user": prompt.user,
             "temperature": 0,
             "max_tokens": inner.settings.max_tokens,
-            "response_schema": schema::verdict_schema(),
+            "response_schema": schema::verdict_schema(&prompt.result_states),
             "run": run,
         });
         sha256_hex(canonical_json(&identity).as_bytes())
     }
 
-    /// One run of one check: waits for a permit, calls, retries, parses.
+    /// One run without canary or observer (see `evaluate_call`).
     pub async fn evaluate(
         &self,
         prompt: &CheckPrompt,
         run: u32,
         cancel: &CancellationToken,
     ) -> RunOutcome {
-        let _ = run; // The run index only separates cache entries; the request is the same.
+        self.evaluate_call(Call {
+            prompt,
+            run,
+            canary: false,
+            observer: None,
+            cancel,
+        })
+        .await
+    }
+
+    /// One run of one check: waits for a permit and any pause, calls, retries, parses.
+    pub async fn evaluate_call(&self, call: Call<'_>) -> RunOutcome {
         let cancelled = || RunOutcome {
             result: Err(EvalError::Cancelled),
             raw_text: None,
         };
         let _permit = tokio::select! {
-            _ = cancel.cancelled() => return cancelled(),
+            _ = call.cancel.cancelled() => return cancelled(),
             permit = self.inner.permits.acquire() => match permit {
                 Ok(permit) => permit,
                 Err(_) => return cancelled(),
             },
         };
         let settings = &self.inner.settings;
-        let mut transient_retries = 0;
-        let mut answer_retried = false;
+        let (mut transient_retries, mut answer_retried, mut attempt) = (0, false, 0);
         let mut last_raw: Option<String> = None;
         loop {
-            let attempt = tokio::select! {
-                _ = cancel.cancelled() => return cancelled(),
-                reply = self.call(prompt) => reply,
+            attempt += 1;
+            let reply = tokio::select! {
+                _ = call.cancel.cancelled() => return cancelled(),
+                reply = self.attempt(&call, attempt) => reply,
             };
-            let error = match attempt {
-                Ok(reply) => {
-                    let outcome = if reply.truncated {
-                        Err(EvalError::Truncated)
-                    } else {
-                        parse_verdict(&reply.raw).map_err(|reason| {
-                            tracing::debug!(%reason, "unparseable evaluator response");
-                            EvalError::Malformed
-                        })
-                    };
-                    match outcome {
-                        Ok(verdict) => {
-                            return RunOutcome {
-                                result: Ok(verdict),
-                                raw_text: Some(reply.raw),
-                            };
-                        }
-                        Err(error) => {
-                            last_raw = Some(reply.raw);
-                            error
-                        }
-                    }
+            let error = match reply {
+                Ok(verdict) => return verdict,
+                Err((error, raw)) => {
+                    last_raw = raw.or(last_raw);
+                    error
                 }
-                Err(error) => error,
             };
             if retry::is_bad_answer(&error) && !answer_retried {
                 answer_retried = true;
@@ -184,93 +196,155 @@ impl Evaluator {
                 };
             }
             let wait = retry::backoff(&error, transient_retries, settings.backoff_base);
+            if matches!(
+                error,
+                EvalError::RateLimited {
+                    retry_after: Some(_)
+                }
+            ) {
+                self.inner.pacing.pause_for(wait);
+            }
             tracing::debug!(?error, ?wait, "retrying evaluator call");
             transient_retries += 1;
             tokio::select! {
-                _ = cancel.cancelled() => return cancelled(),
+                _ = call.cancel.cancelled() => return cancelled(),
                 _ = tokio::time::sleep(wait) => {}
             }
         }
     }
 
-    async fn call(&self, prompt: &CheckPrompt) -> Result<ModelReply, EvalError> {
+    /// One HTTP attempt (with a fresh canary when asked), reported to the observer. A good
+    /// answer is the finished outcome; otherwise the error and whatever text came back.
+    async fn attempt(
+        &self,
+        call: &Call<'_>,
+        attempt: u32,
+    ) -> Result<RunOutcome, (EvalError, Option<String>)> {
+        self.inner.pacing.ready().await;
+        let canary = call.canary.then(Canary::fresh);
+        let planted;
+        let prompt = match &canary {
+            Some(c) => {
+                planted = canary::plant(call.prompt, c);
+                &planted
+            }
+            None => call.prompt,
+        };
+        let started = Instant::now();
+        let started_at = now_rfc3339();
+        let (request_sha, exchange) = self.call(prompt).await;
+        let record = |status: Option<u16>, outcome: &str, response: Option<&str>, usage: Usage| {
+            if let Some(o) = call.observer {
+                o.record(CallRecord {
+                    provider: self.info().provider,
+                    model: self.inner.settings.model.clone(),
+                    check_id: call.prompt.check_id.clone(),
+                    run: call.run,
+                    attempt,
+                    started_at: started_at.clone(),
+                    latency_ms: started.elapsed().as_millis() as u64,
+                    status,
+                    outcome: outcome.to_string(),
+                    cached: false,
+                    request_sha256: Some(request_sha.clone()),
+                    response_sha256: response.map(|r| sha256_hex(r.as_bytes())),
+                    usage,
+                });
+            }
+        };
+        let (status, reply) = match exchange {
+            Ok(ok) => ok,
+            Err(e) => {
+                record(e.1, e.0.kind_name(), None, Usage::default());
+                return Err((e.0, None));
+            }
+        };
+        let verdict = judge(&reply, call.prompt, canary.as_ref());
+        let outcome = verdict.as_ref().err().map_or("ok", |e| e.kind_name());
+        record(Some(status), outcome, Some(&reply.raw), reply.usage);
+        match verdict {
+            Ok(v) => Ok(RunOutcome {
+                result: Ok(v),
+                raw_text: Some(reply.raw),
+            }),
+            // Not retried: a second canary would be followed just the same.
+            Err(EvalError::InjectionSusceptible) => Ok(RunOutcome {
+                result: Err(EvalError::InjectionSusceptible),
+                raw_text: Some(reply.raw),
+            }),
+            Err(e) => Err((e, Some(reply.raw))),
+        }
+    }
+
+    /// Build, send and interpret one request. Returns the request body's hash and either
+    /// (HTTP status, the model's reply) or (the error, the HTTP status if one came).
+    async fn call(
+        &self,
+        prompt: &CheckPrompt,
+    ) -> (String, Result<(u16, ModelReply), (EvalError, Option<u16>)>) {
         let inner = &self.inner;
         let settings = &inner.settings;
         let key = settings.api_key.expose();
-        let request = match settings.provider {
+        let client = &inner.transport.client;
+        let body = match settings.provider {
             ProviderKind::Anthropic => {
-                let body = anthropic::body(&settings.model, settings.max_tokens, prompt);
-                anthropic::request(&inner.client, &inner.endpoint, key, &body)
+                anthropic::body(&settings.model, settings.max_tokens, prompt)
             }
-            ProviderKind::OpenAi => {
-                let body = openai::body(&settings.model, settings.max_tokens, prompt);
-                openai::request(&inner.client, &inner.endpoint, key, &body)
-            }
+            ProviderKind::OpenAi => openai::body(&settings.model, settings.max_tokens, prompt),
         };
-        let reply = self.send(request).await?;
-        match settings.provider {
+        let request_sha = sha256_hex(body.to_string().as_bytes());
+        let request = match settings.provider {
+            ProviderKind::Anthropic => anthropic::request(client, &inner.endpoint, key, &body),
+            ProviderKind::OpenAi => openai::request(client, &inner.endpoint, key, &body),
+        };
+        let reply = match inner.transport.send(request).await {
+            Ok(r) => r,
+            Err(e) => return (request_sha, Err((e, None))),
+        };
+        let status = reply.status.as_u16();
+        let interpreted = match settings.provider {
             ProviderKind::Anthropic => anthropic::interpret(reply),
             ProviderKind::OpenAi => openai::interpret(reply),
-        }
-        .map_err(|e| self.redact_error(e))
-    }
-
-    async fn send(&self, request: reqwest::RequestBuilder) -> Result<HttpReply, EvalError> {
-        let response = request.send().await.map_err(|e| self.transport_error(e))?;
-        let status = response.status();
-        let retry_after = response
-            .headers()
-            .get(reqwest::header::RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(retry::parse_retry_after);
-        let body = response.text().await.map_err(|e| self.transport_error(e))?;
-        Ok(HttpReply {
-            status,
-            retry_after,
-            body,
-        })
-    }
-
-    /// Timeouts and connection failures, described without headers or key.
-    fn transport_error(&self, error: reqwest::Error) -> EvalError {
-        if error.is_timeout() {
-            return EvalError::Timeout;
-        }
-        let what = if error.is_connect() {
-            "could not connect"
-        } else if error.is_body() || error.is_decode() {
-            "connection broken while reading the response"
-        } else {
-            "request failed"
         };
-        // The innermost cause ("Connection refused") says the most.
-        let mut cause: Option<&dyn std::error::Error> = std::error::Error::source(&error);
-        while let Some(deeper) = cause.and_then(|c| c.source()) {
-            cause = Some(deeper);
-        }
-        let detail = self.redact(&cause.map(|c| c.to_string()).unwrap_or_default());
-        let host = &self.inner.base_url;
-        EvalError::Network(if detail.is_empty() {
-            format!("{what} to {host}")
-        } else {
-            format!("{what} to {host}: {detail}")
-        })
+        let result = interpreted
+            .map(|r| (status, r))
+            .map_err(|e| (inner.transport.redact_error(e), Some(status)));
+        (request_sha, result)
     }
+}
 
-    fn redact_error(&self, error: EvalError) -> EvalError {
-        match error {
-            EvalError::InvalidRequest(message) => EvalError::InvalidRequest(self.redact(&message)),
-            other => other,
-        }
+/// The verdict of a reply: not cut off, parseable, within the check's result states, and
+/// not following a planted canary.
+fn judge(
+    reply: &ModelReply,
+    prompt: &CheckPrompt,
+    canary: Option<&Canary>,
+) -> Result<EvaluatorVerdict, EvalError> {
+    if canary.is_some_and(|c| c.tripped_by(&reply.raw)) {
+        return Err(EvalError::InjectionSusceptible);
     }
+    if reply.truncated {
+        return Err(EvalError::Truncated);
+    }
+    let verdict = parse_verdict(&reply.raw).map_err(|reason| {
+        tracing::debug!(%reason, "unparseable evaluator response");
+        EvalError::Malformed
+    })?;
+    allowed(verdict, &prompt.result_states)
+}
 
-    /// Providers sometimes echo the key back in messages; never pass it on.
-    fn redact(&self, text: &str) -> String {
-        let key = self.inner.settings.api_key.expose().trim();
-        if key.len() >= 4 {
-            text.replace(key, "[redacted]")
-        } else {
-            text.to_string()
-        }
+/// A verdict the check does not allow is no verdict.
+pub fn allowed(
+    verdict: EvaluatorVerdict,
+    states: &[crate::model::Verdict],
+) -> Result<EvaluatorVerdict, EvalError> {
+    if states.is_empty() || states.contains(&verdict.result) {
+        Ok(verdict)
+    } else {
+        tracing::debug!(
+            result = verdict.result.as_str(),
+            "answer outside the check's result states"
+        );
+        Err(EvalError::Malformed)
     }
 }

@@ -3,17 +3,23 @@
 
 mod anthropic;
 mod cache;
+pub mod canary;
 mod client;
 mod openai;
+mod pacing;
 mod parse;
 pub mod prompt;
 pub mod retry;
 pub mod schema;
 mod settings;
+mod transport;
 mod types;
 
 pub use cache::{ResponseCache, RunResult};
-pub use client::Evaluator;
+pub use client::{Call, Evaluator};
 pub use parse::parse_verdict;
-pub use settings::{ApiKey, EvaluatorSettings, ProviderKind};
-pub use types::{CheckPrompt, EvalError, EvaluatorVerdict, QuotedSpan, RunOutcome};
+pub use settings::{ApiKey, DEFAULT_MAX_RESPONSE_BYTES, EvaluatorSettings, ProviderKind};
+pub use types::{
+    CallObserver, CallRecord, CheckPrompt, EvalError, EvaluatorVerdict, QuotedSpan, RunOutcome,
+    Usage,
+};

@@ -2,7 +2,7 @@
 use serde_json::{Value, json};
 
 use super::schema::{OPENAI_SCHEMA_NAME, verdict_schema};
-use super::types::{CheckPrompt, EvalError, HttpReply, ModelReply};
+use super::types::{CheckPrompt, EvalError, HttpReply, ModelReply, Usage};
 
 /// `OPENAI_BASE_URL` conventionally includes `/v1`.
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -27,7 +27,7 @@ pub fn body(model: &str, max_tokens: u32, prompt: &CheckPrompt) -> Value {
         ],
         "response_format": {
             "type": "json_schema",
-            "json_schema": {"name": OPENAI_SCHEMA_NAME, "strict": true, "schema": verdict_schema()},
+            "json_schema": {"name": OPENAI_SCHEMA_NAME, "strict": true, "schema": verdict_schema(&prompt.result_states)},
         },
     })
 }
@@ -54,6 +54,7 @@ pub fn interpret(reply: HttpReply) -> Result<ModelReply, EvalError> {
         return Ok(ModelReply {
             raw: reply.body,
             truncated: false,
+            usage: Usage::default(),
         });
     };
     let choice = &body["choices"][0];
@@ -66,6 +67,10 @@ pub fn interpret(reply: HttpReply) -> Result<ModelReply, EvalError> {
     Ok(ModelReply {
         raw,
         truncated: choice["finish_reason"] == "length",
+        usage: Usage {
+            input_tokens: body["usage"]["prompt_tokens"].as_u64(),
+            output_tokens: body["usage"]["completion_tokens"].as_u64(),
+        },
     })
 }
 

@@ -24,8 +24,10 @@ const NOT_PROVIDED: &str = "Not provided";
 
 pub fn build(check: &Check, inputs: &Inputs, candidates: &[Candidate]) -> CheckPrompt {
     CheckPrompt {
+        check_id: check.id.clone(),
         system: system_prompt(check),
         user: user_message(inputs, candidates),
+        result_states: check.result_states.clone(),
     }
 }
 

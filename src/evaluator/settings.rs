@@ -45,4 +45,18 @@ pub struct EvaluatorSettings {
     pub max_tokens: u32,
     /// First backoff step; doubled per retry, with jitter. Tests shorten it.
     pub backoff_base: Duration,
+    /// Larger answers are refused (`too_large`).
+    pub max_response_bytes: usize,
+}
+
+/// The default bound on an evaluator's answer.
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 2 * 1024 * 1024;
+
+impl ProviderKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProviderKind::Anthropic => "anthropic",
+            ProviderKind::OpenAi => "openai",
+        }
+    }
 }

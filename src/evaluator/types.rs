@@ -6,12 +6,15 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use serde::{Deserialize, Serialize};
 
-use crate::model::Verdict;
+use crate::model::{RunErrorKind, Verdict};
 
 #[derive(Debug, Clone)]
 pub struct CheckPrompt {
+    pub check_id: String,
     pub system: String,
     pub user: String,
+    /// What the check allows the evaluator to answer.
+    pub result_states: Vec<Verdict>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -54,6 +57,40 @@ pub enum EvalError {
     Truncated,
     #[error("cancelled")]
     Cancelled,
+    #[error(
+        "the evaluator answered with a redirect to {0}; byop does not follow redirects (the key would go along)"
+    )]
+    Redirected(String),
+    #[error("the response is larger than {0} bytes")]
+    TooLarge(usize),
+    #[error("the evaluator followed an instruction planted in the document (canary)")]
+    InjectionSusceptible,
+}
+
+impl EvalError {
+    /// The kind recorded in reports (`raw_runs[].error`).
+    pub fn kind(&self) -> RunErrorKind {
+        match self {
+            EvalError::RateLimited { .. } => RunErrorKind::RateLimited,
+            EvalError::Overloaded => RunErrorKind::Overloaded,
+            EvalError::QuotaExhausted => RunErrorKind::QuotaExhausted,
+            EvalError::Auth => RunErrorKind::Auth,
+            EvalError::InvalidRequest(_) => RunErrorKind::InvalidRequest,
+            EvalError::Server(_) => RunErrorKind::ServerError,
+            EvalError::Timeout => RunErrorKind::Timeout,
+            EvalError::Network(_) => RunErrorKind::Network,
+            EvalError::Malformed => RunErrorKind::Malformed,
+            EvalError::Truncated => RunErrorKind::Truncated,
+            EvalError::Cancelled => RunErrorKind::Cancelled,
+            EvalError::Redirected(_) => RunErrorKind::Redirected,
+            EvalError::TooLarge(_) => RunErrorKind::TooLarge,
+            EvalError::InjectionSusceptible => RunErrorKind::InjectionSusceptible,
+        }
+    }
+
+    pub fn kind_name(&self) -> &'static str {
+        self.kind().as_str()
+    }
 }
 
 #[derive(Debug)]
@@ -70,8 +107,44 @@ pub(crate) struct HttpReply {
     pub body: String,
 }
 
+/// Tokens the provider says the call used.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+}
+
 /// What the model said: its raw verdict text, and whether it was cut off.
 pub(crate) struct ModelReply {
     pub raw: String,
     pub truncated: bool,
+    pub usage: Usage,
+}
+
+/// One attempt at one evaluator call, for the audit log and traces: what was sent and
+/// received, as hashes, never the bodies or the key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CallRecord {
+    pub provider: String,
+    pub model: String,
+    pub check_id: String,
+    pub run: u32,
+    /// 1-based; 0 for an answer served from the cache.
+    pub attempt: u32,
+    /// RFC 3339, when the attempt started.
+    pub started_at: String,
+    pub latency_ms: u64,
+    /// HTTP status, when a response arrived.
+    pub status: Option<u16>,
+    /// `ok`, or the error kind.
+    pub outcome: String,
+    pub cached: bool,
+    pub request_sha256: Option<String>,
+    pub response_sha256: Option<String>,
+    pub usage: Usage,
+}
+
+/// Receives every attempt of every call (the audit log, traces).
+pub trait CallObserver: Send + Sync {
+    fn record(&self, record: CallRecord);
 }

@@ -101,6 +101,7 @@ impl Backend {
             evaluator,
             progress: callback,
             cancel: cancel.clone(),
+            canary: eff.config.file.evaluator.canary,
             ..Default::default()
         };
         tracing::info!(

@@ -154,6 +154,12 @@ pub enum RunErrorKind {
     Malformed,
     Truncated,
     Cancelled,
+    /// The provider answered with a redirect; not followed.
+    Redirected,
+    /// The answer exceeded the size limit.
+    TooLarge,
+    /// The evaluator followed an instruction planted in the document (canary).
+    InjectionSusceptible,
 }
 
 impl RunErrorKind {
@@ -170,6 +176,9 @@ impl RunErrorKind {
             RunErrorKind::Malformed => "malformed",
             RunErrorKind::Truncated => "truncated",
             RunErrorKind::Cancelled => "cancelled",
+            RunErrorKind::Redirected => "redirected",
+            RunErrorKind::TooLarge => "too_large",
+            RunErrorKind::InjectionSusceptible => "injection_susceptible",
         }
     }
 }

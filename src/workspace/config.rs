@@ -35,6 +35,10 @@ pub struct EvaluatorSection {
     pub max_tokens: Option<u32>,
     /// Runs per evaluator-backed check in full mode (default 3).
     pub runs: Option<u32>,
+    /// Plant canary instructions in the evaluated text (default: on in full mode).
+    pub canary: Option<bool>,
+    /// Larger evaluator answers are refused (default 2 MB).
+    pub max_response_bytes: Option<usize>,
 }
 
 /// A config file and the folder it governs (the workspace root).

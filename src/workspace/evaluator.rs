@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use super::config::{Config, FILE_NAME};
-use crate::evaluator::{ApiKey, EvaluatorSettings, ProviderKind};
+use crate::evaluator::{ApiKey, DEFAULT_MAX_RESPONSE_BYTES, EvaluatorSettings, ProviderKind};
 
 pub const DEFAULT_ANTHROPIC_MODEL: &str = "claude-sonnet-4-20250514";
 pub const DEFAULT_OPENAI_MODEL: &str = "gpt-4o-mini";
@@ -99,6 +99,7 @@ pub fn resolve_evaluator(cfg: &Config, user: &UserChoices, env: &dyn Env) -> Res
         max_retries: ev.max_retries.unwrap_or(4),
         concurrency: ev.concurrency.unwrap_or(16).max(1),
         max_tokens: ev.max_tokens.unwrap_or(2048),
+        max_response_bytes: ev.max_response_bytes.unwrap_or(DEFAULT_MAX_RESPONSE_BYTES),
         backoff_base: Duration::from_millis(
             env.var("BYOP_BACKOFF_MS")
                 .and_then(|v| v.parse().ok())

@@ -58,7 +58,16 @@ pub enum Step {
         notes: String,
         #[serde(default)]
         assumptions: Vec<String>,
+        /// Follow an instruction planted in the document: put its token in the notes.
+        #[serde(default)]
+        obey_canary: bool,
     },
+    /// A plain-text answer (a server that ignores the requested JSON format).
+    Text { text: String },
+    /// A redirect to `location` (a `307` with a `Location` header).
+    Redirect { location: String },
+    /// A `200` whose body is `bytes` long (for the response size limit).
+    Huge { bytes: usize },
     /// 429 with `retry-after` and the provider's rate-limit error body.
     RateLimited {
         #[serde(default)]
@@ -94,10 +103,35 @@ impl Step {
             quote_first_sentence: false,
             notes: format!("fake evaluator: {result}"),
             assumptions: Vec::new(),
+            obey_canary: false,
         }
     }
+    /// `pass`, citing the first sentence as what satisfies the check.
     pub fn pass() -> Step {
+        Step::verdict("pass").quoting_first_sentence()
+    }
+    /// `pass` with no quote at all (a pass without evidence).
+    pub fn bare_pass() -> Step {
         Step::verdict("pass")
+    }
+    /// `pass` citing the first sentence, and obeying any canary planted in the document.
+    pub fn obedient_pass() -> Step {
+        let mut step = Step::pass();
+        if let Step::Verdict { obey_canary, .. } = &mut step {
+            *obey_canary = true;
+        }
+        step
+    }
+    /// This verdict, citing the first sentence of the AI output too.
+    pub fn quoting_first_sentence(mut self) -> Step {
+        if let Step::Verdict {
+            quote_first_sentence,
+            ..
+        } = &mut self
+        {
+            *quote_first_sentence = true;
+        }
+        self
     }
     pub fn indeterminate() -> Step {
         Step::verdict("indeterminate")
@@ -112,6 +146,7 @@ impl Step {
             quote_first_sentence: false,
             notes: "fake evaluator: fail".into(),
             assumptions: Vec::new(),
+            obey_canary: false,
         }
     }
     /// `fail` citing the first sentence of the AI output.
@@ -124,6 +159,7 @@ impl Step {
             quote_first_sentence: true,
             notes: "fake evaluator: fail".into(),
             assumptions: Vec::new(),
+            obey_canary: false,
         }
     }
 }
@@ -420,6 +456,19 @@ fn respond(wire: Wire, step: &Step, request: &RecordedRequest) -> Response {
             Answer::Text("I am unable to provide a verdict in the requested format.".into()),
         ),
         Step::Truncated => success(wire, &model, request, Answer::Truncated),
+        Step::Text { text } => success(wire, &model, request, Answer::Text(text.clone())),
+        Step::Redirect { location } => {
+            let mut response = json_response(307, &json!({"moved": true}));
+            response.headers_mut().insert(
+                "location",
+                HeaderValue::from_str(location).expect("a header value"),
+            );
+            response
+        }
+        Step::Huge { bytes } => {
+            let padding = "x".repeat(*bytes);
+            json_response(200, &json!({"padding": padding}))
+        }
         Step::RateLimited { retry_after_secs } => {
             let mut response = match wire {
                 Wire::Anthropic => anthropic_error(
@@ -543,9 +592,20 @@ fn verdict_json(step: &Step, user: &str) -> Value {
         quote_first_sentence,
         notes,
         assumptions,
+        obey_canary,
     } = step
     else {
-        return json!({"result": "pass", "confidence": 0.9, "evidence_citations": [], "notes": "fake evaluator: pass after a delay", "assumptions": []});
+        let first = ai_output(user)
+            .as_deref()
+            .and_then(first_sentence)
+            .unwrap_or_default();
+        return json!({"result": "pass", "confidence": 0.9,
+            "evidence_citations": [{"span": first, "context": "quoted by the fake evaluator"}],
+            "notes": "fake evaluator: pass after a delay", "assumptions": []});
+    };
+    let notes = match canary_token(user).filter(|_| *obey_canary) {
+        Some(token) => format!("{notes} {token}"),
+        None => notes.clone(),
     };
     let mut spans: Vec<String> = quote.iter().chain(quotes).cloned().collect();
     if *quote_first_sentence
@@ -631,14 +691,26 @@ fn check_id(system: &str) -> Option<String> {
         .map(|id| id.trim().to_string())
 }
 
-/// The AI output between the `<<<BEGIN AI_OUTPUT …>>>` / `<<<END AI_OUTPUT …>>>` lines.
+/// The AI output between the `<<<BEGIN AI_OUTPUT …>>>` / `<<<END AI_OUTPUT …>>>` lines,
+/// without a planted canary line (this evaluator reads the document, not instructions in it).
 pub fn ai_output(user: &str) -> Option<String> {
     let mut lines = user.lines();
     lines.find(|l| l.starts_with("<<<BEGIN AI_OUTPUT "))?;
     let body: Vec<&str> = lines
         .take_while(|l| !l.starts_with("<<<END AI_OUTPUT "))
+        .filter(|l| canary_token(l).is_none())
         .collect();
     Some(body.join("\n"))
+}
+
+/// The token of a canary instruction byop planted (`ZQ` and ten capitals), if any.
+pub fn canary_token(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    (0..bytes.len().saturating_sub(11)).find_map(|i| {
+        let candidate = &bytes[i..i + 12];
+        (candidate.starts_with(b"ZQ") && candidate[2..].iter().all(u8::is_ascii_uppercase))
+            .then(|| text[i..i + 12].to_string())
+    })
 }
 
 /// First sentence of the first prose line (headings only as a fallback),

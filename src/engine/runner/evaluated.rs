@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use super::local::Prepared;
 use crate::engine::aggregate;
-use crate::evaluator::{EvalError, RunResult};
-use crate::model::{Check, CheckResult, Citation, Located, RawRun, RunErrorKind, Verdict};
+use crate::evaluator::RunResult;
+use crate::model::{Check, CheckResult, Citation, Located, RawRun, Verdict};
 
 pub(super) fn evaluated_result(
     prepared: &Prepared,
@@ -66,7 +66,7 @@ fn raw_run(prepared: &Prepared, run: u32, r: &RunResult) -> RawRun {
             confidence: 0.0,
             notes: e.to_string(),
             evidence_citations: vec![],
-            error: Some(error_kind(e)),
+            error: Some(e.kind()),
             raw_response: r.raw.clone(),
             cached: false,
         },
@@ -163,20 +163,4 @@ fn locate(prepared: &Prepared, span: &str, context: &str) -> Citation {
     // Keep the evaluator's own words: that is what it claimed to quote.
     c.span = span.to_string();
     c
-}
-
-pub(super) fn error_kind(e: &EvalError) -> RunErrorKind {
-    match e {
-        EvalError::RateLimited { .. } => RunErrorKind::RateLimited,
-        EvalError::Overloaded => RunErrorKind::Overloaded,
-        EvalError::QuotaExhausted => RunErrorKind::QuotaExhausted,
-        EvalError::Auth => RunErrorKind::Auth,
-        EvalError::InvalidRequest(_) => RunErrorKind::InvalidRequest,
-        EvalError::Server(_) => RunErrorKind::ServerError,
-        EvalError::Timeout => RunErrorKind::Timeout,
-        EvalError::Network(_) => RunErrorKind::Network,
-        EvalError::Malformed => RunErrorKind::Malformed,
-        EvalError::Truncated => RunErrorKind::Truncated,
-        EvalError::Cancelled => RunErrorKind::Cancelled,
-    }
 }

@@ -23,7 +23,7 @@ use crate::engine::document::Document;
 use crate::engine::playbook::LoadedPlaybook;
 use crate::evaluator::CheckPrompt;
 use crate::evaluator::prompt;
-use crate::evaluator::{Evaluator, RunResult};
+use crate::evaluator::{Call, Evaluator, RunResult};
 use crate::model::{CheckResult, Mode, Report};
 
 use assemble::Assembly;
@@ -156,12 +156,19 @@ async fn execute(
     let checks = &playbook.playbook.checks;
     let total = jobs.len();
     let done = AtomicUsize::new(0);
+    let canary = opts.canary.unwrap_or(runs > 1);
     let calls = jobs.into_iter().map(|job| {
         let done = &done;
         async move {
-            let cache = opts.cache.as_deref();
+            let call = Call {
+                prompt: &job.prompt,
+                run: job.run,
+                canary,
+                observer: opts.observer.as_deref(),
+                cancel: &opts.cancel,
+            };
             let result = ev
-                .evaluate_cached(&job.prompt, job.run, cache, opts.fresh, &opts.cancel)
+                .evaluate_cached(call, opts.cache.as_deref(), opts.fresh)
                 .await;
             let n = done.fetch_add(1, Ordering::SeqCst) + 1;
             if let Some(cb) = &opts.progress {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use super::progress::ProgressFn;
-use crate::evaluator::{Evaluator, ResponseCache};
+use crate::evaluator::{CallObserver, Evaluator, ResponseCache};
 use crate::model::{Mode, Report};
 
 pub(super) const NOT_EVALUATED_NO_KEY: &str =
@@ -52,6 +52,10 @@ pub struct RunOptions {
     pub reference: Option<DriftReference>,
     pub progress: Option<ProgressFn>,
     pub cancel: CancellationToken,
+    /// Plant canary instructions in the evaluated text (default: in full mode only).
+    pub canary: Option<bool>,
+    /// Receives every evaluator attempt (the audit log, traces).
+    pub observer: Option<Arc<dyn CallObserver>>,
 }
 
 #[derive(Debug, thiserror::Error)]
