@@ -471,7 +471,7 @@ async fn full_session_over_the_real_binary() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn typing_during_an_evaluation_never_publishes_stale_diagnostics() {
     let fake =
-        FakeLlm::start(Script::always(vec![Step::fail_first_sentence()]).latency_ms(300)).await;
+        FakeLlm::start(Script::always(vec![Step::fail_first_sentence()]).latency_ms(1000)).await;
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     let path = root.join("memo.ai.md");

@@ -197,6 +197,7 @@ fn fixture_report(text: &str) -> Report {
             num_runs: 3,
             consistency_score: 0.78,
             divergent_findings: vec!["escalation_signal: 2 fail, 1 pass".into()],
+            injection_susceptible_runs: 0,
         },
         integrity: Integrity {
             playbook_logic_hash: pb.logic_hash.clone(),

@@ -51,6 +51,11 @@ pub fn fence_close(label: &str, nonce: &str) -> String {
 }
 
 fn system_prompt(check: &Check) -> String {
+    let pass_rule = if check.evidence_requirements.require_citations {
+        "\n- For PASS results, cite at least 1 span that shows the check is satisfied."
+    } else {
+        ""
+    };
     let assumptions_rule = if check.extracts_assumptions() {
         "- In \"assumptions\", list each assumption (factual, jurisdictional, temporal or about the client) that the AI output relies on, stated or not, in a short sentence of your own."
     } else {
@@ -86,7 +91,7 @@ You must respond with ONLY valid JSON in this exact format:
 
 Rules:
 - "indeterminate" is a valid and expected result. Use it when the evidence is genuinely ambiguous.
-- For FAIL results, you MUST provide at least 1 evidence citation.
+- For FAIL results, you MUST provide at least 1 evidence citation.{pass_rule}
 - Citations must be exact quotes from the AI output, not paraphrases.
 - Confidence reflects clarity of evidence, NOT your certainty about the law.
 - Do not add any text outside the JSON object.

@@ -31,15 +31,26 @@ pub fn to_lsp(view: &View, uri: &Uri, enc: Encoding, pages: &DocPages) -> Vec<Di
     for r in view.results.iter().filter(|r| r.result != Verdict::Pass) {
         out.extend(findings(view, r, uri, enc, pages));
     }
-    for w in &view.deterministic.untrusted_input_warnings {
-        let Some((s, e)) = w.byte_range else { continue };
+    // Warnings in companions have no place in this text; the status message names them.
+    for w in view
+        .deterministic
+        .untrusted_input_warnings
+        .iter()
+        .filter(|w| w.file.is_none())
+    {
+        let Some((s, e)) = w
+            .byte_range
+            .filter(|&(s, e)| s <= e && view.text.get(s..e).is_some())
+        else {
+            continue;
+        };
         out.push(Diagnostic {
             range: view.range(s, e, enc),
             severity: Some(DiagnosticSeverity::WARNING),
             code: Some(NumberOrString::String("prompt_injection".into())),
             source: Some(SOURCE.into()),
             message: format!("Text addressed to the evaluator (prompt injection): {}", w.reason),
-            data: Some(json!({"check_id": "prompt_injection", "span": &view.text[s.min(e)..e], "version": view.version})),
+            data: Some(json!({"check_id": "prompt_injection", "span": &view.text[s..e], "version": view.version})),
             ..Default::default()
         });
     }

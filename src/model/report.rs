@@ -219,6 +219,10 @@ pub struct VarianceSummary {
     pub num_runs: u32,
     pub consistency_score: f64,
     pub divergent_findings: Vec<String>,
+    // ---- extras ----
+    /// Runs whose answer followed a canary instruction planted in the document.
+    #[serde(default)]
+    pub injection_susceptible_runs: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -273,10 +277,14 @@ pub struct SuppressedFinding {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct InjectionWarning {
     pub span: String,
+    /// In `file` when set, else in the document.
     pub range: Option<Range>,
     #[serde(default)]
     pub byte_range: Option<(usize, usize)>,
     pub reason: String,
+    /// The companion the text is in (`None`: the document itself).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 impl Report {

@@ -51,8 +51,13 @@ pub fn report(r: &Report, color: bool) -> String {
         let magenta = Style::new()
             .bold()
             .fg_color(Some(AnsiColor::Magenta.into()));
+        let place = w
+            .file
+            .as_deref()
+            .map(|f| format!("{f} "))
+            .unwrap_or_default();
         out += &format!(
-            "  {} line {line}: {} “{}”\n",
+            "  {} {place}line {line}: {} “{}”\n",
             paint(color, magenta, "! injection"),
             w.reason,
             clip(&w.span, 80)

@@ -77,6 +77,7 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
             num_runs: 1,
             consistency_score: 0.75,
             divergent_findings: vec![],
+            injection_susceptible_runs: 0,
         },
         integrity: Integrity {
             playbook_logic_hash: hash(),

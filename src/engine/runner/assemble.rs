@@ -6,6 +6,7 @@ use super::options::DriftReference;
 use super::report_level::{Current, drift_result, variance_result};
 use super::summary::summarize;
 use crate::engine::aggregate::{self, CheckSummary};
+use crate::engine::document::Document;
 use crate::engine::injection;
 use crate::engine::playbook::LoadedPlaybook;
 use crate::engine::rules::ReportLevel;
@@ -25,11 +26,18 @@ pub(super) struct Assembly<'a> {
 impl Assembly<'_> {
     pub fn into_report(mut self) -> Report {
         let doc = self.prepared.doc;
+        let warnings = injection_warnings(doc);
+        if let Some(first) = warnings.first() {
+            self.distrust_passes(first);
+        }
         let variance = variance_summary(self.playbook, &self.results);
         self.report_level_checks(variance.consistency_score);
-        let status = status_of(&self.results, self.playbook, false);
+        let mut status = status_of(&self.results, self.playbook, false);
+        if !warnings.is_empty() {
+            // Text addressed to the evaluator: at least a human's look.
+            status = status.max(Status::Review);
+        }
         let suppressed = self.suppress();
-        let warnings = injection_warnings(doc);
         let checks = &self.playbook.playbook.checks;
         let (key_risks, next_steps) = summarize(&self.results, checks, &warnings, self.mode);
         let mut report = Report {
@@ -65,6 +73,24 @@ impl Assembly<'_> {
         };
         report.report_id = report_id(&report);
         report
+    }
+
+    /// The evaluator was addressed by the text it judged: none of its passes stands.
+    fn distrust_passes(&mut self, warning: &InjectionWarning) {
+        let checks = &self.playbook.playbook.checks;
+        let place = warning.file.as_deref().unwrap_or("document");
+        for (r, c) in self.results.iter_mut().zip(checks) {
+            let evaluated = c.needs_evaluator() && r.raw_runs.iter().any(|x| x.error.is_none());
+            if evaluated && r.result == Verdict::Pass {
+                r.result = Verdict::Indeterminate;
+                r.notes = format!(
+                    "Not trusted: the {place} addresses the evaluator (“{}”: {}), so the evaluator's pass does not stand. {}",
+                    warning.span, warning.reason, r.notes
+                )
+                .trim_end()
+                .to_string();
+            }
+        }
     }
 
     /// Variance first, then drift (which compares statuses without drift itself).
@@ -167,10 +193,16 @@ fn variance_summary(playbook: &LoadedPlaybook, results: &[CheckResult]) -> Varia
             )
         })
         .collect();
+    let injection_susceptible_runs = results
+        .iter()
+        .flat_map(|r| &r.raw_runs)
+        .filter(|r| r.error == Some(RunErrorKind::InjectionSusceptible))
+        .count() as u32;
     VarianceSummary {
         num_runs,
         consistency_score: aggregate::weighted_consistency(&evaluated),
         divergent_findings,
+        injection_susceptible_runs,
     }
 }
 
@@ -198,16 +230,34 @@ pub(super) fn status_of(
     aggregate::overall_status(&summaries)
 }
 
-fn injection_warnings(doc: &crate::engine::document::Document) -> Vec<InjectionWarning> {
-    injection::scan(&doc.text, doc.body)
+/// Text addressed to the evaluator, in the document and in its companions (they are
+/// fenced into the same prompt).
+fn injection_warnings(doc: &Document) -> Vec<InjectionWarning> {
+    let mut out: Vec<InjectionWarning> = injection::scan(&doc.text, doc.body)
         .into_iter()
         .map(|h| InjectionWarning {
             span: doc.text[h.start..h.end].to_string(),
             range: Some(doc.range(h.start, h.end)),
             byte_range: Some((h.start, h.end)),
             reason: h.reason,
+            file: None,
         })
-        .collect()
+        .collect();
+    for c in [&doc.source, &doc.prompt].into_iter().flatten() {
+        let index = LineIndex::new(&c.text);
+        out.extend(
+            injection::scan(&c.text, (0, c.text.len()))
+                .into_iter()
+                .map(|h| InjectionWarning {
+                    span: c.text[h.start..h.end].to_string(),
+                    range: Some(index.range(&c.text, h.start, h.end, Encoding::Utf16)),
+                    byte_range: Some((h.start, h.end)),
+                    reason: h.reason,
+                    file: Some(c.path.display().to_string()),
+                }),
+        );
+    }
+    out
 }
 
 /// Content id: sha256 of the report's canonical JSON (id field empty), first 16 hex digits.

@@ -109,27 +109,35 @@ fn with_errors(notes: String, raw_runs: &[RawRun]) -> String {
     .to_string()
 }
 
-/// A fail must rest on enough located quotes; otherwise it is indeterminate.
+/// A verdict of a check that requires citations must rest on located quotes: a fail on
+/// enough of them, a pass on at least one. Otherwise it is indeterminate.
 fn require_evidence(
     check: &Check,
     result: Verdict,
     citations: &[Citation],
     notes: String,
 ) -> (Verdict, String) {
+    let reqs = &check.evidence_requirements;
+    if !reqs.require_citations || result == Verdict::Indeterminate {
+        return (result, notes);
+    }
     let located = citations
         .iter()
         .filter(|c| c.located != Located::Unlocated)
         .count() as u32;
-    let needed = check.evidence_requirements.min_citations_per_fail.max(1);
-    if result == Verdict::Fail && check.evidence_requirements.require_citations && located < needed
-    {
-        let notes = format!(
-            "Evaluator said fail, but only {located} of {} quoted span(s) could be found in the document (needs {needed}); treated as indeterminate. {notes}",
-            citations.len(),
-        );
-        return (Verdict::Indeterminate, notes);
+    let needed = match result {
+        Verdict::Fail => reqs.min_citations_per_fail.max(1),
+        _ => 1,
+    };
+    if located >= needed {
+        return (result, notes);
     }
-    (result, notes)
+    let notes = format!(
+        "Evaluator said {}, but only {located} of {} quoted span(s) could be found in the document (needs {needed}); treated as indeterminate. {notes}",
+        result.as_str(),
+        citations.len(),
+    );
+    (Verdict::Indeterminate, notes)
 }
 
 /// The assumptions the agreeing runs extracted, first occurrence first.

@@ -41,7 +41,7 @@ pub(super) fn summarize(
     }
     if !warnings.is_empty() {
         risks.push(format!(
-            "The document contains {} passage(s) that address the evaluator (possible prompt injection).",
+            "The document or its companions contain {} passage(s) that address the evaluator (possible prompt injection); no evaluator pass stands.",
             warnings.len()
         ));
         steps.push(
