@@ -354,17 +354,24 @@ fn deterministic_mode_runs_over_the_whole_corpus_without_error() {
         eprintln!("skipped: {} not present", corpus.display());
         return;
     }
+    // Run from the corpus folder: the outputs' companions (../contracts, ../prompts) are
+    // inside that workspace.
     let ws = Ws::new();
-    let o = ws.run(&[
-        "check",
-        "--mode",
-        "deterministic",
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-        corpus.to_str().unwrap(),
-    ]);
+    let o = ws
+        .cmd()
+        .current_dir(corpus.parent().unwrap())
+        .args([
+            "check",
+            "--mode",
+            "deterministic",
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+            "outputs",
+        ])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v = json(&o);
     assert_eq!(v.as_array().unwrap().len(), 371);

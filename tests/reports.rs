@@ -217,6 +217,7 @@ fn fixture_report(text: &str) -> Report {
         suppressed: vec![],
         untrusted_input_warnings: vec![],
         notices: vec![],
+        playbook_source: None,
     }
 }
 

@@ -39,7 +39,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
     let resolver = Resolver::new();
     let jobs = files
         .iter()
-        .map(|path| resolve(&resolver, &args, &cwd, path))
+        .map(|path| resolve(&resolver, &args, (&cwd, &workspace.root), path))
         .collect::<Result<Vec<_>, _>>()?;
     let evaluator = choose_evaluator(&args, &workspace)?;
     let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
@@ -74,12 +74,13 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
 fn resolve(
     resolver: &Resolver,
     args: &CheckArgs,
-    cwd: &Path,
+    (cwd, workspace_root): (&Path, &Path),
     path: &Path,
 ) -> Result<Job, CliError> {
     let resolved = resolver.resolve(Request {
         text: read_text(path)?,
         path: Some(path),
+        roots: vec![workspace_root.to_path_buf()],
         cli_playbook: args.playbook.clone().map(|p| (p, cwd.to_path_buf())),
         setting_playbook: None,
         source: args.source.as_deref(),

@@ -69,10 +69,14 @@ pub fn show(
 fn document_of(r: &Report) -> Option<Document> {
     let path = Path::new(&r.document.path);
     let text = read_text(path).ok()?;
+    let roots = Config::discover(&std::env::current_dir().ok()?)
+        .map(|c| vec![c.root])
+        .unwrap_or_default();
     Resolver::new()
         .resolve(Request {
             text,
             path: Some(path),
+            roots,
             ..Default::default()
         })
         .ok()

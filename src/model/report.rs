@@ -54,6 +54,38 @@ pub struct Report {
     /// One-line notices for the user (e.g. fell back to deterministic mode).
     #[serde(default)]
     pub notices: Vec<String>,
+    /// Who chose the playbook: the command line, the editor setting, `byop.toml`, the
+    /// document's front matter, or nobody (the built-in one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playbook_source: Option<PlaybookSource>,
+}
+
+/// Who chose the playbook a document is checked against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaybookSource {
+    /// `--playbook` on the command line.
+    Cli,
+    /// The editor's `byop.playbook` setting.
+    Settings,
+    /// The workspace's `byop.toml`.
+    Config,
+    /// The document's own front matter.
+    FrontMatter,
+    /// Nobody: the built-in playbook.
+    Default,
+}
+
+impl PlaybookSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlaybookSource::Cli => "cli",
+            PlaybookSource::Settings => "settings",
+            PlaybookSource::Config => "config",
+            PlaybookSource::FrontMatter => "front_matter",
+            PlaybookSource::Default => "default",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

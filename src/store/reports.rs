@@ -4,7 +4,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::error::StoreError;
 use super::{HistoryRow, Store, timestamp_ns};
-use crate::model::Report;
+use crate::model::{Mode, Report};
 
 /// Newest first; ties (same timestamp) broken by insertion order.
 const NEWEST_FIRST: &str = "ORDER BY timestamp_ns DESC, rowid DESC";
@@ -181,6 +181,22 @@ impl Store {
         );
         self.query_report(&conn, &sql, params![doc_key, playbook_hash, exclude_id])
     }
+    /// Most recent report of this document and playbook hash made in `mode`.
+    pub fn latest_report_in_mode(
+        &self,
+        doc_key: &str,
+        playbook_hash: &str,
+        mode: Mode,
+    ) -> Result<Option<Report>, StoreError> {
+        let conn = self.conn();
+        let sql = format!(
+            "SELECT report_json FROM reports
+             WHERE doc_key = ?1 AND playbook_hash = ?2 AND mode = ?3
+             {NEWEST_FIRST} LIMIT 1"
+        );
+        self.query_report(&conn, &sql, params![doc_key, playbook_hash, mode.as_str()])
+    }
+
     /// Most recent report for identical inputs, playbook and mode (any document path).
     pub fn find_by_inputs(
         &self,

@@ -97,6 +97,7 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
         suppressed: vec![],
         untrusted_input_warnings: vec![],
         notices: vec![],
+        playbook_source: None,
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::Resolved;
 use crate::engine::runner::{self, DriftReference, ReferenceKind, RunError, RunOptions};
 use crate::evaluator::ResponseCache;
-use crate::model::Report;
+use crate::model::{Mode, Report};
 use crate::store::{Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
@@ -18,11 +18,13 @@ pub enum EvaluateError {
     Store(#[from] StoreError),
 }
 
-/// What drift compares with: the saved baseline, else the latest earlier report.
+/// What drift compares with: the saved baseline, else the latest earlier report of the
+/// same mode (a deterministic report says nothing about how an evaluation drifted).
 pub fn drift_reference(
     store: &Store,
     doc_key: &str,
     playbook_hash: &str,
+    mode: Mode,
 ) -> Result<Option<DriftReference>, StoreError> {
     if let Some(report) = store.baseline(doc_key, playbook_hash)? {
         return Ok(Some(DriftReference {
@@ -31,7 +33,7 @@ pub fn drift_reference(
         }));
     }
     Ok(store
-        .latest_report(doc_key, playbook_hash, None)?
+        .latest_report_in_mode(doc_key, playbook_hash, mode)?
         .map(|report| DriftReference {
             report,
             kind: ReferenceKind::PreviousReport,
@@ -45,8 +47,10 @@ pub async fn evaluate_and_save(
     doc_key: &str,
     mut opts: RunOptions,
 ) -> Result<Report, EvaluateError> {
+    opts.playbook_source = Some(resolved.playbook_source);
     if let Some(store) = &store {
-        opts.reference = drift_reference(store, doc_key, &resolved.playbook.logic_hash)?;
+        let mode = runner::effective_mode(&opts);
+        opts.reference = drift_reference(store, doc_key, &resolved.playbook.logic_hash, mode)?;
         opts.cache = Some(store.clone() as Arc<dyn ResponseCache>);
     }
     let report = runner::run(&resolved.playbook, &resolved.doc, opts).await?;

@@ -2,6 +2,7 @@
 //! and its companions, choosing its playbook and evaluator, evaluating it with the
 //! history from the store and saving the report.
 
+pub mod boundary;
 pub mod config;
 pub mod docs_pages;
 pub mod evaluate;

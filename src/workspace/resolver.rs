@@ -7,32 +7,22 @@ use std::sync::Arc;
 
 use dashmap::DashMap;
 
+use super::boundary::{Boundary, read_bounded, user_file};
 use super::config::{Config, ConfigError};
-use super::files::read_text;
-use crate::engine::document::{Companion, CompanionRole, Document, DocumentError};
+use crate::engine::document::{Companion, CompanionRole, Document, DocumentError, decode};
 use crate::engine::playbook::{self, LoadedPlaybook};
 use crate::model::Position;
 
-/// Who chose the playbook a document is checked against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PlaybookSource {
-    /// `--playbook` on the command line.
-    Cli,
-    /// The editor's `byop.playbook` setting.
-    Settings,
-    /// The workspace's `byop.toml`.
-    Config,
-    /// The document's own front matter.
-    FrontMatter,
-    /// Nobody: the built-in playbook.
-    Default,
-}
+pub use crate::model::PlaybookSource;
 
 /// What to resolve, and what the user chose over the workspace.
 #[derive(Debug, Clone, Default)]
 pub struct Request<'a> {
     pub text: String,
     pub path: Option<&'a Path>,
+    /// The workspace folders the user opened or works in: what the document's front matter
+    /// may name files in (besides the folder of its own `byop.toml` / `.git`).
+    pub roots: Vec<PathBuf>,
     /// A playbook given on the command line, relative to the folder given with it.
     pub cli_playbook: Option<(String, PathBuf)>,
     /// The editor setting, relative to the workspace root.
@@ -94,6 +84,7 @@ impl Resolver {
     pub fn config_for(&self, path: Option<&Path>) -> Result<Arc<Config>, ConfigError> {
         let start = path
             .and_then(Path::parent)
+            .filter(|p| !p.as_os_str().is_empty())
             .map(Path::to_path_buf)
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_default();
@@ -124,14 +115,16 @@ impl Resolver {
             });
             Arc::new(Config::default())
         });
-        attach_companions(&mut doc, req.source, req.prompt, &mut problems);
-        let (playbook, playbook_source) = self.choose_playbook(
-            &doc,
-            &config,
-            req.cli_playbook,
-            req.setting_playbook,
-            &mut problems,
-        );
+        let mut roots = req.roots;
+        roots.push(config.root.clone());
+        let boundary = Boundary::new(roots);
+        attach_companions(&mut doc, &boundary, req.source, req.prompt, &mut problems);
+        let choices = Choices {
+            cli: req.cli_playbook,
+            setting: req.setting_playbook,
+        };
+        let (playbook, playbook_source) =
+            self.choose_playbook(&doc, &config, &boundary, choices, &mut problems);
         Ok(Resolved {
             doc,
             playbook,
@@ -141,14 +134,16 @@ impl Resolver {
         })
     }
 
-    /// `--playbook` › front matter › editor setting › `byop.toml` › built-in. One that
-    /// cannot load is a problem, and the built-in playbook is used.
+    /// `--playbook` › editor setting › `byop.toml` › front matter › built-in: the user's
+    /// choice wins over the workspace's, and both over the document's. A playbook path from
+    /// the workspace or the document must stay inside the workspace. One that cannot load
+    /// is a problem, and the built-in playbook is used.
     fn choose_playbook(
         &self,
         doc: &Document,
         config: &Config,
-        cli: Option<(String, PathBuf)>,
-        setting: Option<String>,
+        boundary: &Boundary,
+        choices: Choices,
         problems: &mut Vec<Problem>,
     ) -> (LoadedPlaybook, PlaybookSource) {
         let doc_dir = doc
@@ -157,18 +152,28 @@ impl Resolver {
             .and_then(Path::parent)
             .map(Path::to_path_buf)
             .unwrap_or_else(|| config.root.clone());
-        let choice = cli
+        let choice = choices
+            .cli
             .map(|c| (c, PlaybookSource::Cli))
+            .or_else(|| {
+                let s = choices.setting?;
+                Some(((s, config.root.clone()), PlaybookSource::Settings))
+            })
+            .or_else(|| config.playbook_spec().map(|c| (c, PlaybookSource::Config)))
             .or_else(|| {
                 let fm = doc.front_matter.playbook.clone()?;
                 Some(((fm, doc_dir), PlaybookSource::FrontMatter))
-            })
-            .or_else(|| setting.map(|s| ((s, config.root.clone()), PlaybookSource::Settings)))
-            .or_else(|| config.playbook_spec().map(|c| (c, PlaybookSource::Config)));
+            });
         let Some(((spec, base), source)) = choice else {
             return (playbook::builtin(), PlaybookSource::Default);
         };
-        match self.playbook(&spec, &base) {
+        let untrusted = matches!(source, PlaybookSource::Config | PlaybookSource::FrontMatter);
+        let confined = if untrusted && !playbook::builtin_ids().contains(&spec.as_str()) {
+            boundary.confined(&base.join(&spec)).map(|_| ())
+        } else {
+            Ok(())
+        };
+        match confined.and_then(|()| self.playbook(&spec, &base)) {
             Ok(pb) => (pb, source),
             Err(e) => {
                 let position = (source == PlaybookSource::FrontMatter)
@@ -184,14 +189,26 @@ impl Resolver {
     }
 }
 
+fn read_companion(path: &Path) -> Result<String, String> {
+    let bytes = read_bounded(path)?;
+    decode(&path.display().to_string(), bytes).map_err(|e| e.message)
+}
+
 fn front_matter_key(doc: &Document, key: &str) -> usize {
     crate::engine::document::front_matter::key_offset(&doc.text, key)
 }
 
+/// The playbooks the user chose (over the workspace's and the document's).
+struct Choices {
+    cli: Option<(String, PathBuf)>,
+    setting: Option<String>,
+}
+
 /// Companions: explicit paths (command line) over the front matter's, which are
-/// relative to the document.
+/// relative to the document and must stay inside the workspace.
 fn attach_companions(
     doc: &mut Document,
+    boundary: &Boundary,
     source: Option<&Path>,
     prompt: Option<&Path>,
     problems: &mut Vec<Problem>,
@@ -227,11 +244,16 @@ fn attach_companions(
             CompanionRole::Source => "source document",
             CompanionRole::Prompt => "prompt",
         };
-        match read_text(&path) {
+        let allowed = match over {
+            Some(_) => user_file(&path),
+            None => boundary.confined(&path),
+        };
+        let read = allowed.and_then(|real| read_companion(&real));
+        match read {
             Ok(text) => doc.attach(role, Companion { path, text }),
             Err(e) => problems.push(Problem {
                 kind: ProblemKind::Companion,
-                message: format!("cannot read {what} `{}`: {}", path.display(), e.message),
+                message: format!("cannot read {what} `{}`: {e}", path.display()),
                 position: over
                     .is_none()
                     .then(|| doc.position(front_matter_key(doc, key))),
@@ -245,7 +267,7 @@ mod tests {
     use super::*;
 
     fn load(path: &Path) -> Resolved {
-        let text = read_text(path).unwrap();
+        let text = crate::workspace::files::read_text(path).unwrap();
         Resolver::new()
             .resolve(Request {
                 text,

@@ -21,6 +21,7 @@ pub(super) struct Assembly<'a> {
     pub evaluator: Option<EvaluatorInfo>,
     pub reference: Option<&'a DriftReference>,
     pub notices: Vec<String>,
+    pub playbook_source: Option<PlaybookSource>,
 }
 
 impl Assembly<'_> {
@@ -70,6 +71,7 @@ impl Assembly<'_> {
             suppressed,
             untrusted_input_warnings: warnings,
             notices: self.notices,
+            playbook_source: self.playbook_source,
         };
         report.report_id = report_id(&report);
         report

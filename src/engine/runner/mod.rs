@@ -53,6 +53,7 @@ pub fn run_deterministic(playbook: &LoadedPlaybook, doc: &Document) -> Report {
         evaluator: None,
         reference: None,
         notices: vec![],
+        playbook_source: None,
     }
     .into_report()
 }
@@ -62,6 +63,15 @@ struct Job {
     check: usize,
     run: u32,
     prompt: CheckPrompt,
+}
+
+/// The mode a run with these options will have (screening by default; deterministic when
+/// there is no evaluator).
+pub fn effective_mode(opts: &RunOptions) -> Mode {
+    match (&opts.evaluator, opts.mode.unwrap_or(Mode::Screening)) {
+        (None, _) => Mode::Deterministic,
+        (_, m) => m,
+    }
 }
 
 /// The full runner. Falls back to deterministic mode (with a notice) when no evaluator is set.
@@ -110,6 +120,7 @@ pub async fn run(
         evaluator: evaluator.map(Evaluator::info),
         reference: opts.reference.as_ref(),
         notices,
+        playbook_source: opts.playbook_source,
     }
     .into_report())
 }

@@ -6,7 +6,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::progress::ProgressFn;
 use crate::evaluator::{CallObserver, Evaluator, ResponseCache};
-use crate::model::{Mode, Report};
+use crate::model::{Mode, PlaybookSource, Report};
 
 pub(super) const NOT_EVALUATED_NO_KEY: &str =
     "Not evaluated: needs the evaluator, and no evaluator is configured (set ANTHROPIC_API_KEY).";
@@ -54,6 +54,8 @@ pub struct RunOptions {
     pub cancel: CancellationToken,
     /// Plant canary instructions in the evaluated text (default: in full mode only).
     pub canary: Option<bool>,
+    /// Who chose the playbook (recorded in the report).
+    pub playbook_source: Option<PlaybookSource>,
     /// Receives every evaluator attempt (the audit log, traces).
     pub observer: Option<Arc<dyn CallObserver>>,
 }

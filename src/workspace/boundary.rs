@@ -1,0 +1,153 @@
+//! The trust boundary for files named by untrusted text: a document's front matter and a
+//! workspace's `byop.toml` may only name regular files inside the workspace (after
+//! symlinks are followed), of bounded size. A file the user names on the command line is
+//! the user's choice, and only has to be a regular, bounded file.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Companions larger than this are refused (a document is not a database dump).
+pub const MAX_COMPANION_BYTES: u64 = 5 * 1024 * 1024;
+
+/// Pseudo-file systems: never documents, whatever a root says.
+const SPECIAL: [&str; 3] = ["/proc", "/sys", "/dev"];
+
+/// The folders untrusted text may name files in.
+#[derive(Debug, Clone, Default)]
+pub struct Boundary {
+    roots: Vec<PathBuf>,
+}
+
+impl Boundary {
+    /// Roots are canonicalized; ones that do not exist are dropped.
+    pub fn new(roots: impl IntoIterator<Item = PathBuf>) -> Self {
+        let mut roots: Vec<PathBuf> = roots
+            .into_iter()
+            .filter_map(|r| std::fs::canonicalize(r).ok())
+            .collect();
+        roots.sort();
+        roots.dedup();
+        Boundary { roots }
+    }
+
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
+    /// The canonical path of a file untrusted text names, if it may be read.
+    pub fn confined(&self, path: &Path) -> Result<PathBuf, String> {
+        let real = std::fs::canonicalize(path).map_err(|e| format!("{e}"))?;
+        if !self.roots.iter().any(|r| real.starts_with(r)) {
+            let roots: Vec<String> = self.roots.iter().map(|r| r.display().to_string()).collect();
+            return Err(format!(
+                "it resolves to {}, outside the workspace ({})",
+                real.display(),
+                if roots.is_empty() {
+                    "none".into()
+                } else {
+                    roots.join(", ")
+                }
+            ));
+        }
+        regular_file(real)
+    }
+}
+
+/// The canonical path of a file the user named, if it is a regular, bounded file.
+pub fn user_file(path: &Path) -> Result<PathBuf, String> {
+    let real = std::fs::canonicalize(path).map_err(|e| format!("{e}"))?;
+    regular_file(real)
+}
+
+fn regular_file(real: PathBuf) -> Result<PathBuf, String> {
+    if SPECIAL.iter().any(|s| real.starts_with(s)) {
+        return Err(format!(
+            "{} is a system file, not a document",
+            real.display()
+        ));
+    }
+    let meta = std::fs::metadata(&real).map_err(|e| format!("{e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{} is not a regular file", real.display()));
+    }
+    if meta.len() > MAX_COMPANION_BYTES {
+        return Err(format!(
+            "{} is larger than the {} MB limit",
+            real.display(),
+            MAX_COMPANION_BYTES / (1024 * 1024)
+        ));
+    }
+    Ok(real)
+}
+
+/// Read at most the limit (the file may have grown since it was checked).
+pub fn read_bounded(path: &Path) -> Result<Vec<u8>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_COMPANION_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{e}"))?;
+    if bytes.len() as u64 > MAX_COMPANION_BYTES {
+        return Err(format!("{} grew past the size limit", path.display()));
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_regular_files_inside_a_root_pass() {
+        let ws = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(ws.path().join("nda.txt"), "x").unwrap();
+        std::fs::write(outside.path().join("secret.txt"), "x").unwrap();
+        let b = Boundary::new([ws.path().to_path_buf()]);
+        assert!(b.confined(&ws.path().join("nda.txt")).is_ok());
+        let e = b.confined(
+            &ws.path()
+                .join("../")
+                .join(outside.path().file_name().unwrap())
+                .join("secret.txt"),
+        );
+        assert!(e.unwrap_err().contains("outside the workspace"));
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(
+                outside.path().join("secret.txt"),
+                ws.path().join("link.txt"),
+            )
+            .unwrap();
+            let e = b.confined(&ws.path().join("link.txt")).unwrap_err();
+            assert!(
+                e.contains("outside the workspace"),
+                "symlinks are followed: {e}"
+            );
+        }
+        std::fs::create_dir(ws.path().join("dir")).unwrap();
+        assert!(
+            b.confined(&ws.path().join("dir"))
+                .unwrap_err()
+                .contains("not a regular file")
+        );
+        assert!(b.confined(&ws.path().join("missing.txt")).is_err());
+    }
+
+    #[test]
+    fn system_files_and_huge_files_never_pass() {
+        let everything = Boundary::new([PathBuf::from("/")]);
+        for p in ["/proc/self/environ", "/dev/zero", "/dev/stdin"] {
+            if Path::new(p).exists() {
+                assert!(everything.confined(Path::new(p)).is_err(), "{p}");
+                assert!(user_file(Path::new(p)).is_err(), "{p}");
+            }
+        }
+        let ws = tempfile::tempdir().unwrap();
+        let big = ws.path().join("big.txt");
+        let f = std::fs::File::create(&big).unwrap();
+        f.set_len(MAX_COMPANION_BYTES + 1).unwrap();
+        let e = user_file(&big).unwrap_err();
+        assert!(e.contains("size limit") || e.contains("MB limit"), "{e}");
+    }
+}
