@@ -218,6 +218,7 @@ fn fixture_report(text: &str) -> Report {
         untrusted_input_warnings: vec![],
         notices: vec![],
         playbook_source: None,
+        request_id: None,
     }
 }
 

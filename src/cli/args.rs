@@ -62,6 +62,20 @@ pub enum Command {
         #[arg(long, env = "BYOP_DB")]
         db: Option<PathBuf>,
     },
+    /// The audit log: every evaluation request's states and evaluator calls.
+    Log {
+        /// Only this document's rows.
+        file: Option<PathBuf>,
+        #[arg(long, default_value = "text")]
+        format: HistoryFormat,
+        /// Check the hash chain: exit 0 when intact, 1 naming the first broken row.
+        #[arg(long)]
+        verify: bool,
+        #[arg(long, env = "BYOP_DB")]
+        db: Option<PathBuf>,
+        #[arg(long, default_value_t = 200)]
+        limit: usize,
+    },
     /// Inspect playbooks.
     Playbook {
         #[command(subcommand)]

@@ -12,7 +12,7 @@ use crate::engine::runner::{self, RunOptions};
 use crate::evaluator::Evaluator;
 use crate::model::{Mode, Report, Status};
 use crate::store::Store;
-use crate::workspace::evaluate::evaluate_and_save;
+use crate::workspace::evaluate::{evaluate_and_save, record_input_error};
 use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
 use crate::workspace::files::read_text;
 use crate::workspace::{Config, Request, Resolved, Resolver, doc_key};
@@ -36,15 +36,20 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
             "--source/--prompt apply to a single document; give one file".into(),
         ));
     }
+    let evaluator = choose_evaluator(&args, &workspace)?;
+    let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
+    let store = Arc::new(Store::open(&db)?);
     let resolver = Resolver::new();
     let jobs = files
         .iter()
         .map(|path| resolve(&resolver, &args, (&cwd, &workspace.root), path))
-        .collect::<Result<Vec<_>, _>>()?;
-    let evaluator = choose_evaluator(&args, &workspace)?;
-    let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
-    let store = Arc::new(Store::open(&db)?);
+        .collect::<Result<Vec<_>, _>>()
+        .inspect_err(|(path, e)| record_input_error(&store, &doc_key(path), &e.0))
+        .map_err(|(_, e)| e)?;
     let reports = evaluate_all(&args, &workspace, evaluator, &store, &jobs).await?;
+    if let Some(n) = store.integrity_notice() {
+        eprintln!("byop: {n}");
+    }
     if args.fix {
         let checked: Vec<_> = jobs.iter().map(|j| &j.resolved).zip(&reports).collect();
         return super::fix::apply(&args, &checked);
@@ -63,15 +68,21 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
         .collect();
     let body = output::render(args.format, &items)?;
     output::write(args.output.as_deref(), &body)?;
-    Ok(exit_code(
-        args.fail_on,
-        reports.iter().map(|r| r.summary.overall_status),
-    ))
+    Ok(exit_code(args.fail_on, &reports))
 }
 
 /// A document with its companions and playbook; anything that did not resolve is an
 /// input error.
-fn resolve(
+fn resolve<'p>(
+    resolver: &Resolver,
+    args: &CheckArgs,
+    (cwd, workspace_root): (&Path, &Path),
+    path: &'p Path,
+) -> Result<Job, (&'p Path, CliError)> {
+    resolve_one(resolver, args, (cwd, workspace_root), path).map_err(|e| (path, e))
+}
+
+fn resolve_one(
     resolver: &Resolver,
     args: &CheckArgs,
     (cwd, workspace_root): (&Path, &Path),
@@ -114,6 +125,13 @@ fn choose_evaluator(args: &CheckArgs, workspace: &Config) -> Result<Option<Evalu
         ..Default::default()
     };
     let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);
+    if let (Some(mode @ (Mode::Screening | Mode::Full)), Some(why)) = (args.mode, &resolved.missing_key) {
+        // Asked for explicitly: falling back to local checks would pass a gate unevaluated.
+        return Err(CliError(format!(
+            "--mode {} needs an evaluator: {why}",
+            mode.as_str()
+        )));
+    }
     let wants_evaluator = args.mode != Some(Mode::Deterministic);
     let evaluator = match (wants_evaluator, resolved.settings) {
         (true, Some(s)) => {
@@ -187,14 +205,35 @@ fn baselines(store: &Store, jobs: &[Job], reports: &[Report]) -> Vec<Option<Repo
         .collect()
 }
 
-fn exit_code(fail_on: FailOn, statuses: impl Iterator<Item = Status>) -> u8 {
+/// Exit code 3 ("not evaluated"): a check the mode needed got no answer at all.
+pub const NOT_EVALUATED: u8 = 3;
+
+/// 0 below `--fail-on`, 1 at or above it, 3 when something was not evaluated (whatever
+/// the level, but `never`): a gate never passes because nothing was evaluated.
+fn exit_code(fail_on: FailOn, reports: &[Report]) -> u8 {
     let threshold = match fail_on {
         FailOn::Alert => Status::Alert,
         FailOn::Review => Status::Review,
         FailOn::Observe => Status::Observe,
         FailOn::Never => return 0,
     };
-    u8::from(statuses.into_iter().any(|s| s >= threshold))
+    let unevaluated: Vec<String> = reports
+        .iter()
+        .flat_map(|r| {
+            r.unevaluated()
+                .into_iter()
+                .map(move |(id, kind)| format!("{} {id} ({kind})", r.document.path))
+        })
+        .collect();
+    if !unevaluated.is_empty() {
+        eprintln!(
+            "byop: not evaluated (exit {NOT_EVALUATED}): {}",
+            unevaluated.join(", ")
+        );
+        return NOT_EVALUATED;
+    }
+    let worst = reports.iter().map(|r| r.summary.overall_status).max();
+    u8::from(worst.is_some_and(|s| s >= threshold))
 }
 
 /// Files as given; folders searched with the include globs (respecting .gitignore).

@@ -9,6 +9,7 @@ mod diff;
 mod error;
 mod fix;
 mod history;
+mod log;
 mod output;
 mod playbook;
 mod report;
@@ -63,6 +64,13 @@ fn run(cli: Cli) -> Result<u8, CliError> {
             output,
             db,
         } => report::run(&id, if html { Format::Html } else { format }, output, db),
+        Command::Log {
+            file,
+            format,
+            verify,
+            db,
+            limit,
+        } => log::run(file, format, verify, db, limit),
         Command::Playbook { action } => playbook::run(action),
     }
 }

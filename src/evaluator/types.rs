@@ -6,6 +6,7 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use serde::{Deserialize, Serialize};
 
+pub use crate::model::{CallRecord, Usage};
 use crate::model::{RunErrorKind, Verdict};
 
 #[derive(Debug, Clone)]
@@ -107,40 +108,10 @@ pub(crate) struct HttpReply {
     pub body: String,
 }
 
-/// Tokens the provider says the call used.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Usage {
-    pub input_tokens: Option<u64>,
-    pub output_tokens: Option<u64>,
-}
-
 /// What the model said: its raw verdict text, and whether it was cut off.
 pub(crate) struct ModelReply {
     pub raw: String,
     pub truncated: bool,
-    pub usage: Usage,
-}
-
-/// One attempt at one evaluator call, for the audit log and traces: what was sent and
-/// received, as hashes, never the bodies or the key.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CallRecord {
-    pub provider: String,
-    pub model: String,
-    pub check_id: String,
-    pub run: u32,
-    /// 1-based; 0 for an answer served from the cache.
-    pub attempt: u32,
-    /// RFC 3339, when the attempt started.
-    pub started_at: String,
-    pub latency_ms: u64,
-    /// HTTP status, when a response arrived.
-    pub status: Option<u16>,
-    /// `ok`, or the error kind.
-    pub outcome: String,
-    pub cached: bool,
-    pub request_sha256: Option<String>,
-    pub response_sha256: Option<String>,
     pub usage: Usage,
 }
 

@@ -42,6 +42,14 @@ pub fn inputs_fingerprint(ai_output: &str, source_document: &str, prompt: &str) 
     }))
 }
 
+/// A report's content id: sha256 of its canonical JSON (id field empty), first 16 hex digits.
+pub fn report_id(report: &super::report::Report) -> String {
+    let mut copy = report.clone();
+    copy.report_id = String::new();
+    let hash = jcs_sha256(&copy);
+    hash.trim_start_matches("sha256:")[..16].to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! The ground floor: plain data every layer shares, and pure functions over it
 //! (positions, canonical hashes). Imports nothing else of this crate.
 
+pub mod audit;
 pub mod fix;
 pub mod history;
 pub mod inputs;
@@ -10,6 +11,7 @@ pub mod report;
 pub mod text;
 pub mod verdict;
 
+pub use audit::{AuditEvent, AuditRow, AuditState, CallRecord, Usage};
 pub use fix::{Edit, Fix};
 pub use history::HistoryRow;
 pub use inputs::Inputs;

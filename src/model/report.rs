@@ -58,6 +58,9 @@ pub struct Report {
     /// document's front matter, or nobody (the built-in one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub playbook_source: Option<PlaybookSource>,
+    /// The evaluation request in the audit log (`byop log`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 /// Who chose the playbook a document is checked against.
@@ -322,5 +325,15 @@ pub struct InjectionWarning {
 impl Report {
     pub fn check(&self, id: &str) -> Option<&CheckResult> {
         self.check_results.iter().find(|c| c.check_id == id)
+    }
+
+    /// Checks the evaluator was asked about and could not answer at all (every run an
+    /// error), with the first error: what a CI gate must not pass over.
+    pub fn unevaluated(&self) -> Vec<(&str, RunErrorKind)> {
+        self.check_results
+            .iter()
+            .filter(|c| !c.raw_runs.is_empty() && c.raw_runs.iter().all(|r| r.error.is_some()))
+            .filter_map(|c| Some((c.check_id.as_str(), c.raw_runs[0].error?)))
+            .collect()
     }
 }

@@ -1,9 +1,10 @@
 //! Baselines: the report a document's drift is measured against, per playbook hash.
 
-use rusqlite::{TransactionBehavior, params};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use serde_json::json;
 
-use super::Store;
 use super::error::StoreError;
+use super::{Store, mac};
 use crate::model::{Report, now_rfc3339};
 
 impl Store {
@@ -28,25 +29,41 @@ impl Store {
                 |r| r.get(0),
             )
             .map_err(|e| self.err("saving baseline", e))?;
+        let saved_at = now_rfc3339();
+        let row_mac = mac::mac(self.key(), "baseline", &json!([doc_key, hash, full, saved_at]));
         tx.execute(
-            "INSERT OR REPLACE INTO baselines (doc_key, playbook_hash, report_id, saved_at) VALUES (?1, ?2, ?3, ?4)",
-            params![doc_key, hash, full, now_rfc3339()],
+            "INSERT OR REPLACE INTO baselines (doc_key, playbook_hash, report_id, saved_at, mac)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![doc_key, hash, full, saved_at, row_mac],
         )
         .map_err(|e| self.err("saving baseline", e))?;
         tx.commit().map_err(|e| self.err("saving baseline", e))
     }
+    /// The baseline report of `doc_key` under `playbook_hash`, when the baseline row and its
+    /// report both verify.
     pub fn baseline(
         &self,
         doc_key: &str,
         playbook_hash: &str,
     ) -> Result<Option<Report>, StoreError> {
         let conn = self.conn();
-        self.query_report(
-            &conn,
-            "SELECT r.report_json FROM baselines b JOIN reports r ON r.report_id = b.report_id
-             WHERE b.doc_key = ?1 AND b.playbook_hash = ?2",
-            params![doc_key, playbook_hash],
-        )
+        let row: Option<(String, String, Option<String>)> = conn
+            .query_row(
+                "SELECT report_id, saved_at, mac FROM baselines WHERE doc_key = ?1 AND playbook_hash = ?2",
+                params![doc_key, playbook_hash],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()
+            .map_err(|e| self.err("reading baseline", e))?;
+        let Some((report_id, saved_at, stored_mac)) = row else {
+            return Ok(None);
+        };
+        let values = json!([doc_key, playbook_hash, report_id, saved_at]);
+        if !mac::verify(self.key(), "baseline", &values, stored_mac.as_deref()) {
+            self.reject(&format!("baseline of {doc_key}"));
+            return Ok(None);
+        }
+        self.verified_report_by_id(&conn, &report_id)
     }
 }
 

@@ -1,22 +1,35 @@
-//! The evaluator response cache: raw answers by cache key.
+//! The evaluator response cache: raw answers by cache key. A row whose MAC does not
+//! verify (a forged or committed cache) is a miss, never an answer.
 
 use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
-use super::Store;
+use serde_json::json;
+
 use super::error::StoreError;
+use super::{Store, mac};
 use crate::evaluator::ResponseCache;
 use crate::model::now_rfc3339;
 
 impl Store {
     pub fn cached_response(&self, key: &str) -> Result<Option<String>, StoreError> {
         let conn = self.conn();
-        conn.query_row(
-            "SELECT raw_text FROM responses WHERE cache_key = ?1",
-            [key],
-            |r| r.get(0),
-        )
-        .optional()
-        .map_err(|e| self.err("reading response cache", e))
+        let row: Option<(String, String, String, Option<String>)> = conn
+            .query_row(
+                "SELECT provider, model, raw_text, mac FROM responses WHERE cache_key = ?1",
+                [key],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()
+            .map_err(|e| self.err("reading response cache", e))?;
+        let Some((provider, model, raw, stored_mac)) = row else {
+            return Ok(None);
+        };
+        let values = json!([key, provider, model, raw]);
+        if !mac::verify(self.key(), "response", &values, stored_mac.as_deref()) {
+            self.reject(&format!("cached response {}", &key[..key.len().min(12)]));
+            return Ok(None);
+        }
+        Ok(Some(raw))
     }
     /// Store (or replace) the raw evaluator text for a cache key.
     pub fn put_cached_response(
@@ -30,9 +43,11 @@ impl Store {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| self.err("starting transaction", e))?;
+        let row_mac = mac::mac(self.key(), "response", &json!([key, provider, model, raw]));
         tx.execute(
-            "INSERT OR REPLACE INTO responses (cache_key, provider, model, raw_text, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![key, provider, model, raw, now_rfc3339()],
+            "INSERT OR REPLACE INTO responses (cache_key, provider, model, raw_text, created_at, mac)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![key, provider, model, raw, now_rfc3339(), row_mac],
         )
         .map_err(|e| self.err("caching response", e))?;
         tx.commit().map_err(|e| self.err("caching response", e))

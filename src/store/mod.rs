@@ -4,16 +4,20 @@
 //! one `BEGIN IMMEDIATE` transaction each, so two processes opening a fresh file
 //! at once cannot both apply the same migration. Nothing here takes an API key.
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use rusqlite::{Connection, ErrorCode};
 
+mod audit;
 mod baselines;
 mod cache;
 mod error;
+mod mac;
 mod reports;
 mod schema;
+pub mod secret;
 #[cfg(test)]
 mod test_support;
 
@@ -31,6 +35,10 @@ pub struct Store {
     conn: Mutex<Connection>,
     /// Shown in errors; `:memory:` for in-memory stores.
     label: String,
+    /// The per-user key rows are authenticated with.
+    key: [u8; 32],
+    /// Rows met that did not verify (ignored), for a notice.
+    rejected: AtomicU64,
 }
 
 impl std::fmt::Debug for Store {
@@ -40,8 +48,18 @@ impl std::fmt::Debug for Store {
 }
 
 impl Store {
-    /// Open (creating folders and schema), WAL, busy_timeout, migrations.
+    /// Open with the per-user key (see `secret`); without a user folder, a key for this
+    /// process only (nothing stored earlier verifies, and a warning says so).
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let key = secret::user_key().unwrap_or_else(|e| {
+            tracing::warn!("store key: {e}; stored rows will not verify across runs");
+            secret::ephemeral_key()
+        });
+        Self::open_with_key(path, key)
+    }
+
+    /// Open (creating folders and schema), WAL, busy_timeout, migrations.
+    pub fn open_with_key(path: &Path, key: [u8; 32]) -> Result<Store, StoreError> {
         let label = path.display().to_string();
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| {
@@ -50,18 +68,23 @@ impl Store {
         }
         let conn = Connection::open(path)
             .map_err(|e| StoreError(format!("cannot open database {label}: {e}")))?;
-        Self::init(conn, label, true)
+        Self::init(conn, label, true, key)
     }
     pub fn open_in_memory() -> Result<Store, StoreError> {
         let conn = Connection::open_in_memory()
             .map_err(|e| StoreError(format!("cannot open in-memory database: {e}")))?;
-        Self::init(conn, ":memory:".to_string(), false)
+        Self::init(conn, ":memory:".to_string(), false, secret::ephemeral_key())
     }
     /// The database path as given to `open` (`:memory:` for in-memory stores).
     pub fn path(&self) -> PathBuf {
         PathBuf::from(&self.label)
     }
-    fn init(mut conn: Connection, label: String, wal: bool) -> Result<Store, StoreError> {
+    fn init(
+        mut conn: Connection,
+        label: String,
+        wal: bool,
+        key: [u8; 32],
+    ) -> Result<Store, StoreError> {
         let fail = |what: &str, e: rusqlite::Error| open_error(&label, what, e);
         conn.busy_timeout(BUSY_TIMEOUT)
             .map_err(|e| fail("setting busy timeout", e))?;
@@ -86,6 +109,8 @@ impl Store {
         Ok(Store {
             conn: Mutex::new(conn),
             label,
+            key,
+            rejected: AtomicU64::new(0),
         })
     }
     /// A poisoned lock only means another thread panicked mid-call; SQLite rolled
@@ -95,6 +120,27 @@ impl Store {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+    pub(crate) fn key(&self) -> &[u8; 32] {
+        &self.key
+    }
+
+    /// A row that did not verify: ignored, counted, logged.
+    pub(crate) fn reject(&self, what: &str) {
+        self.rejected.fetch_add(1, Ordering::Relaxed);
+        tracing::warn!("{what} in {} failed its integrity check and was ignored", self.label);
+    }
+
+    /// How many stored rows failed their integrity check since the last call, as a notice.
+    pub fn integrity_notice(&self) -> Option<String> {
+        let n = self.rejected.swap(0, Ordering::Relaxed);
+        (n > 0).then(|| {
+            format!(
+                "{n} stored row(s) in {} failed their integrity check (written elsewhere or edited) and were ignored.",
+                self.label
+            )
+        })
+    }
+
     fn err(&self, what: &str, e: rusqlite::Error) -> StoreError {
         StoreError(format!("database {}: {what}: {e}", self.label))
     }

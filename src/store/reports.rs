@@ -1,15 +1,128 @@
-//! Reports: save, look up by id or prefix, history, latest, identical inputs.
+//! Reports: save, look up by id or prefix, history, latest, identical inputs. Every row
+//! carries a MAC under the per-user key; a row that does not verify is never returned.
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use serde_json::json;
 
 use super::error::StoreError;
+use super::mac;
 use super::{HistoryRow, Store, timestamp_ns};
 use crate::model::{Mode, Report};
 
 /// Newest first; ties (same timestamp) broken by insertion order.
 const NEWEST_FIRST: &str = "ORDER BY timestamp_ns DESC, rowid DESC";
 
+/// The columns a row is read with (and its MAC covers, but `mac` itself).
+const COLUMNS: &str = "report_id, doc_key, timestamp, playbook_id, playbook_version, playbook_hash,
+    inputs_fingerprint, mode, status, consistency_score, report_json, mac";
+
+/// One stored report row.
+struct Row {
+    report_id: String,
+    doc_key: String,
+    timestamp: String,
+    playbook_id: String,
+    playbook_version: String,
+    playbook_hash: String,
+    inputs_fingerprint: String,
+    mode: String,
+    status: String,
+    consistency_score: f64,
+    report_json: String,
+    mac: Option<String>,
+}
+
+impl Row {
+    fn of(doc_key: &str, report: &Report, report_json: String) -> Row {
+        Row {
+            report_id: report.report_id.clone(),
+            doc_key: doc_key.to_string(),
+            timestamp: report.timestamp.clone(),
+            playbook_id: report.playbook_id.clone(),
+            playbook_version: report.playbook_version.clone(),
+            playbook_hash: report.integrity.playbook_logic_hash.clone(),
+            inputs_fingerprint: report.integrity.inputs_fingerprint.clone(),
+            mode: report.execution_mode.as_str().to_string(),
+            status: report.summary.overall_status.as_str().to_string(),
+            consistency_score: report.variance_summary.consistency_score,
+            report_json,
+            mac: None,
+        }
+    }
+
+    /// Read `COLUMNS` starting at column `at`.
+    fn read(r: &rusqlite::Row, at: usize) -> rusqlite::Result<Row> {
+        Ok(Row {
+            report_id: r.get(at)?,
+            doc_key: r.get(at + 1)?,
+            timestamp: r.get(at + 2)?,
+            playbook_id: r.get(at + 3)?,
+            playbook_version: r.get(at + 4)?,
+            playbook_hash: r.get(at + 5)?,
+            inputs_fingerprint: r.get(at + 6)?,
+            mode: r.get(at + 7)?,
+            status: r.get(at + 8)?,
+            consistency_score: r.get(at + 9)?,
+            report_json: r.get(at + 10)?,
+            mac: r.get(at + 11)?,
+        })
+    }
+
+    fn values(&self) -> serde_json::Value {
+        json!([
+            self.report_id,
+            self.doc_key,
+            self.timestamp,
+            self.playbook_id,
+            self.playbook_version,
+            self.playbook_hash,
+            self.inputs_fingerprint,
+            self.mode,
+            self.status,
+            self.consistency_score,
+            self.report_json
+        ])
+    }
+}
+
 impl Store {
+    fn row_verifies(&self, row: &Row) -> bool {
+        let ok = mac::verify(self.key(), "report", &row.values(), row.mac.as_deref());
+        if !ok {
+            self.reject(&format!("report {}", row.report_id));
+        }
+        ok
+    }
+
+    /// The report of the first row (in query order) that verifies and parses.
+    fn first_verified(
+        &self,
+        conn: &Connection,
+        sql: &str,
+        params: &[&dyn rusqlite::ToSql],
+    ) -> Result<Option<Report>, StoreError> {
+        let mut stmt = conn
+            .prepare(sql)
+            .map_err(|e| self.err("reading report", e))?;
+        let rows = stmt
+            .query_map(params, |r| Row::read(r, 0))
+            .map_err(|e| self.err("reading report", e))?;
+        for row in rows {
+            let row = row.map_err(|e| self.err("reading report", e))?;
+            if !self.row_verifies(&row) {
+                continue;
+            }
+            let report = serde_json::from_str(&row.report_json).map_err(|e| {
+                StoreError(format!(
+                    "database {}: a stored report is unreadable: {e}",
+                    self.label
+                ))
+            })?;
+            return Ok(Some(report));
+        }
+        Ok(None)
+    }
+
     /// Insert a report (`report.report_id` must be set). `doc_key` identifies the document.
     ///
     /// Idempotent: saving an id that is already stored is a no-op (`INSERT OR IGNORE`).
@@ -24,37 +137,46 @@ impl Store {
         let json = serde_json::to_string(report).map_err(|e| {
             StoreError(format!("cannot serialize report {}: {e}", report.report_id))
         })?;
+        let row = Row::of(doc_key, report, json);
+        let row_mac = mac::mac(self.key(), "report", &row.values());
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| self.err("starting transaction", e))?;
         tx.execute(
             "INSERT OR IGNORE INTO reports (report_id, doc_key, timestamp, timestamp_ns, playbook_id,
-                playbook_version, playbook_hash, inputs_fingerprint, mode, status, consistency_score, report_json)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                playbook_version, playbook_hash, inputs_fingerprint, mode, status, consistency_score,
+                report_json, mac)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
             params![
-                report.report_id,
-                doc_key,
-                report.timestamp,
-                timestamp_ns(&report.timestamp),
-                report.playbook_id,
-                report.playbook_version,
-                report.integrity.playbook_logic_hash,
-                report.integrity.inputs_fingerprint,
-                report.execution_mode.as_str(),
-                report.summary.overall_status.as_str(),
-                report.variance_summary.consistency_score,
-                json,
+                row.report_id,
+                row.doc_key,
+                row.timestamp,
+                timestamp_ns(&row.timestamp),
+                row.playbook_id,
+                row.playbook_version,
+                row.playbook_hash,
+                row.inputs_fingerprint,
+                row.mode,
+                row.status,
+                row.consistency_score,
+                row.report_json,
+                row_mac,
             ],
         )
         .map_err(|e| self.err("saving report", e))?;
         tx.commit().map_err(|e| self.err("saving report", e))
     }
+
     /// By full id or unique prefix. An ambiguous prefix is an error listing the matches.
     pub fn get_report(&self, id: &str) -> Result<Option<Report>, StoreError> {
         let conn = self.conn();
         match self.resolve_id(&conn, id)? {
-            Some(full) => self.report_by_id(&conn, &full),
+            Some(full) => self.first_verified(
+                &conn,
+                &format!("SELECT {COLUMNS} FROM reports WHERE report_id = ?1"),
+                params![full],
+            ),
             None => Ok(None),
         }
     }
@@ -105,35 +227,9 @@ impl Store {
             }
         }
     }
-    fn report_by_id(&self, conn: &Connection, id: &str) -> Result<Option<Report>, StoreError> {
-        self.query_report(
-            conn,
-            "SELECT report_json FROM reports WHERE report_id = ?1",
-            params![id],
-        )
-    }
-    /// First row of a `SELECT report_json …` query, parsed.
-    pub(super) fn query_report(
-        &self,
-        conn: &Connection,
-        sql: &str,
-        params: &[&dyn rusqlite::ToSql],
-    ) -> Result<Option<Report>, StoreError> {
-        let json: Option<String> = conn
-            .query_row(sql, params, |r| r.get(0))
-            .optional()
-            .map_err(|e| self.err("reading report", e))?;
-        json.map(|j| {
-            serde_json::from_str(&j).map_err(|e| {
-                StoreError(format!(
-                    "database {}: a stored report is unreadable: {e}",
-                    self.label
-                ))
-            })
-        })
-        .transpose()
-    }
-    /// Newest first; all documents when `doc_key` is `None`. Returns at most `limit` rows.
+
+    /// Newest first; all documents when `doc_key` is `None`. Returns at most `limit` rows
+    /// that verify.
     pub fn history(
         &self,
         doc_key: Option<&str>,
@@ -141,31 +237,39 @@ impl Store {
     ) -> Result<Vec<HistoryRow>, StoreError> {
         let conn = self.conn();
         let sql = format!(
-            "SELECT r.report_id, r.timestamp, r.doc_key, r.playbook_id, r.playbook_version, r.mode, r.status,
-                    r.consistency_score,
-                    EXISTS (SELECT 1 FROM baselines b WHERE b.report_id = r.report_id AND b.doc_key = r.doc_key)
-             FROM reports r WHERE (?1 IS NULL OR r.doc_key = ?1) {NEWEST_FIRST} LIMIT ?2"
+            "SELECT EXISTS (SELECT 1 FROM baselines b WHERE b.report_id = r.report_id AND b.doc_key = r.doc_key),
+                    {COLUMNS}
+             FROM reports r WHERE (?1 IS NULL OR r.doc_key = ?1) {NEWEST_FIRST}"
         );
         let mut stmt = conn
             .prepare(&sql)
             .map_err(|e| self.err("reading history", e))?;
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        stmt.query_map(params![doc_key, limit], |r| {
-            Ok(HistoryRow {
-                report_id: r.get(0)?,
-                timestamp: r.get(1)?,
-                document: r.get(2)?,
-                playbook_id: r.get(3)?,
-                playbook_version: r.get(4)?,
-                mode: r.get(5)?,
-                status: r.get(6)?,
-                consistency_score: r.get(7)?,
-                is_baseline: r.get(8)?,
-            })
-        })
-        .and_then(|rows| rows.collect())
-        .map_err(|e| self.err("reading history", e))
+        let rows = stmt
+            .query_map(params![doc_key], |r| Ok((r.get::<_, bool>(0)?, Row::read(r, 1)?)))
+            .map_err(|e| self.err("reading history", e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (is_baseline, row) = row.map_err(|e| self.err("reading history", e))?;
+            if out.len() >= limit {
+                break;
+            }
+            if self.row_verifies(&row) {
+                out.push(HistoryRow {
+                    report_id: row.report_id,
+                    timestamp: row.timestamp,
+                    document: row.doc_key,
+                    playbook_id: row.playbook_id,
+                    playbook_version: row.playbook_version,
+                    mode: row.mode,
+                    status: row.status,
+                    consistency_score: row.consistency_score,
+                    is_baseline,
+                });
+            }
+        }
+        Ok(out)
     }
+
     /// Most recent report of this document and playbook hash, other than `exclude_id`.
     pub fn latest_report(
         &self,
@@ -175,12 +279,13 @@ impl Store {
     ) -> Result<Option<Report>, StoreError> {
         let conn = self.conn();
         let sql = format!(
-            "SELECT report_json FROM reports
+            "SELECT {COLUMNS} FROM reports
              WHERE doc_key = ?1 AND playbook_hash = ?2 AND (?3 IS NULL OR report_id <> ?3)
-             {NEWEST_FIRST} LIMIT 1"
+             {NEWEST_FIRST}"
         );
-        self.query_report(&conn, &sql, params![doc_key, playbook_hash, exclude_id])
+        self.first_verified(&conn, &sql, params![doc_key, playbook_hash, exclude_id])
     }
+
     /// Most recent report of this document and playbook hash made in `mode`.
     pub fn latest_report_in_mode(
         &self,
@@ -190,11 +295,10 @@ impl Store {
     ) -> Result<Option<Report>, StoreError> {
         let conn = self.conn();
         let sql = format!(
-            "SELECT report_json FROM reports
-             WHERE doc_key = ?1 AND playbook_hash = ?2 AND mode = ?3
-             {NEWEST_FIRST} LIMIT 1"
+            "SELECT {COLUMNS} FROM reports
+             WHERE doc_key = ?1 AND playbook_hash = ?2 AND mode = ?3 {NEWEST_FIRST}"
         );
-        self.query_report(&conn, &sql, params![doc_key, playbook_hash, mode.as_str()])
+        self.first_verified(&conn, &sql, params![doc_key, playbook_hash, mode.as_str()])
     }
 
     /// Most recent report for identical inputs, playbook and mode (any document path).
@@ -206,13 +310,22 @@ impl Store {
     ) -> Result<Option<Report>, StoreError> {
         let conn = self.conn();
         let sql = format!(
-            "SELECT report_json FROM reports
-             WHERE inputs_fingerprint = ?1 AND playbook_hash = ?2 AND mode = ?3 {NEWEST_FIRST} LIMIT 1"
+            "SELECT {COLUMNS} FROM reports
+             WHERE inputs_fingerprint = ?1 AND playbook_hash = ?2 AND mode = ?3 {NEWEST_FIRST}"
         );
-        self.query_report(
-            &conn,
-            &sql,
-            params![inputs_fingerprint, playbook_hash, mode],
+        self.first_verified(&conn, &sql, params![inputs_fingerprint, playbook_hash, mode])
+    }
+
+    /// A baseline's report, if both the baseline row and the report verify.
+    pub(super) fn verified_report_by_id(
+        &self,
+        conn: &Connection,
+        report_id: &str,
+    ) -> Result<Option<Report>, StoreError> {
+        self.first_verified(
+            conn,
+            &format!("SELECT {COLUMNS} FROM reports WHERE report_id = ?1"),
+            params![report_id],
         )
     }
 }

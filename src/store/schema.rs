@@ -41,6 +41,25 @@ const MIGRATIONS: &[&str] = &[
         raw_text   TEXT NOT NULL,
         created_at TEXT NOT NULL
     );",
+    // v2: rows bound to the per-user key; the audit log.
+    "ALTER TABLE reports ADD COLUMN mac TEXT;
+    ALTER TABLE responses ADD COLUMN mac TEXT;
+    ALTER TABLE baselines ADD COLUMN mac TEXT;
+    CREATE TABLE audit_log (
+        id                  INTEGER PRIMARY KEY AUTOINCREMENT,
+        request_id          TEXT NOT NULL,
+        at                  TEXT NOT NULL,
+        document            TEXT NOT NULL,
+        state               TEXT NOT NULL,
+        code                TEXT,
+        inputs_fingerprint  TEXT,
+        playbook_logic_hash TEXT,
+        call_json           TEXT,
+        prev_hash           TEXT NOT NULL,
+        row_hash            TEXT NOT NULL
+    );
+    CREATE INDEX audit_by_document ON audit_log (document, id);
+    CREATE INDEX audit_by_request ON audit_log (request_id, id);",
 ];
 
 /// Schema version this binary writes.

@@ -98,6 +98,7 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
         untrusted_input_warnings: vec![],
         notices: vec![],
         playbook_source: None,
+        request_id: None,
     }
 }
 

@@ -1,13 +1,14 @@
 //! Evaluating a resolved document against the store: the drift reference and the
-//! response cache come from it, the finished report goes into it. The runner
-//! itself touches no storage.
+//! response cache come from it, the finished report and the audit trail go into it.
+//! The runner itself touches no storage.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use super::Resolved;
 use crate::engine::runner::{self, DriftReference, ReferenceKind, RunError, RunOptions};
-use crate::evaluator::ResponseCache;
-use crate::model::{Mode, Report};
+use crate::evaluator::{CallObserver, ResponseCache};
+use crate::model::integrity::report_id;
+use crate::model::{AuditEvent, AuditState, CallRecord, Mode, Report, now_rfc3339};
 use crate::store::{Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
@@ -19,14 +20,16 @@ pub enum EvaluateError {
 }
 
 /// What drift compares with: the saved baseline, else the latest earlier report of the
-/// same mode (a deterministic report says nothing about how an evaluation drifted).
+/// same mode (a deterministic report says nothing about how an evaluation drifted). A
+/// stored report whose id does not match its content is not used.
 pub fn drift_reference(
     store: &Store,
     doc_key: &str,
     playbook_hash: &str,
     mode: Mode,
 ) -> Result<Option<DriftReference>, StoreError> {
-    if let Some(report) = store.baseline(doc_key, playbook_hash)? {
+    let sound = |r: &Report| report_id(r) == r.report_id;
+    if let Some(report) = store.baseline(doc_key, playbook_hash)?.filter(sound) {
         return Ok(Some(DriftReference {
             report,
             kind: ReferenceKind::Baseline,
@@ -34,28 +37,154 @@ pub fn drift_reference(
     }
     Ok(store
         .latest_report_in_mode(doc_key, playbook_hash, mode)?
+        .filter(sound)
         .map(|report| DriftReference {
             report,
             kind: ReferenceKind::PreviousReport,
         }))
 }
 
-/// Run with the store's history and cache, then save the report under `doc_key`.
+/// A fresh request id (UUID v4) for the audit log.
+pub fn new_request_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// Run with the store's history and cache, save the report under `doc_key`, and append
+/// the request's states and evaluator calls to the audit log.
 pub async fn evaluate_and_save(
     resolved: &Resolved,
     store: Option<Arc<Store>>,
     doc_key: &str,
     mut opts: RunOptions,
 ) -> Result<Report, EvaluateError> {
+    let request_id = opts.request_id.clone().unwrap_or_else(new_request_id);
+    let mut trail = Trail::new(&request_id, doc_key, resolved);
+    trail.push(AuditState::Received, None);
+    trail.push(AuditState::Validated, None);
+    let recorder = Arc::new(Recorder::default());
+    opts.observer = Some(match opts.observer.take() {
+        Some(other) => Arc::new(Both(recorder.clone(), other)),
+        None => recorder.clone(),
+    });
+    opts.request_id = Some(request_id);
     opts.playbook_source = Some(resolved.playbook_source);
     if let Some(store) = &store {
         let mode = runner::effective_mode(&opts);
         opts.reference = drift_reference(store, doc_key, &resolved.playbook.logic_hash, mode)?;
         opts.cache = Some(store.clone() as Arc<dyn ResponseCache>);
     }
-    let report = runner::run(&resolved.playbook, &resolved.doc, opts).await?;
-    if let Some(store) = &store {
-        store.save_report(doc_key, &report)?;
+    trail.push(AuditState::Evaluating, None);
+    let result = runner::run(&resolved.playbook, &resolved.doc, opts).await;
+    trail.calls(recorder.take());
+    let saved = match (&result, &store) {
+        (Ok(report), Some(store)) => store.save_report(doc_key, report).map_err(EvaluateError::from),
+        _ => Ok(()),
+    };
+    match (&result, &saved) {
+        (Ok(report), Ok(())) => match report.unevaluated().first() {
+            Some((_, kind)) => trail.push(AuditState::Halted, Some(format!("not_evaluated:{kind}"))),
+            None => trail.push(AuditState::Evaluated, Some(report.report_id.clone())),
+        },
+        (Ok(_), Err(_)) => trail.push(AuditState::Halted, Some("store_error".into())),
+        (Err(RunError::Cancelled), _) => trail.push(AuditState::Halted, Some("cancelled".into())),
     }
-    Ok(report)
+    if let Some(store) = &store
+        && let Err(e) = store.append_audit(&trail.events)
+    {
+        tracing::warn!("could not write the audit log: {e}");
+    }
+    saved?;
+    Ok(result?)
+}
+
+/// An input that could not be resolved: the request halts before any evaluation.
+pub fn record_input_error(store: &Store, doc_key: &str, message: &str) {
+    let event = AuditEvent {
+        request_id: new_request_id(),
+        at: now_rfc3339(),
+        document: doc_key.to_string(),
+        state: AuditState::Halted,
+        code: Some(format!("input_error: {message}")),
+        inputs_fingerprint: None,
+        playbook_logic_hash: None,
+        call: None,
+    };
+    let received = AuditEvent {
+        state: AuditState::Received,
+        code: None,
+        ..event.clone()
+    };
+    if let Err(e) = store.append_audit(&[received, event]) {
+        tracing::warn!("could not write the audit log: {e}");
+    }
+}
+
+/// The audit events of one request.
+struct Trail {
+    events: Vec<AuditEvent>,
+    base: AuditEvent,
+}
+
+impl Trail {
+    fn new(request_id: &str, doc_key: &str, resolved: &Resolved) -> Trail {
+        Trail {
+            events: Vec::new(),
+            base: AuditEvent {
+                request_id: request_id.to_string(),
+                at: String::new(),
+                document: doc_key.to_string(),
+                state: AuditState::Received,
+                code: None,
+                inputs_fingerprint: Some(resolved.doc.inputs.fingerprint()),
+                playbook_logic_hash: Some(resolved.playbook.logic_hash.clone()),
+                call: None,
+            },
+        }
+    }
+
+    fn push(&mut self, state: AuditState, code: Option<String>) {
+        self.events.push(AuditEvent {
+            at: now_rfc3339(),
+            state,
+            code,
+            ..self.base.clone()
+        });
+    }
+
+    fn calls(&mut self, calls: Vec<CallRecord>) {
+        for call in calls {
+            self.events.push(AuditEvent {
+                at: call.started_at.clone(),
+                state: AuditState::Call,
+                call: Some(call),
+                ..self.base.clone()
+            });
+        }
+    }
+}
+
+/// Keeps the evaluator's attempts of one request, in the order they finished.
+#[derive(Default)]
+struct Recorder(Mutex<Vec<CallRecord>>);
+
+impl Recorder {
+    fn take(&self) -> Vec<CallRecord> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+impl CallObserver for Recorder {
+    fn record(&self, record: CallRecord) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).push(record);
+    }
+}
+
+/// Two observers of the same calls.
+struct Both(Arc<Recorder>, Arc<dyn CallObserver>);
+
+impl CallObserver for Both {
+    fn record(&self, record: CallRecord) {
+        self.0.record(record.clone());
+        self.1.record(record);
+    }
 }

@@ -16,6 +16,8 @@ pub fn examples() -> PathBuf {
 /// A scratch workspace with its own database, and no evaluator env leaking in.
 pub struct Ws {
     pub dir: tempfile::TempDir,
+    /// The user's data folder (the store key lives there): outside the workspace.
+    pub home: tempfile::TempDir,
 }
 
 impl Ws {
@@ -26,7 +28,10 @@ impl Ws {
                 std::fs::copy(f.path(), dir.path().join(f.file_name())).unwrap();
             }
         }
-        Ws { dir }
+        Ws {
+            dir,
+            home: tempfile::tempdir().unwrap(),
+        }
     }
     pub fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
@@ -40,6 +45,7 @@ impl Ws {
             .env_remove("OPENAI_BASE_URL")
             .env_remove("BYOP_TRUST_WORKSPACE_EVALUATOR")
             .env("BYOP_DB", self.path("state.db"))
+            .env("BYOP_DATA_DIR", self.home.path())
             .env("BYOP_BACKOFF_MS", "5")
             .env("NO_COLOR", "1");
         c

@@ -22,6 +22,7 @@ pub(super) struct Assembly<'a> {
     pub reference: Option<&'a DriftReference>,
     pub notices: Vec<String>,
     pub playbook_source: Option<PlaybookSource>,
+    pub request_id: Option<String>,
 }
 
 impl Assembly<'_> {
@@ -72,8 +73,9 @@ impl Assembly<'_> {
             untrusted_input_warnings: warnings,
             notices: self.notices,
             playbook_source: self.playbook_source,
+            request_id: self.request_id,
         };
-        report.report_id = report_id(&report);
+        report.report_id = crate::model::integrity::report_id(&report);
         report
     }
 
@@ -260,12 +262,4 @@ fn injection_warnings(doc: &Document) -> Vec<InjectionWarning> {
         );
     }
     out
-}
-
-/// Content id: sha256 of the report's canonical JSON (id field empty), first 16 hex digits.
-pub fn report_id(report: &Report) -> String {
-    let mut copy = report.clone();
-    copy.report_id = String::new();
-    let hash = crate::model::integrity::jcs_sha256(&copy);
-    hash.trim_start_matches("sha256:")[..16].to_string()
 }

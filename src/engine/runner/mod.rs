@@ -29,7 +29,7 @@ use crate::model::{CheckResult, Mode, Report};
 use assemble::Assembly;
 use local::Prepared;
 
-pub use assemble::report_id;
+pub use crate::model::integrity::report_id;
 pub use options::{DriftReference, MAX_FULL_RUNS, ReferenceKind, RunError, RunOptions};
 pub use progress::{Progress, ProgressFn};
 
@@ -54,6 +54,7 @@ pub fn run_deterministic(playbook: &LoadedPlaybook, doc: &Document) -> Report {
         reference: None,
         notices: vec![],
         playbook_source: None,
+        request_id: None,
     }
     .into_report()
 }
@@ -121,6 +122,7 @@ pub async fn run(
         reference: opts.reference.as_ref(),
         notices,
         playbook_source: opts.playbook_source,
+        request_id: opts.request_id.clone(),
     }
     .into_report())
 }

@@ -56,6 +56,8 @@ pub struct RunOptions {
     pub canary: Option<bool>,
     /// Who chose the playbook (recorded in the report).
     pub playbook_source: Option<PlaybookSource>,
+    /// The evaluation request in the audit log (recorded in the report).
+    pub request_id: Option<String>,
     /// Receives every evaluator attempt (the audit log, traces).
     pub observer: Option<Arc<dyn CallObserver>>,
 }

@@ -1,0 +1,96 @@
+//! The audit trail: what happened to an evaluation request, step by step, and every
+//! evaluator call it made, as data. The store chains the rows by hash.
+
+use serde::{Deserialize, Serialize};
+
+/// Tokens the provider says the call used.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+}
+
+/// One attempt at one evaluator call, for the audit log and traces: what was sent and
+/// received, as hashes, never the bodies or the key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CallRecord {
+    pub provider: String,
+    pub model: String,
+    pub check_id: String,
+    pub run: u32,
+    /// 1-based; 0 for an answer served from the cache.
+    pub attempt: u32,
+    /// RFC 3339, when the attempt started.
+    pub started_at: String,
+    pub latency_ms: u64,
+    /// HTTP status, when a response arrived.
+    pub status: Option<u16>,
+    /// `ok`, or the error kind.
+    pub outcome: String,
+    pub cached: bool,
+    pub request_sha256: Option<String>,
+    pub response_sha256: Option<String>,
+    pub usage: Usage,
+}
+
+/// A state an evaluation request passes through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuditState {
+    /// A document was handed in.
+    Received,
+    /// It resolved: companions inside the workspace, playbook loaded.
+    Validated,
+    /// Checks are running.
+    Evaluating,
+    /// One evaluator call (attempt), with its record.
+    Call,
+    /// A report was produced (and saved).
+    Evaluated,
+    /// Stopped, with a code saying why.
+    Halted,
+}
+
+impl AuditState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AuditState::Received => "received",
+            AuditState::Validated => "validated",
+            AuditState::Evaluating => "evaluating",
+            AuditState::Call => "call",
+            AuditState::Evaluated => "evaluated",
+            AuditState::Halted => "halted",
+        }
+    }
+}
+
+/// One step, as appended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditEvent {
+    pub request_id: String,
+    /// RFC 3339.
+    pub at: String,
+    pub document: String,
+    pub state: AuditState,
+    /// Why it halted (`input_error`, `not_evaluated`, `cancelled`, …), or the report id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs_fingerprint: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playbook_logic_hash: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<CallRecord>,
+}
+
+/// A stored step: its place in the chain.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditRow {
+    pub id: i64,
+    #[serde(flatten)]
+    pub event: AuditEvent,
+    /// The previous row's hash (zeros for the first row).
+    pub prev_hash: String,
+    /// sha256 of this row's canonical JSON (without `row_hash`).
+    pub row_hash: String,
+}

@@ -1,0 +1,252 @@
+//! The append-only audit log: one row per state of an evaluation request and per
+//! evaluator call. Rows are hash-chained: each holds the sha256 of the previous row, and
+//! its own hash covers its canonical JSON, so a changed, removed or inserted row breaks
+//! the chain at that point.
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+
+use super::Store;
+use super::error::StoreError;
+use crate::model::integrity::{canonical_json, sha256_hex};
+use crate::model::{AuditEvent, AuditRow, AuditState, CallRecord};
+
+/// The `prev_hash` of the first row.
+pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// Where the chain first breaks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChainBreak {
+    pub id: i64,
+    pub reason: String,
+}
+
+impl Store {
+    /// Append events in order, in one transaction, each chained to the one before.
+    pub fn append_audit(&self, events: &[AuditEvent]) -> Result<(), StoreError> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err("starting transaction", e))?;
+        let last: Option<(i64, String)> = tx
+            .query_row(
+                "SELECT id, row_hash FROM audit_log ORDER BY id DESC LIMIT 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(|e| self.err("reading the audit log", e))?;
+        let (mut id, mut prev) = last.unwrap_or((0, GENESIS.to_string()));
+        for event in events {
+            id += 1;
+            let row_hash = row_hash(id, event, &prev);
+            insert(&tx, id, event, &prev, &row_hash).map_err(|e| self.err("writing the audit log", e))?;
+            prev = row_hash;
+        }
+        tx.commit().map_err(|e| self.err("writing the audit log", e))
+    }
+
+    /// The log, oldest first; of one document when given; the last `limit` rows.
+    pub fn audit_log(&self, document: Option<&str>, limit: usize) -> Result<Vec<AuditRow>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare(
+                "SELECT id, request_id, at, document, state, code, inputs_fingerprint,
+                        playbook_logic_hash, call_json, prev_hash, row_hash
+                 FROM audit_log WHERE (?1 IS NULL OR document = ?1) ORDER BY id DESC LIMIT ?2",
+            )
+            .map_err(|e| self.err("reading the audit log", e))?;
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut rows: Vec<AuditRow> = stmt
+            .query_map(params![document, limit], read_row)
+            .and_then(|rows| rows.collect::<Result<_, _>>())
+            .map_err(|e| self.err("reading the audit log", e))?;
+        rows.reverse();
+        Ok(rows)
+    }
+
+    /// Walk the whole chain: the number of rows, or the first row where it breaks.
+    pub fn verify_audit(&self) -> Result<Result<u64, ChainBreak>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn
+            .prepare(
+                "SELECT id, request_id, at, document, state, code, inputs_fingerprint,
+                        playbook_logic_hash, call_json, prev_hash, row_hash
+                 FROM audit_log ORDER BY id",
+            )
+            .map_err(|e| self.err("reading the audit log", e))?;
+        let rows = stmt
+            .query_map([], read_row)
+            .map_err(|e| self.err("reading the audit log", e))?;
+        let (mut prev, mut expected_id, mut n) = (GENESIS.to_string(), 1i64, 0u64);
+        for row in rows {
+            let row = match row {
+                Ok(r) => r,
+                Err(e) => {
+                    return Ok(Err(ChainBreak {
+                        id: expected_id,
+                        reason: format!("unreadable row: {e}"),
+                    }));
+                }
+            };
+            if let Some(reason) = broken(&row, expected_id, &prev) {
+                return Ok(Err(ChainBreak { id: row.id, reason }));
+            }
+            prev = row.row_hash;
+            expected_id += 1;
+            n += 1;
+        }
+        Ok(Ok(n))
+    }
+}
+
+/// Why `row` does not continue the chain, if it does not.
+fn broken(row: &AuditRow, expected_id: i64, prev: &str) -> Option<String> {
+    if row.id != expected_id {
+        return Some(format!("row {expected_id} is missing (next is {})", row.id));
+    }
+    if row.prev_hash != prev {
+        return Some("it does not follow the previous row (prev_hash differs)".into());
+    }
+    if row.row_hash != row_hash(row.id, &row.event, &row.prev_hash) {
+        return Some("its content was changed (row_hash differs)".into());
+    }
+    None
+}
+
+fn row_hash(id: i64, event: &AuditEvent, prev_hash: &str) -> String {
+    let mut value = serde_json::to_value(event).expect("audit events serialize");
+    value["id"] = id.into();
+    value["prev_hash"] = prev_hash.into();
+    sha256_hex(canonical_json(&value).as_bytes())
+}
+
+fn insert(
+    tx: &Connection,
+    id: i64,
+    e: &AuditEvent,
+    prev: &str,
+    row_hash: &str,
+) -> rusqlite::Result<usize> {
+    let call = e
+        .call
+        .as_ref()
+        .map(|c| serde_json::to_string(c).expect("call records serialize"));
+    tx.execute(
+        "INSERT INTO audit_log (id, request_id, at, document, state, code, inputs_fingerprint,
+            playbook_logic_hash, call_json, prev_hash, row_hash)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        params![
+            id,
+            e.request_id,
+            e.at,
+            e.document,
+            e.state.as_str(),
+            e.code,
+            e.inputs_fingerprint,
+            e.playbook_logic_hash,
+            call,
+            prev,
+            row_hash
+        ],
+    )
+}
+
+fn read_row(r: &rusqlite::Row) -> rusqlite::Result<AuditRow> {
+    let state: String = r.get(4)?;
+    let state: AuditState = serde_json::from_value(serde_json::Value::String(state.clone()))
+        .map_err(|_| rusqlite::Error::InvalidColumnType(4, state, rusqlite::types::Type::Text))?;
+    let call: Option<String> = r.get(8)?;
+    let call: Option<CallRecord> = match call {
+        Some(c) => Some(serde_json::from_str(&c).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(8, rusqlite::types::Type::Text, Box::new(e))
+        })?),
+        None => None,
+    };
+    Ok(AuditRow {
+        id: r.get(0)?,
+        event: AuditEvent {
+            request_id: r.get(1)?,
+            at: r.get(2)?,
+            document: r.get(3)?,
+            state,
+            code: r.get(5)?,
+            inputs_fingerprint: r.get(6)?,
+            playbook_logic_hash: r.get(7)?,
+            call,
+        },
+        prev_hash: r.get(9)?,
+        row_hash: r.get(10)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(n: usize, state: AuditState) -> AuditEvent {
+        AuditEvent {
+            request_id: format!("req-{n}"),
+            at: "2026-11-24T10:00:00Z".into(),
+            document: "/ws/memo.ai.md".into(),
+            state,
+            code: None,
+            inputs_fingerprint: Some("sha256:in".into()),
+            playbook_logic_hash: Some("sha256:pb".into()),
+            call: None,
+        }
+    }
+
+    fn store_with_rows() -> Store {
+        let store = Store::open_in_memory().unwrap();
+        store
+            .append_audit(&[event(1, AuditState::Received), event(1, AuditState::Evaluated)])
+            .unwrap();
+        store.append_audit(&[event(2, AuditState::Received)]).unwrap();
+        store
+    }
+
+    #[test]
+    fn an_untouched_chain_verifies_and_rows_come_back_in_order() {
+        let store = store_with_rows();
+        assert_eq!(store.verify_audit().unwrap(), Ok(3));
+        let rows = store.audit_log(None, 10).unwrap();
+        assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), [1, 2, 3]);
+        assert_eq!(rows[0].prev_hash, GENESIS);
+        assert_eq!(rows[1].prev_hash, rows[0].row_hash);
+        assert_eq!(store.audit_log(None, 1).unwrap()[0].id, 3, "the last rows");
+    }
+
+    #[test]
+    fn an_edited_a_removed_or_a_reordered_row_breaks_the_chain_there() {
+        let store = store_with_rows();
+        store
+            .conn()
+            .execute("UPDATE audit_log SET state = 'evaluated' WHERE id = 1", [])
+            .unwrap();
+        let broken = store.verify_audit().unwrap().unwrap_err();
+        assert_eq!(broken.id, 1);
+        assert!(broken.reason.contains("changed"), "{}", broken.reason);
+
+        let store = store_with_rows();
+        store.conn().execute("DELETE FROM audit_log WHERE id = 2", []).unwrap();
+        assert_eq!(store.verify_audit().unwrap().unwrap_err().id, 3);
+
+        // A forger who recomputes a row's own hash still breaks the next link.
+        let store = store_with_rows();
+        let mut e = event(1, AuditState::Halted);
+        e.code = Some("forged".into());
+        let forged_hash = row_hash(2, &e, &store.audit_log(None, 10).unwrap()[0].row_hash);
+        store
+            .conn()
+            .execute(
+                "UPDATE audit_log SET state = 'halted', code = 'forged', row_hash = ?1 WHERE id = 2",
+                [forged_hash],
+            )
+            .unwrap();
+        let broken = store.verify_audit().unwrap().unwrap_err();
+        assert_eq!(broken.id, 3, "{broken:?}");
+    }
+}

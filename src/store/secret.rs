@@ -1,0 +1,89 @@
+//! The per-user secret that binds stored rows to this user: an HMAC key in the user's
+//! data folder (never in the workspace or the repository), created on first use.
+//! `BYOP_DATA_DIR` overrides the folder.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::error::StoreError;
+
+pub const KEY_FILE: &str = "store-key";
+
+/// The key, loaded or created; `None` when there is no user folder to keep it in.
+pub fn user_key() -> Result<[u8; 32], StoreError> {
+    let dir = data_dir().ok_or_else(|| StoreError("no user data folder (set HOME or BYOP_DATA_DIR)".into()))?;
+    let path = dir.join(KEY_FILE);
+    if let Some(key) = read_key(&path)? {
+        return Ok(key);
+    }
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| StoreError(format!("cannot create {}: {e}", dir.display())))?;
+    let key = random_key()?;
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir)
+        .map_err(|e| StoreError(format!("cannot write the store key in {}: {e}", dir.display())))?;
+    restrict(tmp.as_file());
+    tmp.write_all(hex::encode(key).as_bytes())
+        .map_err(|e| StoreError(format!("cannot write the store key: {e}")))?;
+    // Another process may have created it meanwhile: then theirs is the key.
+    match tmp.persist_noclobber(&path) {
+        Ok(_) => Ok(key),
+        Err(_) => read_key(&path)?.ok_or_else(|| StoreError("the store key vanished".into())),
+    }
+}
+
+/// A fresh key that lives only as long as the process (no user folder).
+pub fn ephemeral_key() -> [u8; 32] {
+    random_key().unwrap_or_else(|_| {
+        // Only without an OS random source; rows then merely fail to verify later.
+        let mut k = [0u8; 32];
+        k.iter_mut().for_each(|b| *b = fastrand::u8(..));
+        k
+    })
+}
+
+fn random_key() -> Result<[u8; 32], StoreError> {
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).map_err(|e| StoreError(format!("no random source: {e}")))?;
+    Ok(key)
+}
+
+fn read_key(path: &std::path::Path) -> Result<Option<[u8; 32]>, StoreError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(StoreError(format!("cannot read {}: {e}", path.display()))),
+    };
+    let bytes = hex::decode(text.trim())
+        .map_err(|_| StoreError(format!("{} is not a byop store key", path.display())))?;
+    let key: [u8; 32] = bytes
+        .try_into()
+        .map_err(|_| StoreError(format!("{} is not a byop store key", path.display())))?;
+    Ok(Some(key))
+}
+
+/// `BYOP_DATA_DIR`, else `$XDG_DATA_HOME/byop`, else `~/.local/share/byop` (Linux) or
+/// `~/Library/Application Support/byop` (macOS).
+pub fn data_dir() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    if let Some(d) = var("BYOP_DATA_DIR") {
+        return Some(d);
+    }
+    if let Some(d) = var("XDG_DATA_HOME") {
+        return Some(d.join("byop"));
+    }
+    let home = std::env::home_dir()?;
+    if cfg!(target_os = "macos") {
+        Some(home.join("Library/Application Support/byop"))
+    } else {
+        Some(home.join(".local/share/byop"))
+    }
+}
+
+#[cfg(unix)]
+fn restrict(file: &std::fs::File) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = file.set_permissions(std::fs::Permissions::from_mode(0o600));
+}
+
+#[cfg(not(unix))]
+fn restrict(_: &std::fs::File) {}
