@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use crate::engine::aggregate::{self, CheckSummary};
 use crate::engine::citations::relocate::{Shift, is_located, relocate};
 use crate::engine::document::Document;
 use crate::engine::playbook::LoadedPlaybook;
@@ -85,7 +86,7 @@ pub fn merge(
         .as_ref()
         .filter(|_| edited)
         .map(|e| (e, Shift::between(&e.text, &doc.text)));
-    let results = deterministic
+    let results: Vec<CheckResult> = deterministic
         .check_results
         .iter()
         .map(|det| {
@@ -108,11 +109,11 @@ pub fn merge(
         .collect();
     let suppressed_checks = suppressed_checks(&deterministic, usable.as_deref(), &suppressions);
     let shown = usable.as_ref().map_or(&deterministic, |e| &e.report);
-    let (status, mode, consistency_score) = (
-        shown.summary.overall_status,
+    let (mode, consistency_score) = (
         shown.execution_mode,
         shown.variance_summary.consistency_score,
     );
+    let status = live_status(&results, &deterministic, edited);
     LiveView {
         text: Arc::new(doc.text.clone()),
         line_index: doc.line_index.clone(),
@@ -128,6 +129,28 @@ pub fn merge(
         consistency_score,
         edited_since_evaluation: edited,
     }
+}
+
+/// The status of what is shown now: recomputed from the merged results (a deterministic
+/// check failing in the new text counts), at least REVIEW when the text addresses the
+/// evaluator, and never STABLE for text the evaluation did not see.
+fn live_status(results: &[CheckResult], deterministic: &Report, edited: bool) -> Status {
+    let summaries: Vec<CheckSummary> = results
+        .iter()
+        .map(|r| CheckSummary {
+            severity: r.severity,
+            result: r.result,
+            consistency: r.per_check_consistency,
+        })
+        .collect();
+    let mut status = aggregate::overall_status(&summaries);
+    if !deterministic.untrusted_input_warnings.is_empty() {
+        status = status.max(Status::Review);
+    }
+    if edited && status == Status::Stable {
+        status = Status::Observe;
+    }
+    status
 }
 
 /// An evaluated result in the current text: its citations re-located after edits

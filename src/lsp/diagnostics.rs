@@ -82,7 +82,7 @@ fn findings(
         .iter()
         .filter(|c| is_located(c))
         .filter_map(|c| c.byte_range)
-        .filter(|&(s, e)| s <= e && e <= view.text.len())
+        .filter(|&(s, e)| s <= e && view.text.get(s..e).is_some())
         .collect();
     let base = |range: Range, span: Option<(usize, usize)>, related| Diagnostic {
         range,

@@ -122,6 +122,9 @@ impl Backend {
                 for n in &report.notices {
                     self.log(tracing::Level::INFO, n.clone()).await;
                 }
+                if let Some(n) = self.state.store(&eff.db_path).and_then(|s| s.integrity_notice()) {
+                    self.log(tracing::Level::WARN, n).await;
+                }
                 Ok(report)
             }
             Err(e) if cancel.is_cancelled() && entry.version() != version => {
@@ -146,6 +149,7 @@ impl Backend {
             consistency_score: None,
             mode: Some(mode.as_str().into()),
             message: Some(format!("{} evaluation running", mode.as_str())),
+            playbook: None,
         })
         .await;
         let supported = self.state.progress_supported.load(Ordering::SeqCst);

@@ -13,7 +13,9 @@ use super::playbook_diagnostics;
 use super::state::{State, uri_path};
 use super::status::{LspStatus, StatusParams};
 use super::view::View;
+use crate::engine::citations::relocate::relocate_by_text;
 use crate::engine::live::{self, Evaluation};
+use crate::model::integrity::report_id;
 use crate::engine::runner;
 use crate::model::{Encoding, Mode};
 use crate::workspace::resolver::ProblemKind;
@@ -121,7 +123,11 @@ impl Backend {
         let found = [Mode::Full, Mode::Screening]
             .iter()
             .find_map(|m| store.find_by_inputs(&fp, hash, m.as_str()).ok().flatten());
+        // Only a report whose id matches its content; its citations found again in this
+        // text (the raw text may differ from the one it was made on).
+        let found = found.filter(|r| report_id(r) == r.report_id);
         if let Some(report) = found {
+            let report = relocate_by_text(&report, &resolved.doc);
             tracing::info!(report_id = %report.report_id, "showing the stored report for identical content");
             let mut d = entry.lock();
             d.last_report_id = Some(report.report_id.clone());
@@ -196,6 +202,12 @@ fn compute(
         consistency_score: Some(view.consistency_score),
         mode: Some(view.mode.as_str().into()),
         message: (!notices.is_empty()).then(|| notices.join(" · ")),
+        playbook: Some(format!(
+            "{} {} ({})",
+            pb.playbook.id,
+            pb.playbook.version,
+            resolved.playbook_source.as_str()
+        )),
     };
     (diags, Some(view), status)
 }

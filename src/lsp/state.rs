@@ -30,6 +30,8 @@ pub struct State {
     pub shutdown_requested: AtomicBool,
     /// The client answers `workspace/configuration`.
     pub pull_configuration: AtomicBool,
+    /// The workspace folders the client opened: what documents may name files in.
+    pub roots: RwLock<Vec<PathBuf>>,
 }
 
 impl State {
@@ -46,6 +48,7 @@ impl State {
             stores: DashMap::new(),
             shutdown_requested: AtomicBool::new(false),
             pull_configuration: AtomicBool::new(false),
+            roots: RwLock::new(Vec::new()),
         }
     }
 
@@ -70,9 +73,11 @@ impl State {
     /// Resolve a document's text: companions and playbook (the setting, `byop.toml`,
     /// front matter, else built-in), through the cached resolver.
     pub fn resolve(&self, text: String, path: Option<&Path>) -> Result<Resolved, DocumentError> {
+        let roots = self.roots.read().unwrap_or_else(|e| e.into_inner()).clone();
         self.resolver.resolve(Request {
             text,
             path,
+            roots,
             setting_playbook: self.settings().playbook,
             ..Default::default()
         })

@@ -48,6 +48,9 @@ pub struct StatusParams {
     pub mode: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// The playbook and who chose it: "ai_plugin_observability_v1 1.1.0 (default)".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub playbook: Option<String>,
 }
 
 impl StatusParams {
@@ -58,6 +61,7 @@ impl StatusParams {
             consistency_score: None,
             mode: None,
             message,
+            playbook: None,
         }
     }
 }

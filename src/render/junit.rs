@@ -11,12 +11,48 @@ use quick_xml::events::{BytesDecl, BytesText, Event};
 
 use crate::model::{CheckResult, Report, Verdict};
 
+/// Checks with this result; text addressed to the evaluator counts as one more failure.
 fn count(report: &Report, v: Verdict) -> usize {
-    report
+    let checks = report
         .check_results
         .iter()
         .filter(|c| c.result == v)
-        .count()
+        .count();
+    let injection = usize::from(v == Verdict::Fail && !report.untrusted_input_warnings.is_empty());
+    checks + injection
+}
+
+fn cases(report: &Report) -> usize {
+    report.check_results.len() + usize::from(!report.untrusted_input_warnings.is_empty())
+}
+
+/// The warnings as one failed test case: a CI view must show them.
+fn write_injection_case(w: &mut Writer<Vec<u8>>, report: &Report) -> io::Result<()> {
+    let warnings = &report.untrusted_input_warnings;
+    if warnings.is_empty() {
+        return Ok(());
+    }
+    let text: String = warnings
+        .iter()
+        .map(|x| {
+            let place = x.file.as_deref().unwrap_or("document");
+            let line = x.range.map(|r| r.start.line + 1).unwrap_or(0);
+            format!("{place} line {line}: {}: \"{}\"\n", x.reason, x.span)
+        })
+        .collect();
+    let message = format!(
+        "{} passage(s) address the evaluator (possible prompt injection); no evaluator pass stands",
+        warnings.len()
+    );
+    w.create_element("testcase")
+        .with_attributes([("name", "prompt_injection"), ("classname", report.playbook_id.as_str())])
+        .write_inner_content(|w| {
+            w.create_element("failure")
+                .with_attributes([("message", message.as_str()), ("type", "warning")])
+                .write_text_content(BytesText::new(&text))?;
+            Ok(())
+        })?;
+    Ok(())
 }
 
 fn failure_text(check: &CheckResult) -> String {
@@ -55,7 +91,7 @@ fn write_suite(w: &mut Writer<Vec<u8>>, report: &Report) -> io::Result<()> {
     } else {
         &report.document.path
     };
-    let tests = report.check_results.len().to_string();
+    let tests = cases(report).to_string();
     let failures = count(report, Verdict::Fail).to_string();
     let skipped = count(report, Verdict::Indeterminate).to_string();
     w.create_element("testsuite")
@@ -118,7 +154,7 @@ fn write_suite(w: &mut Writer<Vec<u8>>, report: &Report) -> io::Result<()> {
                     }
                 }
             }
-            Ok(())
+            write_injection_case(w, report)
         })?;
     Ok(())
 }
@@ -128,7 +164,7 @@ pub fn render(reports: &[&Report]) -> String {
     let total = |v: Option<Verdict>| {
         reports
             .iter()
-            .map(|r| v.map_or(r.check_results.len(), |v| count(r, v)))
+            .map(|r| v.map_or(cases(r), |v| count(r, v)))
             .sum::<usize>()
             .to_string()
     };

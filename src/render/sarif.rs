@@ -109,6 +109,49 @@ fn location(uri: &str, citation: Option<&Citation>) -> Value {
     json!({ "physicalLocation": physical })
 }
 
+/// The rule of text addressed to the evaluator (not a playbook check).
+pub const INJECTION_RULE: &str = "prompt_injection";
+
+fn injection_rule() -> Value {
+    json!({
+        "id": INJECTION_RULE,
+        "shortDescription": { "text": "Text in the document or a companion addresses the evaluator (possible prompt injection)." },
+        "fullDescription": { "text": "byop fences the document as data, scans it for text that instructs an evaluator, and lets no evaluator pass stand when it finds any: the affected checks are indeterminate and the status is at least REVIEW." },
+        "defaultConfiguration": { "level": "warning" },
+        "properties": { "tags": ["byop", "security"] },
+    })
+}
+
+/// One result per passage addressed to the evaluator, in the document or a companion.
+fn injection_results(report: &Report, rule_index: Option<usize>, out: &mut Vec<Value>) {
+    let doc_uri = path_to_uri(&report.document.path);
+    for w in &report.untrusted_input_warnings {
+        let uri = w.file.as_deref().map(path_to_uri).unwrap_or_else(|| doc_uri.clone());
+        let mut physical = json!({ "artifactLocation": { "uri": uri } });
+        if let Some(r) = w.range {
+            physical["region"] = json!({
+                "startLine": r.start.line + 1,
+                "startColumn": r.start.character + 1,
+                "endLine": r.end.line + 1,
+                "endColumn": r.end.character + 1,
+                "snippet": { "text": w.span },
+            });
+        }
+        let mut result = json!({
+            "ruleId": INJECTION_RULE,
+            "level": "warning",
+            "message": { "text": format!("{}: \"{}\"", w.reason, w.span) },
+            "locations": [{ "physicalLocation": physical }],
+            "partialFingerprints": { FINGERPRINT_KEY: fingerprint(INJECTION_RULE, &w.span) },
+            "properties": { "report_id": report.report_id },
+        });
+        if let Some(i) = rule_index {
+            result["ruleIndex"] = json!(i);
+        }
+        out.push(result);
+    }
+}
+
 /// A report to render, with its playbook and, for `fixes`, the document it was made from.
 pub struct SarifItem<'a> {
     pub report: &'a Report,
@@ -230,9 +273,18 @@ pub fn render_items(items: &[SarifItem]) -> String {
         .iter()
         .map(|(playbook, hash, items)| {
             let rule_index = |id: &str| playbook.checks.iter().position(|c| c.id == id);
+            let injected = items
+                .iter()
+                .any(|i| !i.report.untrusted_input_warnings.is_empty());
+            let mut rules: Vec<Value> = playbook.checks.iter().map(rule).collect();
+            let injection_index = injected.then(|| {
+                rules.push(injection_rule());
+                rules.len() - 1
+            });
             let mut results = Vec::new();
             for item in items {
                 results_for(item, &rule_index, &mut results);
+                injection_results(item.report, injection_index, &mut results);
             }
             let reports: Vec<&Report> = items.iter().map(|i| i.report).collect();
             json!({
@@ -240,7 +292,7 @@ pub fn render_items(items: &[SarifItem]) -> String {
                     "name": "byop",
                     "version": env!("CARGO_PKG_VERSION"),
                     "semanticVersion": env!("CARGO_PKG_VERSION"),
-                    "rules": playbook.checks.iter().map(rule).collect::<Vec<_>>(),
+                    "rules": rules,
                     "properties": {
                         "playbook_id": playbook.id,
                         "playbook_version": playbook.version,

@@ -87,8 +87,12 @@ pub fn report(r: &Report, color: bool) -> String {
 /// `path  STATUS  mode · playbook version · time`
 fn header(r: &Report, color: bool) -> String {
     let status = r.summary.overall_status;
+    let chosen = r
+        .playbook_source
+        .map(|s| format!(" (chosen by {})", s.as_str()))
+        .unwrap_or_default();
     let about = format!(
-        "{} mode · {} {} · {}",
+        "{} mode · {} {}{chosen} · {}",
         r.execution_mode.as_str(),
         r.playbook_id,
         r.playbook_version,

@@ -2,7 +2,8 @@
 //! nearest to where the edit moved them. A passage whose words are gone is dropped.
 
 use crate::engine::document::Document;
-use crate::model::{Citation, Located};
+use super::Locator;
+use crate::model::{Citation, Located, Report};
 
 pub fn is_located(c: &Citation) -> bool {
     c.located != Located::Unlocated && c.byte_range.is_some()
@@ -77,6 +78,34 @@ pub fn relocate(c: &Citation, old_text: &str, doc: &Document, shift: &Shift) -> 
     Some(moved)
 }
 
+/// A stored report whose text may differ from `doc` in its raw form (front matter, line
+/// endings) though its normalized inputs are the same: every citation found again by its
+/// words, never trusted by its offsets. What cannot be found is unlocated.
+pub fn relocate_by_text(report: &Report, doc: &Document) -> Report {
+    let locator = Locator::new(&doc.text, doc.body);
+    let mut out = report.clone();
+    let find = |c: &mut Citation| {
+        let loc = locator.locate(&c.span);
+        if loc.located == Located::Unlocated {
+            c.located = Located::Unlocated;
+            c.range = None;
+            c.byte_range = None;
+            c.location = "unlocated".into();
+        } else {
+            c.byte_range = Some((loc.start, loc.end));
+            c.range = Some(doc.range(loc.start, loc.end));
+            c.location = format!("line {}", doc.line_index.line_of(loc.start) + 1);
+        }
+    };
+    for r in &mut out.check_results {
+        r.evidence_citations.iter_mut().for_each(find);
+        for run in &mut r.raw_runs {
+            run.evidence_citations.iter_mut().for_each(find);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,5 +142,23 @@ mod tests {
         assert_eq!(moved.range.unwrap().start.line, 3);
         let gone = Document::parse("A appears compliant.".into(), None).unwrap();
         assert!(relocate(&c, &old.text, &gone, &Shift::between(&old.text, &gone.text)).is_none());
+    }
+
+    #[test]
+    fn a_stored_report_is_found_again_by_its_words_not_its_offsets() {
+        let pb = crate::engine::playbook::builtin();
+        let old = Document::parse("The clause is compliant.\r\n".into(), None).unwrap();
+        let report = crate::engine::runner::run_deterministic(&pb, &old);
+        let new = Document::parse(
+            "---\ntitle: moved\n---\nThe clause is compliant.\n".into(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(new.inputs.fingerprint(), old.inputs.fingerprint());
+        let moved = relocate_by_text(&report, &new);
+        let c = &moved.check("certainty_language").unwrap().evidence_citations[0];
+        let (s, e) = c.byte_range.unwrap();
+        assert_eq!(&new.text[s..e], "is compliant");
+        assert_eq!(c.range.unwrap().start.line, 3);
     }
 }

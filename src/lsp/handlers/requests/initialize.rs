@@ -19,6 +19,7 @@ pub async fn run(b: &Backend, params: InitializeParams) -> RpcResult<InitializeR
             Err(e) => tracing::warn!("{e}"),
         }
     }
+    *b.state.roots.write().unwrap_or_else(|e| e.into_inner()) = workspace_roots(&params);
     let enc = negotiate_encoding(&params);
     *b.state.encoding.write().unwrap_or_else(|e| e.into_inner()) = enc;
     let progress = params
@@ -75,6 +76,16 @@ fn capabilities(enc: Encoding) -> ServerCapabilities {
         }),
         ..Default::default()
     }
+}
+
+/// The folders the client opened (`workspaceFolders`, else the deprecated `rootUri`).
+#[allow(deprecated)]
+fn workspace_roots(params: &InitializeParams) -> Vec<std::path::PathBuf> {
+    let folders = params.workspace_folders.iter().flatten().map(|f| &f.uri);
+    folders
+        .chain(params.root_uri.iter())
+        .filter_map(|u| u.to_file_path().map(|p| p.into_owned()))
+        .collect()
 }
 
 fn negotiate_encoding(params: &InitializeParams) -> Encoding {
