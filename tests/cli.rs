@@ -5,11 +5,10 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use support::workspace::{KEY, Ws, json, stderr, stdout};
+use support::workspace::{KEY, Ws, check, json, stderr, stdout};
 
 #[test]
 fn deterministic_check_without_a_key_prints_a_report_and_a_notice() {
@@ -380,31 +379,6 @@ fn deterministic_mode_runs_over_the_whole_corpus_without_error() {
 // ---- against the local fake LLM server (real Anthropic / OpenAI wire formats) ----
 
 use support::fake_llm::{FakeLlm, Script, Step};
-
-impl Ws {
-    fn with_llm(&self, llm: &FakeLlm) -> Command {
-        let mut c = self.cmd();
-        c.env("ANTHROPIC_API_KEY", KEY)
-            .env("ANTHROPIC_BASE_URL", &llm.base_url);
-        c
-    }
-    /// `byop ARGS` (split at spaces) with the key and base URL of `llm`.
-    fn run_llm(&self, llm: &FakeLlm, args: &str) -> Output {
-        self.with_llm(llm).args(args.split(' ')).output().unwrap()
-    }
-    fn write(&self, name: &str, text: &str) {
-        std::fs::write(self.path(name), text).unwrap();
-    }
-}
-
-fn check<'a>(report: &'a Value, id: &str) -> &'a Value {
-    report["byop_report"]["check_results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["check_id"] == id)
-        .unwrap()
-}
 
 /// The three evaluator-backed checks of the starter playbook.
 const EVALUATED: [&str; 3] = [

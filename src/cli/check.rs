@@ -125,7 +125,9 @@ fn choose_evaluator(args: &CheckArgs, workspace: &Config) -> Result<Option<Evalu
         ..Default::default()
     };
     let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);
-    if let (Some(mode @ (Mode::Screening | Mode::Full)), Some(why)) = (args.mode, &resolved.missing_key) {
+    if let (Some(mode @ (Mode::Screening | Mode::Full)), Some(why)) =
+        (args.mode, &resolved.missing_key)
+    {
         // Asked for explicitly: falling back to local checks would pass a gate unevaluated.
         return Err(CliError(format!(
             "--mode {} needs an evaluator: {why}",

@@ -122,7 +122,11 @@ impl Backend {
                 for n in &report.notices {
                     self.log(tracing::Level::INFO, n.clone()).await;
                 }
-                if let Some(n) = self.state.store(&eff.db_path).and_then(|s| s.integrity_notice()) {
+                if let Some(n) = self
+                    .state
+                    .store(&eff.db_path)
+                    .and_then(|s| s.integrity_notice())
+                {
                     self.log(tracing::Level::WARN, n).await;
                 }
                 Ok(report)

@@ -15,8 +15,8 @@ use super::status::{LspStatus, StatusParams};
 use super::view::View;
 use crate::engine::citations::relocate::relocate_by_text;
 use crate::engine::live::{self, Evaluation};
-use crate::model::integrity::report_id;
 use crate::engine::runner;
+use crate::model::integrity::report_id;
 use crate::model::{Encoding, Mode};
 use crate::workspace::resolver::ProblemKind;
 

@@ -45,7 +45,10 @@ fn write_injection_case(w: &mut Writer<Vec<u8>>, report: &Report) -> io::Result<
         warnings.len()
     );
     w.create_element("testcase")
-        .with_attributes([("name", "prompt_injection"), ("classname", report.playbook_id.as_str())])
+        .with_attributes([
+            ("name", "prompt_injection"),
+            ("classname", report.playbook_id.as_str()),
+        ])
         .write_inner_content(|w| {
             w.create_element("failure")
                 .with_attributes([("message", message.as_str()), ("type", "warning")])

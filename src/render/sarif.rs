@@ -126,7 +126,11 @@ fn injection_rule() -> Value {
 fn injection_results(report: &Report, rule_index: Option<usize>, out: &mut Vec<Value>) {
     let doc_uri = path_to_uri(&report.document.path);
     for w in &report.untrusted_input_warnings {
-        let uri = w.file.as_deref().map(path_to_uri).unwrap_or_else(|| doc_uri.clone());
+        let uri = w
+            .file
+            .as_deref()
+            .map(path_to_uri)
+            .unwrap_or_else(|| doc_uri.clone());
         let mut physical = json!({ "artifactLocation": { "uri": uri } });
         if let Some(r) = w.range {
             physical["region"] = json!({

@@ -42,14 +42,20 @@ impl Store {
         for event in events {
             id += 1;
             let row_hash = row_hash(id, event, &prev);
-            insert(&tx, id, event, &prev, &row_hash).map_err(|e| self.err("writing the audit log", e))?;
+            insert(&tx, id, event, &prev, &row_hash)
+                .map_err(|e| self.err("writing the audit log", e))?;
             prev = row_hash;
         }
-        tx.commit().map_err(|e| self.err("writing the audit log", e))
+        tx.commit()
+            .map_err(|e| self.err("writing the audit log", e))
     }
 
     /// The log, oldest first; of one document when given; the last `limit` rows.
-    pub fn audit_log(&self, document: Option<&str>, limit: usize) -> Result<Vec<AuditRow>, StoreError> {
+    pub fn audit_log(
+        &self,
+        document: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<AuditRow>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn
             .prepare(
@@ -202,9 +208,14 @@ mod tests {
     fn store_with_rows() -> Store {
         let store = Store::open_in_memory().unwrap();
         store
-            .append_audit(&[event(1, AuditState::Received), event(1, AuditState::Evaluated)])
+            .append_audit(&[
+                event(1, AuditState::Received),
+                event(1, AuditState::Evaluated),
+            ])
             .unwrap();
-        store.append_audit(&[event(2, AuditState::Received)]).unwrap();
+        store
+            .append_audit(&[event(2, AuditState::Received)])
+            .unwrap();
         store
     }
 
@@ -231,7 +242,10 @@ mod tests {
         assert!(broken.reason.contains("changed"), "{}", broken.reason);
 
         let store = store_with_rows();
-        store.conn().execute("DELETE FROM audit_log WHERE id = 2", []).unwrap();
+        store
+            .conn()
+            .execute("DELETE FROM audit_log WHERE id = 2", [])
+            .unwrap();
         assert_eq!(store.verify_audit().unwrap().unwrap_err().id, 3);
 
         // A forger who recomputes a row's own hash still breaks the next link.

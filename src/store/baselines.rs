@@ -30,7 +30,11 @@ impl Store {
             )
             .map_err(|e| self.err("saving baseline", e))?;
         let saved_at = now_rfc3339();
-        let row_mac = mac::mac(self.key(), "baseline", &json!([doc_key, hash, full, saved_at]));
+        let row_mac = mac::mac(
+            self.key(),
+            "baseline",
+            &json!([doc_key, hash, full, saved_at]),
+        );
         tx.execute(
             "INSERT OR REPLACE INTO baselines (doc_key, playbook_hash, report_id, saved_at, mac)
              VALUES (?1, ?2, ?3, ?4, ?5)",

@@ -16,7 +16,12 @@ pub(super) fn mac(key: &[u8; 32], kind: &str, values: &serde_json::Value) -> Str
 }
 
 /// Constant-time comparison with the stored MAC (absent: not verified).
-pub(super) fn verify(key: &[u8; 32], kind: &str, values: &serde_json::Value, stored: Option<&str>) -> bool {
+pub(super) fn verify(
+    key: &[u8; 32],
+    kind: &str,
+    values: &serde_json::Value,
+    stored: Option<&str>,
+) -> bool {
     let Some(stored) = stored.and_then(|s| hex::decode(s).ok()) else {
         return false;
     };

@@ -127,7 +127,10 @@ impl Store {
     /// A row that did not verify: ignored, counted, logged.
     pub(crate) fn reject(&self, what: &str) {
         self.rejected.fetch_add(1, Ordering::Relaxed);
-        tracing::warn!("{what} in {} failed its integrity check and was ignored", self.label);
+        tracing::warn!(
+            "{what} in {} failed its integrity check and was ignored",
+            self.label
+        );
     }
 
     /// How many stored rows failed their integrity check since the last call, as a notice.

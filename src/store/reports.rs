@@ -245,7 +245,9 @@ impl Store {
             .prepare(&sql)
             .map_err(|e| self.err("reading history", e))?;
         let rows = stmt
-            .query_map(params![doc_key], |r| Ok((r.get::<_, bool>(0)?, Row::read(r, 1)?)))
+            .query_map(params![doc_key], |r| {
+                Ok((r.get::<_, bool>(0)?, Row::read(r, 1)?))
+            })
             .map_err(|e| self.err("reading history", e))?;
         let mut out = Vec::new();
         for row in rows {
@@ -313,7 +315,11 @@ impl Store {
             "SELECT {COLUMNS} FROM reports
              WHERE inputs_fingerprint = ?1 AND playbook_hash = ?2 AND mode = ?3 {NEWEST_FIRST}"
         );
-        self.first_verified(&conn, &sql, params![inputs_fingerprint, playbook_hash, mode])
+        self.first_verified(
+            &conn,
+            &sql,
+            params![inputs_fingerprint, playbook_hash, mode],
+        )
     }
 
     /// A baseline's report, if both the baseline row and the report verify.

@@ -11,7 +11,8 @@ pub const KEY_FILE: &str = "store-key";
 
 /// The key, loaded or created; `None` when there is no user folder to keep it in.
 pub fn user_key() -> Result<[u8; 32], StoreError> {
-    let dir = data_dir().ok_or_else(|| StoreError("no user data folder (set HOME or BYOP_DATA_DIR)".into()))?;
+    let dir = data_dir()
+        .ok_or_else(|| StoreError("no user data folder (set HOME or BYOP_DATA_DIR)".into()))?;
     let path = dir.join(KEY_FILE);
     if let Some(key) = read_key(&path)? {
         return Ok(key);
@@ -19,8 +20,12 @@ pub fn user_key() -> Result<[u8; 32], StoreError> {
     std::fs::create_dir_all(&dir)
         .map_err(|e| StoreError(format!("cannot create {}: {e}", dir.display())))?;
     let key = random_key()?;
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir)
-        .map_err(|e| StoreError(format!("cannot write the store key in {}: {e}", dir.display())))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| {
+        StoreError(format!(
+            "cannot write the store key in {}: {e}",
+            dir.display()
+        ))
+    })?;
     restrict(tmp.as_file());
     tmp.write_all(hex::encode(key).as_bytes())
         .map_err(|e| StoreError(format!("cannot write the store key: {e}")))?;
@@ -64,7 +69,11 @@ fn read_key(path: &std::path::Path) -> Result<Option<[u8; 32]>, StoreError> {
 /// `BYOP_DATA_DIR`, else `$XDG_DATA_HOME/byop`, else `~/.local/share/byop` (Linux) or
 /// `~/Library/Application Support/byop` (macOS).
 pub fn data_dir() -> Option<PathBuf> {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let var = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(d) = var("BYOP_DATA_DIR") {
         return Some(d);
     }

@@ -77,12 +77,16 @@ pub async fn evaluate_and_save(
     let result = runner::run(&resolved.playbook, &resolved.doc, opts).await;
     trail.calls(recorder.take());
     let saved = match (&result, &store) {
-        (Ok(report), Some(store)) => store.save_report(doc_key, report).map_err(EvaluateError::from),
+        (Ok(report), Some(store)) => store
+            .save_report(doc_key, report)
+            .map_err(EvaluateError::from),
         _ => Ok(()),
     };
     match (&result, &saved) {
         (Ok(report), Ok(())) => match report.unevaluated().first() {
-            Some((_, kind)) => trail.push(AuditState::Halted, Some(format!("not_evaluated:{kind}"))),
+            Some((_, kind)) => {
+                trail.push(AuditState::Halted, Some(format!("not_evaluated:{kind}")))
+            }
             None => trail.push(AuditState::Evaluated, Some(report.report_id.clone())),
         },
         (Ok(_), Err(_)) => trail.push(AuditState::Halted, Some("store_error".into())),
@@ -175,7 +179,10 @@ impl Recorder {
 
 impl CallObserver for Recorder {
     fn record(&self, record: CallRecord) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).push(record);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(record);
     }
 }
 

@@ -65,3 +65,29 @@ pub fn json(o: &Output) -> Value {
     serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}\n{}", stdout(o), stderr(o)))
 }
+
+impl Ws {
+    pub fn with_llm(&self, llm: &super::fake_llm::FakeLlm) -> Command {
+        let mut c = self.cmd();
+        c.env("ANTHROPIC_API_KEY", KEY)
+            .env("ANTHROPIC_BASE_URL", &llm.base_url);
+        c
+    }
+    /// `byop ARGS` (split at spaces) with the key and base URL of `llm`.
+    pub fn run_llm(&self, llm: &super::fake_llm::FakeLlm, args: &str) -> Output {
+        self.with_llm(llm).args(args.split(' ')).output().unwrap()
+    }
+    pub fn write(&self, name: &str, text: &str) {
+        std::fs::write(self.path(name), text).unwrap();
+    }
+}
+
+/// A check's result in a `{"byop_report": …}` value.
+pub fn check<'a>(report: &'a Value, id: &str) -> &'a Value {
+    report["byop_report"]["check_results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check_id"] == id)
+        .unwrap()
+}

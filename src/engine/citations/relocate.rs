@@ -1,8 +1,8 @@
 //! After an edit, find each cited passage again in the new text: the exact words,
 //! nearest to where the edit moved them. A passage whose words are gone is dropped.
 
-use crate::engine::document::Document;
 use super::Locator;
+use crate::engine::document::Document;
 use crate::model::{Citation, Located, Report};
 
 pub fn is_located(c: &Citation) -> bool {
@@ -156,7 +156,10 @@ mod tests {
         .unwrap();
         assert_eq!(new.inputs.fingerprint(), old.inputs.fingerprint());
         let moved = relocate_by_text(&report, &new);
-        let c = &moved.check("certainty_language").unwrap().evidence_citations[0];
+        let c = &moved
+            .check("certainty_language")
+            .unwrap()
+            .evidence_citations[0];
         let (s, e) = c.byte_range.unwrap();
         assert_eq!(&new.text[s..e], "is compliant");
         assert_eq!(c.range.unwrap().start.line, 3);

@@ -29,9 +29,7 @@ impl Assembly<'_> {
     pub fn into_report(mut self) -> Report {
         let doc = self.prepared.doc;
         let warnings = injection_warnings(doc);
-        if let Some(first) = warnings.first() {
-            self.distrust_passes(first);
-        }
+        self.distrust_passes(&warnings);
         let variance = variance_summary(self.playbook, &self.results);
         self.report_level_checks(variance.consistency_score);
         let mut status = status_of(&self.results, self.playbook, false);
@@ -80,16 +78,25 @@ impl Assembly<'_> {
     }
 
     /// The evaluator was addressed by the text it judged: none of its passes stands.
-    fn distrust_passes(&mut self, warning: &InjectionWarning) {
+    fn distrust_passes(&mut self, warnings: &[InjectionWarning]) {
         let checks = &self.playbook.playbook.checks;
+        let Some(warning) = warnings.first() else {
+            return;
+        };
         let place = warning.file.as_deref().unwrap_or("document");
+        let quoted: Vec<String> = warnings
+            .iter()
+            .take(3)
+            .map(|w| format!("“{}”", w.span))
+            .collect();
         for (r, c) in self.results.iter_mut().zip(checks) {
             let evaluated = c.needs_evaluator() && r.raw_runs.iter().any(|x| x.error.is_none());
             if evaluated && r.result == Verdict::Pass {
                 r.result = Verdict::Indeterminate;
                 r.notes = format!(
-                    "Not trusted: the {place} addresses the evaluator (“{}”: {}), so the evaluator's pass does not stand. {}",
-                    warning.span, warning.reason, r.notes
+                    "Not trusted: the {place} addresses the evaluator ({}), so the evaluator's pass does not stand. {}",
+                    quoted.join(", "),
+                    r.notes
                 )
                 .trim_end()
                 .to_string();

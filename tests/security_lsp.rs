@@ -1,0 +1,204 @@
+//! The trust boundary in the language server (the real binary): what the editor shows
+//! cannot be a forged report, a stale STABLE, or ranges from another text.
+
+#[path = "lsp_support/client.rs"]
+#[allow(dead_code)]
+mod client;
+#[path = "support/fake_llm.rs"]
+mod fake_llm;
+
+use std::path::{Path, PathBuf};
+
+use client::{LspClient, range_text};
+use fake_llm::{FakeLlm, Script, Step};
+use serde_json::{Value, json};
+
+const MEMO: &str = "# Review\n\nThe supplier must notify breaches within 72 hours, which appears to follow common practice under the governing law.\n\nThe liability cap is set at the fees paid in the preceding twelve months, a common position for services of this kind.\n\nWe recommend that counsel review the indemnity before signing, since its scope depends on facts we do not have.\n\n## Not checked / missing information\n\n- The exhibits were not provided, so pricing was not reviewed.\n";
+
+struct Env {
+    root: PathBuf,
+    home: PathBuf,
+    _dirs: (tempfile::TempDir, tempfile::TempDir),
+}
+
+impl Env {
+    fn new() -> Env {
+        let (ws, home) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        Env {
+            root: ws.path().canonicalize().unwrap(),
+            home: home.path().to_path_buf(),
+            _dirs: (ws, home),
+        }
+    }
+
+    fn lsp(&self, llm: &FakeLlm) -> LspClient {
+        LspClient::spawn(
+            &[
+                ("ANTHROPIC_API_KEY", "k".into()),
+                ("ANTHROPIC_BASE_URL", llm.base_url.clone()),
+                ("BYOP_DB", self.root.join("byop.db").display().to_string()),
+                ("BYOP_DATA_DIR", self.home.display().to_string()),
+            ],
+            &self.root,
+        )
+    }
+
+    fn uri(&self, name: &str) -> String {
+        format!("file://{}", self.root.join(name).display())
+    }
+}
+
+async fn start(c: &LspClient, root: &Path) {
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": format!("file://{}", root.display()),
+               "initializationOptions": {"onSave": "off"},
+               "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": true}}}}),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
+}
+
+async fn open(c: &LspClient, uri: &str, text: &str) {
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}}),
+    )
+    .await;
+}
+
+async fn evaluate(c: &LspClient, uri: &str, mode: &str) -> Value {
+    c.request(
+        "workspace/executeCommand",
+        json!({"command": "byop.evaluate", "arguments": [{"uri": uri, "mode": mode}]}),
+    )
+    .await
+}
+
+/// The next `byop/status` for `uri` at or after message `from`.
+async fn status_after(
+    c: &LspClient,
+    from: usize,
+    uri: &str,
+    pred: impl Fn(&Value) -> bool,
+) -> Value {
+    c.wait_for(from, |m| {
+        m["method"] == "byop/status" && m["params"]["uri"] == uri && pred(&m["params"])
+    })
+    .await
+    .1["params"]
+        .clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edited_document_is_never_shown_stable() {
+    let env = Env::new();
+    let llm = FakeLlm::start(Script::always(vec![Step::pass()])).await;
+    let c = env.lsp(&llm);
+    start(&c, &env.root).await;
+    let uri = env.uri("memo.ai.md");
+    open(&c, &uri, MEMO).await;
+    evaluate(&c, &uri, "full").await;
+    let from = c.len();
+    let report = evaluate(&c, &uri, "full").await;
+    assert_eq!(report["byop_report"]["summary"]["overall_status"], "STABLE");
+    status_after(&c, from, &uri, |p| p["status"] == "STABLE").await;
+
+    // Any edit: the evaluation no longer describes this text.
+    let from = c.len();
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": {"line": 0, "character": 8}, "end": {"line": 0, "character": 8}}, "text": "!"}]}),
+    )
+    .await;
+    let s = status_after(&c, from, &uri, |p| p["status"] != "RUNNING").await;
+    assert_eq!(s["status"], "OBSERVE", "{s}");
+    // Removing the disclosure section: a deterministic check now fails in the new text.
+    let from = c.len();
+    let without = MEMO.split("## Not checked").next().unwrap().to_string();
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": without}]}),
+    )
+    .await;
+    let (_, diags) = c.diagnostics_at(from, &uri, 3).await;
+    assert!(
+        diags
+            .iter()
+            .any(|d| d["code"] == "unchecked_areas_disclosure"),
+        "{diags:#?}"
+    );
+    let s = status_after(&c, from, &uri, |p| p["status"] != "RUNNING").await;
+    assert_ne!(s["status"], "STABLE", "{s}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_report_for_other_raw_text_is_placed_by_its_words() {
+    let env = Env::new();
+    let llm = FakeLlm::start(Script::always(vec![Step::fail_first_sentence()])).await;
+    let c = env.lsp(&llm);
+    start(&c, &env.root).await;
+    let crlf = MEMO.replace('\n', "\r\n");
+    let first = env.uri("a.ai.md");
+    open(&c, &first, &crlf).await;
+    evaluate(&c, &first, "screening").await;
+    // Same normalized inputs, different raw text: front matter and line endings.
+    let moved = format!("---\ntitle: a copy\n---\n{MEMO}");
+    let second = env.uri("b.ai.md");
+    let from = c.len();
+    open(&c, &second, &moved).await;
+    let (_, diags) = c.diagnostics_at(from, &second, 1).await;
+    let s = status_after(&c, from, &second, |_| true).await;
+    assert_eq!(s["mode"], "screening", "the stored report is shown: {s}");
+    let mut placed = 0;
+    for d in &diags {
+        let covered = range_text(&moved, &d["range"]).expect("a range inside this text");
+        if let Some(span) = d["data"]["span"].as_str() {
+            assert_eq!(covered, span, "{d}");
+            placed += 1;
+        }
+    }
+    assert!(placed > 0, "{diags:#?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_report_from_another_users_byop_is_not_shown() {
+    let env = Env::new();
+    let llm = FakeLlm::start(Script::always(vec![Step::fail_first_sentence()])).await;
+    std::fs::write(env.root.join("memo.ai.md"), MEMO).unwrap();
+    // Someone else's byop (another key) evaluated it into the workspace's store.
+    let other = tempfile::tempdir().unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_byop"))
+        .current_dir(&env.root)
+        .env("ANTHROPIC_API_KEY", "k")
+        .env("ANTHROPIC_BASE_URL", &llm.base_url)
+        .env("BYOP_DB", env.root.join("byop.db"))
+        .env("BYOP_DATA_DIR", other.path())
+        .args([
+            "check",
+            "--mode",
+            "screening",
+            "--fail-on",
+            "never",
+            "memo.ai.md",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let c = env.lsp(&llm);
+    start(&c, &env.root).await;
+    let uri = env.uri("memo.ai.md");
+    let from = c.len();
+    open(&c, &uri, MEMO).await;
+    let s = status_after(&c, from, &uri, |_| true).await;
+    assert_eq!(
+        s["mode"], "deterministic",
+        "the foreign report is not trusted: {s}"
+    );
+}
