@@ -162,9 +162,18 @@ try {
       }
       if (!proposed.endsWith("nda_review.byop-report.json")) throw new Error(`save dialog proposed "${proposed}"`);
       await page.keyboard.press("Enter");
+      // The file may exist before it is written whole: wait until it parses.
       const deadline = Date.now() + TIMEOUT;
-      while (!fs.existsSync(dest) && Date.now() < deadline) await page.waitForTimeout(100);
-      const report = JSON.parse(fs.readFileSync(dest, "utf8"));
+      let report;
+      while (Date.now() < deadline) {
+        try {
+          report = JSON.parse(fs.readFileSync(dest, "utf8"));
+          break;
+        } catch {
+          await page.waitForTimeout(100);
+        }
+      }
+      if (!report) throw new Error(`no complete report JSON at ${dest}`);
       if (report?.byop_report?.summary?.overall_status !== "ALERT") throw new Error("exported report is not ALERT");
       const disclaimers = report.byop_report.presentation_rules?.disclaimers ?? [];
       if (!disclaimers.includes("This is an observability report, not legal advice.")) throw new Error("disclaimers missing");
