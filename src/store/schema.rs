@@ -60,6 +60,19 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX audit_by_document ON audit_log (document, id);
     CREATE INDEX audit_by_request ON audit_log (request_id, id);",
+    // v3: counterfactual audits (issue 13).
+    "CREATE TABLE counterfactual_audits (
+        audit_id         TEXT PRIMARY KEY NOT NULL,
+        doc_key          TEXT NOT NULL,
+        timestamp        TEXT NOT NULL,
+        timestamp_ns     INTEGER,
+        playbook_id      TEXT NOT NULL,
+        playbook_version TEXT NOT NULL,
+        audit_json       TEXT NOT NULL,
+        mac              TEXT
+    );
+    CREATE INDEX counterfactual_by_doc ON counterfactual_audits (doc_key, timestamp_ns);
+    CREATE INDEX counterfactual_by_time ON counterfactual_audits (timestamp_ns);",
 ];
 
 /// Schema version this binary writes.
