@@ -5,6 +5,7 @@
 mod args;
 mod baseline;
 mod check;
+mod counterfactual;
 mod diff;
 mod error;
 mod fix;
@@ -72,5 +73,6 @@ fn run(cli: Cli) -> Result<u8, CliError> {
             limit,
         } => log::run(file, format, verify, db, limit),
         Command::Playbook { action } => playbook::run(action),
+        Command::Counterfactual(args) => runtime.block_on(counterfactual::run(args)),
     }
 }

@@ -133,6 +133,11 @@ impl Plan {
         Ok((needed, cached))
     }
 
+    /// How many checks are audited.
+    pub fn arms_checks(&self) -> usize {
+        self.checks.len()
+    }
+
     pub fn cue_names(&self) -> Vec<&str> {
         self.cues.iter().map(|c| c.name.as_str()).collect()
     }
