@@ -217,7 +217,7 @@ fn a_significant_placebo_flags_the_evaluator_as_unstable() {
         "counterfactual audit.ai.md --cues cues.json --checks certainty_language --pairs 20",
     );
     let out = stdout(&o);
-    let first_row = out.lines().find(|l| l.contains(" × ")).unwrap();
+    let first_row = out.lines().find(|l| l.contains("certainty_language × ")).unwrap();
     assert!(first_row.starts_with("* certainty_language × placebo_synonym (placebo)"), "{out}");
     assert!(out.contains("! UNSTABLE EVALUATOR"), "{out}");
 }

@@ -180,7 +180,7 @@ fn assemble(
         .iter()
         .filter(|r| r.placebo && r.significant)
         .map(|r| format!(
-            "UNSTABLE EVALUATOR: the placebo cue {} moved the verdict of {} (BH-adjusted p = {:.4}); a cue that should change nothing did, so the other results cannot be trusted.",
+            "UNSTABLE EVALUATOR: the placebo cue {} moved the verdict of {} (BH-adjusted p = {:.2e}); a cue that should change nothing did, so the other results cannot be trusted.",
             r.cue, r.check_id, r.bh_p
         ))
         .collect();
