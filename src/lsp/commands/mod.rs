@@ -1,6 +1,7 @@
 //! `workspace/executeCommand`: `arguments` is one JSON object. One file per command.
 
 mod compare;
+mod counterfactual;
 mod evaluate;
 mod export_report;
 mod history;
@@ -44,6 +45,9 @@ const COMMANDS: &[(&str, Handler)] = &[
     }),
     ("byop.renderHtml", |b, p| {
         Box::pin(async move { render_html::run(&b, &p).await })
+    }),
+    ("byop.counterfactual", |b, p| {
+        Box::pin(async move { counterfactual::run(&b, &p).await })
     }),
 ];
 
