@@ -52,6 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register("byop.saveAsBaseline", () => saveBaseline(context));
   register("byop.exportReportToFile", () => exportReport(context));
   register("byop.showReport", () => showReport(context));
+  register("byop.counterfactualAudit", () => counterfactualAudit(context));
   register("byop.enterApiKey", () => enterApiKey(context));
   register("byop.restartServer", async () => {
     await stopClient();
@@ -293,6 +294,30 @@ async function showReport(context: vscode.ExtensionContext): Promise<void> {
     await fillReportPanel(t.c, t.doc, reportPanel.panel);
   } catch (e) {
     void vscode.window.showErrorMessage(`BYOP: no report to show (${errorText(e)}). Run "BYOP: Full Evaluation" or "BYOP: Screening" first.`);
+  }
+}
+
+/**
+ * "BYOP: Counterfactual Audit" (issue 13): `byop.counterfactual` on the active document.
+ * The server reports progress (cancellable from the notification); the result's HTML is
+ * shown in its own webview, as the report is.
+ */
+async function counterfactualAudit(context: vscode.ExtensionContext): Promise<void> {
+  const t = await target(context);
+  if (!t) return;
+  const uri = t.c.code2ProtocolConverter.asUri(t.doc.uri);
+  try {
+    const result = (await runCommand(t.c, "byop.counterfactual", { uri })) as { html?: unknown } | null;
+    if (typeof result?.html !== "string") throw new Error("the server returned no audit");
+    const panel = vscode.window.createWebviewPanel(
+      "byop.counterfactual",
+      `BYOP Counterfactual Audit: ${path.basename(t.doc.uri.fsPath)}`,
+      vscode.ViewColumn.Beside,
+      { enableScripts: false, localResourceRoots: [] },
+    );
+    panel.webview.html = wrapServerHtml(result.html);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`BYOP: counterfactual audit failed: ${errorText(e)}`);
   }
 }
 
