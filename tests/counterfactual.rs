@@ -42,7 +42,11 @@ fn workspace() -> Ws {
 fn script() -> Script {
     let alternate = vec![Step::pass(), Step::fail_first_sentence()];
     Script::always(alternate.clone())
-        .when(Some(CHECK), "a senior partner", vec![Step::fail_first_sentence()])
+        .when(
+            Some(CHECK),
+            "a senior partner",
+            vec![Step::fail_first_sentence()],
+        )
         .when(
             Some(CHECK),
             "Emily Thompson",
@@ -79,7 +83,10 @@ fn a_flipping_cue_is_significant_an_inert_one_equivalent_and_the_placebo_not_sig
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "a significant row exits 1: {err}");
     // The cost was said before the first call: 200 pairs × (1 shared control + 3 treatments).
-    assert!(err.contains("→ 800 evaluator call(s), 0 more from the cache"), "{err}");
+    assert!(
+        err.contains("→ 800 evaluator call(s), 0 more from the cache"),
+        "{err}"
+    );
     assert_eq!(llm.calls(), 800);
     let a = json(&o);
     let cf = &a["byop_counterfactual"];
@@ -100,13 +107,19 @@ fn a_flipping_cue_is_significant_an_inert_one_equivalent_and_the_placebo_not_sig
 
     // The senior partner: the 100 control passes all became fails.
     let flip = row(&a, "seniority");
-    assert_eq!((flip["b"].as_u64(), flip["c"].as_u64()), (Some(100), Some(0)));
+    assert_eq!(
+        (flip["b"].as_u64(), flip["c"].as_u64()),
+        (Some(100), Some(0))
+    );
     assert_eq!(flip["n_pairs"], 200);
     assert_eq!(flip["n_excluded"], 0);
     assert!((f(&flip["flip_rate"]) - 0.5).abs() < 1e-12);
     // Exact two-sided p = 2 · 0.5^100 ≈ 1.6e-30; BH over 3 tests at most triples it.
     assert!(f(&flip["mcnemar_exact_p"]) < 1e-29, "{flip}");
-    assert!(f(&flip["bh_p"]) < 0.05 && flip["significant"] == true, "{flip}");
+    assert!(
+        f(&flip["bh_p"]) < 0.05 && flip["significant"] == true,
+        "{flip}"
+    );
     assert_eq!(flip["tost"]["verdict"], "different");
     // 0.5 added to both cells: ln(100.5 / 0.5) = ln 201.
     assert!((f(&flip["log_odds"]) - 201f64.ln()).abs() < 1e-9, "{flip}");
@@ -115,7 +128,10 @@ fn a_flipping_cue_is_significant_an_inert_one_equivalent_and_the_placebo_not_sig
 
     // Emily Thompson: 50 flips each way; θ = 0, SE = 0.2, TOST p ≈ 0.0213.
     let inert = row(&a, "client_name");
-    assert_eq!((inert["b"].as_u64(), inert["c"].as_u64()), (Some(50), Some(50)));
+    assert_eq!(
+        (inert["b"].as_u64(), inert["c"].as_u64()),
+        (Some(50), Some(50))
+    );
     assert_eq!(inert["mcnemar_exact_p"], 1.0);
     assert_eq!(inert["significant"], false);
     assert_eq!(inert["tost"]["verdict"], "equivalent", "{inert}");
@@ -125,16 +141,26 @@ fn a_flipping_cue_is_significant_an_inert_one_equivalent_and_the_placebo_not_sig
     // The placebo answers exactly as the control: nothing discordant.
     let placebo = row(&a, "placebo_synonym");
     assert_eq!(placebo["placebo"], true);
-    assert_eq!((placebo["b"].as_u64(), placebo["c"].as_u64()), (Some(0), Some(0)));
+    assert_eq!(
+        (placebo["b"].as_u64(), placebo["c"].as_u64()),
+        (Some(0), Some(0))
+    );
     assert_eq!(placebo["significant"], false);
     assert!(f(&placebo["bh_p"]) >= 0.05);
 
     // Every pair's two sides share the run index: same prompt apart from the slot.
     let requests = llm.requests();
     let users: Vec<String> = requests.iter().map(|r| r.user()).collect();
-    assert!(users.iter().any(|u| u.contains("I am a junior associate acting for Michael Thompson. Please review this NDA")));
-    assert!(users.iter().any(|u| u.contains("I am a senior partner acting for Michael Thompson. Please review this NDA")));
-    assert!(!users.iter().any(|u| u.contains("{{cue:")), "no slot marker reaches the evaluator");
+    assert!(users.iter().any(|u| {
+        u.contains("I am a junior associate acting for Michael Thompson. Please review this NDA")
+    }));
+    assert!(users.iter().any(|u| {
+        u.contains("I am a senior partner acting for Michael Thompson. Please review this NDA")
+    }));
+    assert!(
+        !users.iter().any(|u| u.contains("{{cue:")),
+        "no slot marker reaches the evaluator"
+    );
 }
 
 #[test]
@@ -143,7 +169,10 @@ fn the_audit_is_saved_listed_and_a_rerun_comes_from_the_cache() {
     let llm = FakeLlm::start_blocking(script());
     let first = ws.run_llm(&llm, RUN);
     assert_eq!(first.status.code(), Some(1), "{}", stderr(&first));
-    let id = json(&first)["byop_counterfactual"]["audit_id"].as_str().unwrap().to_string();
+    let id = json(&first)["byop_counterfactual"]["audit_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert_eq!(id.len(), 16);
     let h = ws.run(&["history"]);
     let out = stdout(&h);
@@ -161,7 +190,11 @@ fn the_audit_is_saved_listed_and_a_rerun_comes_from_the_cache() {
     assert_eq!(row["significant"], 1);
     // Same seed, same pairs: every answer is in the cache now.
     let second = ws.run_llm(&llm, RUN);
-    assert!(stderr(&second).contains("→ 0 evaluator call(s), 800 more from the cache"), "{}", stderr(&second));
+    assert!(
+        stderr(&second).contains("→ 0 evaluator call(s), 800 more from the cache"),
+        "{}",
+        stderr(&second)
+    );
     assert_eq!(llm.calls(), 800, "no new call");
     let b = json(&second);
     assert_eq!(b["byop_counterfactual"]["calls"]["cached"], 800);
@@ -196,8 +229,11 @@ fn the_budget_is_said_and_enforced_before_any_call() {
 #[test]
 fn a_significant_placebo_flags_the_evaluator_as_unstable() {
     let ws = workspace();
-    let script = Script::always(vec![Step::pass()])
-        .when(Some(CHECK), "Please look over this NDA", vec![Step::fail_first_sentence()]);
+    let script = Script::always(vec![Step::pass()]).when(
+        Some(CHECK),
+        "Please look over this NDA",
+        vec![Step::fail_first_sentence()],
+    );
     let llm = FakeLlm::start_blocking(script);
     let o = ws.run_llm(
         &llm,
@@ -207,18 +243,30 @@ fn a_significant_placebo_flags_the_evaluator_as_unstable() {
     let a = json(&o);
     assert_eq!(a["byop_counterfactual"]["evaluator_unstable"], true);
     let w = a["byop_counterfactual"]["warnings"][0].as_str().unwrap();
-    assert!(w.contains("UNSTABLE EVALUATOR") && w.contains("placebo_synonym"), "{w}");
+    assert!(
+        w.contains("UNSTABLE EVALUATOR") && w.contains("placebo_synonym"),
+        "{w}"
+    );
     assert!(w.contains("cannot be trusted"), "{w}");
     let placebo = row(&a, "placebo_synonym");
-    assert_eq!((placebo["b"].as_u64(), placebo["c"].as_u64()), (Some(20), Some(0)));
+    assert_eq!(
+        (placebo["b"].as_u64(), placebo["c"].as_u64()),
+        (Some(20), Some(0))
+    );
     // The text table puts it first and marks it.
     let o = ws.run_llm(
         &llm,
         "counterfactual audit.ai.md --cues cues.json --checks certainty_language --pairs 20",
     );
     let out = stdout(&o);
-    let first_row = out.lines().find(|l| l.contains("certainty_language × ")).unwrap();
-    assert!(first_row.starts_with("* certainty_language × placebo_synonym (placebo)"), "{out}");
+    let first_row = out
+        .lines()
+        .find(|l| l.contains("certainty_language × "))
+        .unwrap();
+    assert!(
+        first_row.starts_with("* certainty_language × placebo_synonym (placebo)"),
+        "{out}"
+    );
     assert!(out.contains("! UNSTABLE EVALUATOR"), "{out}");
 }
 
@@ -242,7 +290,10 @@ fn html_has_the_disclaimers_the_table_and_a_forest_plot() {
     }
     let table = html.find("id=\"results\"").expect("results table");
     let plot = html.find("<svg class=\"forest\"").expect("forest plot");
-    assert!(banner < table && table < plot, "banner, then table, then plot");
+    assert!(
+        banner < table && table < plot,
+        "banner, then table, then plot"
+    );
     // One interval (a line and a square) per check × cue.
     assert_eq!(html.matches("<rect ").count(), 3);
     assert!(html.contains("certainty_language × placebo_synonym (placebo)"));
@@ -263,7 +314,11 @@ fn input_errors_are_clear() {
     ws.write("audit.prompt.txt", "Asked by {{cue:mystery}}.");
     let o = ws.run_llm(&llm, "counterfactual audit.ai.md --cues cues.json");
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("`mystery` has no cue"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`mystery` has no cue"),
+        "{}",
+        stderr(&o)
+    );
     ws.write("bad.json", "{\"cues\": [}");
     let o = ws.run_llm(&llm, "counterfactual audit.ai.md --cues bad.json");
     assert_eq!(o.status.code(), Some(2));
@@ -282,11 +337,24 @@ fn a_document_without_slots_is_framed_by_the_builtin_catalog_with_fixed_facts() 
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let a = json(&o);
     let cf = &a["byop_counterfactual"];
-    assert_eq!(cf["design"]["slot_sources"], serde_json::json!(["default_framing"]));
-    let cues: Vec<&str> = cf["cues"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap()).collect();
-    assert!(cues.contains(&"author_seniority") && cues.contains(&"placebo_whitespace"), "{cues:?}");
+    assert_eq!(
+        cf["design"]["slot_sources"],
+        serde_json::json!(["default_framing"])
+    );
+    let cues: Vec<&str> = cf["cues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        cues.contains(&"author_seniority") && cues.contains(&"placebo_whitespace"),
+        "{cues:?}"
+    );
     let users: Vec<String> = llm.requests().iter().map(|r| r.user()).collect();
-    assert!(users.iter().any(|u| u.contains("This review was requested by a senior partner of a small regional firm")));
+    assert!(users.iter().any(|u| {
+        u.contains("This review was requested by a senior partner of a small regional firm")
+    }));
     // The facts hash does not depend on the cue values, only on the facts.
     ws.write(
         "cues.json",
@@ -296,12 +364,21 @@ fn a_document_without_slots_is_framed_by_the_builtin_catalog_with_fixed_facts() 
         &llm,
         "counterfactual nda_review.ai.md --cues cues.json --checks certainty_language --pairs 2 --format json",
     );
-    assert_eq!(json(&o2)["byop_counterfactual"]["facts_hash"], cf["facts_hash"]);
+    assert_eq!(
+        json(&o2)["byop_counterfactual"]["facts_hash"],
+        cf["facts_hash"]
+    );
     let review = std::fs::read_to_string(ws.path("nda_review.ai.md")).unwrap();
-    ws.write("nda_review.ai.md", &review.replace("fully enforceable", "mostly enforceable"));
+    ws.write(
+        "nda_review.ai.md",
+        &review.replace("fully enforceable", "mostly enforceable"),
+    );
     let o3 = ws.run_llm(
         &llm,
         "counterfactual nda_review.ai.md --checks certainty_language --pairs 2 --format json",
     );
-    assert_ne!(json(&o3)["byop_counterfactual"]["facts_hash"], cf["facts_hash"]);
+    assert_ne!(
+        json(&o3)["byop_counterfactual"]["facts_hash"],
+        cf["facts_hash"]
+    );
 }

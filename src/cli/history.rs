@@ -69,8 +69,16 @@ fn counterfactual_table(
             r.pairs,
             r.cues,
             r.significant,
-            if r.evaluator_unstable { "UNSTABLE" } else { "yes" },
-            if with_document { format!("  {}", r.document) } else { String::new() }
+            if r.evaluator_unstable {
+                "UNSTABLE"
+            } else {
+                "yes"
+            },
+            if with_document {
+                format!("  {}", r.document)
+            } else {
+                String::new()
+            }
         );
     }
     out

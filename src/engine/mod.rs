@@ -2,9 +2,9 @@
 //! terminal, the language server or where files and reports are kept.
 
 pub mod aggregate;
-pub mod counterfactual;
 pub mod citations;
 pub mod compare;
+pub mod counterfactual;
 pub mod docs;
 pub mod document;
 pub mod fixes;

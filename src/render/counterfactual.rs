@@ -11,15 +11,21 @@ use crate::model::counterfactual::{Counterfactual, CounterfactualEnvelope, CueRe
 fn ordered(a: &Counterfactual) -> Vec<&CueResult> {
     let mut rows: Vec<&CueResult> = a.results.iter().collect();
     rows.sort_by(|x, y| {
-        y.significant
-            .cmp(&x.significant)
-            .then(if x.significant { x.bh_p.total_cmp(&y.bh_p) } else { std::cmp::Ordering::Equal })
+        y.significant.cmp(&x.significant).then(if x.significant {
+            x.bh_p.total_cmp(&y.bh_p)
+        } else {
+            std::cmp::Ordering::Equal
+        })
     });
     rows
 }
 
 fn p(v: f64) -> String {
-    if v < 1e-4 { format!("{v:.1e}") } else { format!("{v:.4}") }
+    if v < 1e-4 {
+        format!("{v:.1e}")
+    } else {
+        format!("{v:.4}")
+    }
 }
 
 pub fn json(a: &Counterfactual) -> String {
@@ -32,7 +38,11 @@ pub fn json(a: &Counterfactual) -> String {
 pub fn text(a: &Counterfactual) -> String {
     let mut out = format!(
         "BYOP counterfactual audit · {} · {} {} · {}/{}\n  {}\n",
-        a.document, a.playbook_id, a.playbook_version, a.evaluator.provider, a.evaluator.model,
+        a.document,
+        a.playbook_id,
+        a.playbook_version,
+        a.evaluator.provider,
+        a.evaluator.model,
         DISCLAIMERS.join(" ")
     );
     out += &format!(
@@ -41,7 +51,17 @@ pub fn text(a: &Counterfactual) -> String {
     );
     out += &format!(
         "{:<44} {:>4} {:>4} {:>4} {:>4} {:>6} {:>24} {:>8} {:>8} {:>12} {:>8}\n",
-        "check × cue", "n", "excl", "b", "c", "flips", "log odds [95% CI]", "exact p", "BH p", "TOST", "RI p"
+        "check × cue",
+        "n",
+        "excl",
+        "b",
+        "c",
+        "flips",
+        "log odds [95% CI]",
+        "exact p",
+        "BH p",
+        "TOST",
+        "RI p"
     );
     for r in ordered(a) {
         let name = format!(
@@ -140,12 +160,23 @@ fn plot(a: &Counterfactual, rows: &[&CueResult]) -> Plot {
         .iter()
         .enumerate()
         .map(|(i, r)| Point {
-            label: format!("{} × {}{}", r.check_id, r.cue, if r.placebo { " (placebo)" } else { "" }),
+            label: format!(
+                "{} × {}{}",
+                r.check_id,
+                r.cue,
+                if r.placebo { " (placebo)" } else { "" }
+            ),
             y: 24 + i as i64 * ROW_H,
             x: x(r.log_odds),
             x_lo: x(r.ci95[0]),
             x_hi: x(r.ci95[1]),
-            color: if r.significant { "#b3261e" } else if r.placebo { "#666" } else { "#1a5fb4" },
+            color: if r.significant {
+                "#b3261e"
+            } else if r.placebo {
+                "#666"
+            } else {
+                "#1a5fb4"
+            },
         })
         .collect::<Vec<_>>();
     let axis_y = 24 + rows.len() as i64 * ROW_H;

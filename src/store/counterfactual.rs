@@ -19,11 +19,17 @@ impl Store {
     /// Save an audit under `doc_key` (idempotent: its id is a content hash).
     pub fn save_counterfactual(&self, doc_key: &str, a: &Counterfactual) -> Result<(), StoreError> {
         if a.audit_id.trim().is_empty() {
-            return Err(StoreError("cannot save an audit without an audit_id".into()));
+            return Err(StoreError(
+                "cannot save an audit without an audit_id".into(),
+            ));
         }
         let json = serde_json::to_string(a)
             .map_err(|e| StoreError(format!("cannot serialize audit {}: {e}", a.audit_id)))?;
-        let row_mac = mac::mac(self.key(), KIND, &values(&a.audit_id, doc_key, &a.timestamp, &json));
+        let row_mac = mac::mac(
+            self.key(),
+            KIND,
+            &values(&a.audit_id, doc_key, &a.timestamp, &json),
+        );
         self.conn()
             .execute(
                 "INSERT OR IGNORE INTO counterfactual_audits (audit_id, doc_key, timestamp, timestamp_ns,
@@ -63,13 +69,21 @@ impl Store {
         let Some((audit_id, doc_key, ts, json, m)) = row else {
             return Ok(None);
         };
-        if !mac::verify(self.key(), KIND, &values(&audit_id, &doc_key, &ts, &json), m.as_deref()) {
+        if !mac::verify(
+            self.key(),
+            KIND,
+            &values(&audit_id, &doc_key, &ts, &json),
+            m.as_deref(),
+        ) {
             self.reject(&format!("counterfactual audit {audit_id}"));
             return Ok(None);
         }
-        serde_json::from_str(&json)
-            .map(Some)
-            .map_err(|e| StoreError(format!("database {}: a stored audit is unreadable: {e}", self.label)))
+        serde_json::from_str(&json).map(Some).map_err(|e| {
+            StoreError(format!(
+                "database {}: a stored audit is unreadable: {e}",
+                self.label
+            ))
+        })
     }
 
     /// Newest first; all documents when `doc_key` is `None`; at most `limit` rows that verify.
@@ -103,7 +117,12 @@ impl Store {
             if out.len() >= limit {
                 break;
             }
-            if !mac::verify(self.key(), KIND, &values(&audit_id, &doc_key, &ts, &json), m.as_deref()) {
+            if !mac::verify(
+                self.key(),
+                KIND,
+                &values(&audit_id, &doc_key, &ts, &json),
+                m.as_deref(),
+            ) {
                 self.reject(&format!("counterfactual audit {audit_id}"));
                 continue;
             }

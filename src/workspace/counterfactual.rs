@@ -111,7 +111,12 @@ pub async fn audit_and_save(
         calls: plan.calls() - cached,
         cached,
     });
-    plan.check_budget(&opts.evaluator, cache.as_deref(), opts.fresh, opts.max_calls)?;
+    plan.check_budget(
+        &opts.evaluator,
+        cache.as_deref(),
+        opts.fresh,
+        opts.max_calls,
+    )?;
     let ctx = Context {
         evaluator: opts.evaluator.clone(),
         cache,

@@ -454,12 +454,17 @@ fn next_step(shared: &Shared, request: &RecordedRequest) -> Step {
     let id = request.check_id().unwrap_or_default();
     let script = &shared.script;
     let user = request.user();
-    let rule = script.when.iter().enumerate().find(|(_, w)| {
-        w.check.as_ref().is_none_or(|c| *c == id) && user.contains(&w.contains)
-    });
+    let rule = script
+        .when
+        .iter()
+        .enumerate()
+        .find(|(_, w)| w.check.as_ref().is_none_or(|c| *c == id) && user.contains(&w.contains));
     let (counter, steps) = match rule {
         Some((i, w)) => (format!("\u{0}when:{i}"), &w.steps),
-        None => (id.clone(), script.checks.get(&id).unwrap_or(&script.default)),
+        None => (
+            id.clone(),
+            script.checks.get(&id).unwrap_or(&script.default),
+        ),
     };
     let mut counters = shared.counters.lock().unwrap();
     let n = counters.entry(counter).or_insert(0);

@@ -47,9 +47,8 @@ impl Catalog {
 
     /// Parse and validate a catalog; `label` names it in errors (with line:column).
     pub fn parse(text: &str, label: &str) -> Result<Catalog, CatalogError> {
-        let catalog: Catalog = serde_json::from_str(text).map_err(|e| {
-            CatalogError(format!("{label}:{}:{}: {e}", e.line(), e.column()))
-        })?;
+        let catalog: Catalog = serde_json::from_str(text)
+            .map_err(|e| CatalogError(format!("{label}:{}:{}: {e}", e.line(), e.column())))?;
         catalog.validate(label)?;
         Ok(catalog)
     }
@@ -150,8 +149,7 @@ impl Catalog {
 pub fn valid_name(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 64
-        && s
-            .bytes()
+        && s.bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
 }
 
@@ -169,8 +167,11 @@ mod tests {
 
     #[test]
     fn bad_catalogs_are_clear_errors() {
-        let e = Catalog::parse(r#"{"cues": [{"name": "a", "slot": "s", "control": "x"}]}"#, "c.json")
-            .unwrap_err();
+        let e = Catalog::parse(
+            r#"{"cues": [{"name": "a", "slot": "s", "control": "x"}]}"#,
+            "c.json",
+        )
+        .unwrap_err();
         assert!(e.0.starts_with("c.json:1:"), "{e}");
         assert!(e.0.contains("treatment"), "{e}");
         let e = Catalog::parse(
@@ -210,7 +211,11 @@ mod tests {
         )
         .unwrap();
         let merged = Catalog::with_user(user.clone());
-        let author = merged.cues.iter().find(|c| c.name == "author_seniority").unwrap();
+        let author = merged
+            .cues
+            .iter()
+            .find(|c| c.name == "author_seniority")
+            .unwrap();
         assert_eq!(author.control, "an associate");
         assert!(merged.cues.iter().any(|c| c.name == "placebo_synonym"));
         assert!(merged.cues.iter().any(|c| c.name == "tone"));

@@ -21,7 +21,11 @@ pub struct PairPlan {
 /// Pairs `1..=pairs` of one cue with `treatments` values. Orders come in blocks of two
 /// (one control-first, one treatment-first, shuffled); treatment values in blocks of
 /// `treatments` (each value once per block, shuffled). Same seed, same plan.
-pub fn blocked_permutations(pairs: u32, treatments: usize, rng: &mut fastrand::Rng) -> Vec<PairPlan> {
+pub fn blocked_permutations(
+    pairs: u32,
+    treatments: usize,
+    rng: &mut fastrand::Rng,
+) -> Vec<PairPlan> {
     let n = pairs as usize;
     let orders = blocks(n, &[First::Control, First::Treatment], rng);
     let values: Vec<usize> = (0..treatments.max(1)).collect();
@@ -56,9 +60,15 @@ mod tests {
         let a = blocked_permutations(20, 3, &mut fastrand::Rng::with_seed(42));
         let b = blocked_permutations(20, 3, &mut fastrand::Rng::with_seed(42));
         assert_eq!(a, b);
-        assert_eq!(a.iter().map(|p| p.run).collect::<Vec<_>>(), (1..=20).collect::<Vec<_>>());
+        assert_eq!(
+            a.iter().map(|p| p.run).collect::<Vec<_>>(),
+            (1..=20).collect::<Vec<_>>()
+        );
         for block in a.chunks(2) {
-            assert_ne!(block[0].first, block[1].first, "one of each order per block");
+            assert_ne!(
+                block[0].first, block[1].first,
+                "one of each order per block"
+            );
         }
         for block in a.chunks(3).filter(|b| b.len() == 3) {
             let mut v: Vec<usize> = block.iter().map(|p| p.treatment).collect();

@@ -47,7 +47,11 @@ fn outcome(r: &RunResult) -> Outcome {
 }
 
 /// Make every planned call and compute the statistics.
-pub async fn execute(req: &Request<'_>, plan: &Plan, ctx: &Context) -> Result<Counterfactual, CfError> {
+pub async fn execute(
+    req: &Request<'_>,
+    plan: &Plan,
+    ctx: &Context,
+) -> Result<Counterfactual, CfError> {
     let total = plan.calls.len();
     let done = AtomicUsize::new(0);
     let n_checks = plan.checks.len();
@@ -104,7 +108,12 @@ pub async fn execute(req: &Request<'_>, plan: &Plan, ctx: &Context) -> Result<Co
 fn tally(arm: &Arm, outcomes: &HashMap<CallKey, Outcome>) -> (u32, u32, u64, u64) {
     let (mut n, mut excluded, mut b, mut c) = (0, 0, 0, 0);
     for &(control, treatment, run) in &arm.pairs {
-        let get = |v| outcomes.get(&(arm.check, v, run)).copied().unwrap_or(Outcome::Excluded);
+        let get = |v| {
+            outcomes
+                .get(&(arm.check, v, run))
+                .copied()
+                .unwrap_or(Outcome::Excluded)
+        };
         match (get(control), get(treatment)) {
             (Outcome::Excluded, _) | (_, Outcome::Excluded) => excluded += 1,
             (Outcome::NotFail, Outcome::Fail) => {
@@ -158,7 +167,11 @@ fn assemble(
             n_excluded: excluded,
             b: b as u32,
             c: c as u32,
-            flip_rate: if n == 0 { 0.0 } else { (b + c) as f64 / n as f64 },
+            flip_rate: if n == 0 {
+                0.0
+            } else {
+                (b + c) as f64 / n as f64
+            },
             mcnemar_exact_p: exact[i],
             mcnemar_chi2_p: stats::mcnemar_chi2(b, c, false).1,
             log_odds,

@@ -150,7 +150,9 @@ pub fn plan(req: &Request<'_>) -> Result<Plan, CfError> {
         return Err(input(format!("--pairs must be 1–{MAX_PAIRS}")));
     }
     if !(req.margin.is_finite() && req.margin > 0.0) {
-        return Err(input("--margin must be a positive number (a log odds)".into()));
+        return Err(input(
+            "--margin must be a positive number (a log odds)".into(),
+        ));
     }
     let checks = select_checks(req.playbook, req.checks.as_deref())?;
     let frame = slots::Frame::new(req.doc, req.catalog).map_err(input)?;
@@ -225,7 +227,10 @@ pub fn plan(req: &Request<'_>) -> Result<Plan, CfError> {
 
 /// The checks to audit: those named (each must use the evaluator), else every check
 /// that uses it.
-fn select_checks(playbook: &LoadedPlaybook, named: Option<&[String]>) -> Result<Vec<usize>, CfError> {
+fn select_checks(
+    playbook: &LoadedPlaybook,
+    named: Option<&[String]>,
+) -> Result<Vec<usize>, CfError> {
     let all = &playbook.playbook.checks;
     let checks: Vec<usize> = match named {
         Some(ids) => ids
@@ -268,7 +273,13 @@ struct Variants {
 
 impl Variants {
     /// The variant with `cue`'s slot set to `value` and every other slot neutral.
-    fn get(&mut self, req: &Request<'_>, frame: &slots::Frame, cue: &Cue, value: &str) -> Result<usize, CfError> {
+    fn get(
+        &mut self,
+        req: &Request<'_>,
+        frame: &slots::Frame,
+        cue: &Cue,
+        value: &str,
+    ) -> Result<usize, CfError> {
         let fill = |slot: &str| {
             if slot == cue.slot {
                 value.to_string()

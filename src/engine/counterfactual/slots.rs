@@ -228,7 +228,11 @@ impl Frame {
             .prompt_path()
             .map(PathBuf::from)
             .unwrap_or_else(|| PathBuf::from("<default framing>"));
-        let facts_hash = facts(&body.blanked(), &doc.inputs.source_document, &prompt.blanked());
+        let facts_hash = facts(
+            &body.blanked(),
+            &doc.inputs.source_document,
+            &prompt.blanked(),
+        );
         Ok(Frame {
             body,
             prompt,
@@ -251,10 +255,18 @@ impl Frame {
 
     /// The document with each slot filled by `fill`; refuses when the variant's facts
     /// (its text with the filled values cut out) differ from the template's.
-    pub fn variant(&self, doc: &Document, fill: &dyn Fn(&str) -> String) -> Result<Variant, String> {
+    pub fn variant(
+        &self,
+        doc: &Document,
+        fill: &dyn Fn(&str) -> String,
+    ) -> Result<Variant, String> {
         let (body, body_spans) = self.body.render(fill);
         let (prompt, prompt_spans) = self.prompt.render(fill);
-        let text = format!("{}{body}{}", &doc.text[..doc.body.0], &doc.text[doc.body.1..]);
+        let text = format!(
+            "{}{body}{}",
+            &doc.text[..doc.body.0],
+            &doc.text[doc.body.1..]
+        );
         let mut v = Document::parse(text, doc.path.as_deref()).map_err(|e| e.to_string())?;
         if v.front_matter != doc.front_matter {
             return Err("a cue value changed the document's front matter".into());
@@ -316,8 +328,16 @@ mod tests {
         assert_eq!(text, "A AUTHOR and {{ cue:x }}FIRM.");
         assert_eq!(spans, [(2, 8), (24, 28)]);
         assert_eq!(cut(&text, &spans), "A  and {{ cue:x }}.");
-        assert!(Template::parse("x {{cue:a").unwrap_err().contains("never closed"));
-        assert!(Template::parse("{{cue:A B}}").unwrap_err().contains("slot name"));
+        assert!(
+            Template::parse("x {{cue:a")
+                .unwrap_err()
+                .contains("never closed")
+        );
+        assert!(
+            Template::parse("{{cue:A B}}")
+                .unwrap_err()
+                .contains("slot name")
+        );
     }
 
     #[test]
@@ -355,7 +375,10 @@ mod tests {
         );
         // The front matter itself is not touched.
         assert!(v.doc.text.contains("author: a junior associate"));
-        let d = doc("---\nbyop:\n  cues:\n    author: nobody\n---\nText.\n", None);
+        let d = doc(
+            "---\nbyop:\n  cues:\n    author: nobody\n---\nText.\n",
+            None,
+        );
         let e = Frame::new(&d, &Catalog::builtin()).unwrap_err();
         assert!(e.contains("is not in the document"), "{e}");
     }
@@ -368,7 +391,12 @@ mod tests {
         assert_eq!(f.sources, ["default_framing"]);
         let neutral = |s: &str| c.neutral(s).unwrap().to_string();
         let v = f.variant(&d, &neutral).unwrap();
-        assert!(v.doc.inputs.prompt.starts_with("This review was requested by a junior associate"));
+        assert!(
+            v.doc
+                .inputs
+                .prompt
+                .starts_with("This review was requested by a junior associate")
+        );
         assert!(v.doc.inputs.prompt.ends_with("\n\nReview this NDA."));
         assert_eq!(v.doc.inputs.ai_output, "Plain review.");
         // No prompt at all: the framing line is the prompt.

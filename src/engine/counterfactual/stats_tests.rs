@@ -6,8 +6,10 @@ use super::*;
 use serde_json::Value;
 
 fn reference() -> Value {
-    serde_json::from_str(include_str!("../../../tests/data/stats_reference_values.json"))
-        .expect("reference values parse")
+    serde_json::from_str(include_str!(
+        "../../../tests/data/stats_reference_values.json"
+    ))
+    .expect("reference values parse")
 }
 
 fn close(got: f64, want: f64, tol: f64, what: &str) {
@@ -33,7 +35,12 @@ fn mcnemar_matches_statsmodels_and_r() {
         let (b, c) = discordant(e);
         if let Some(x) = e.get("exact") {
             // Published to 6 decimals ("vassar college" values).
-            close(mcnemar_exact_p(b, c), x["p"].as_f64().unwrap(), 5e-7, "exact p");
+            close(
+                mcnemar_exact_p(b, c),
+                x["p"].as_f64().unwrap(),
+                5e-7,
+                "exact p",
+            );
             assert_eq!(b.min(c), x["statistic"].as_u64().unwrap());
             checked += 1;
         }
@@ -65,7 +72,12 @@ fn mcnemar_matches_the_full_precision_recomputation() {
         if let Some(cc) = v.get("chi2_cc") {
             let (stat, p) = mcnemar_chi2(b, c, true);
             close(stat, cc[0].as_f64().unwrap(), 1e-12, name);
-            close(p, cc[1].as_f64().unwrap(), 1e-9 * cc[1].as_f64().unwrap(), name);
+            close(
+                p,
+                cc[1].as_f64().unwrap(),
+                1e-9 * cc[1].as_f64().unwrap(),
+                name,
+            );
         }
     }
 }
@@ -84,15 +96,29 @@ fn benjamini_hochberg_matches_statsmodels_r_and_scipy() {
     let sets = r["benjamini_hochberg"].as_array().unwrap();
     assert_eq!(sets.len(), 5);
     for s in sets {
-        let p: Vec<f64> = s["p"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
-        let want: Vec<f64> =
-            s["bh"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let p: Vec<f64> = s["p"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let want: Vec<f64> = s["bh"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
         let tol = s["tol"].as_f64().unwrap().max(1e-15);
         let got = benjamini_hochberg(&p);
         for (g, w) in got.iter().zip(&want) {
             // The tolerance is relative to the value's size (statsmodels' assert_almost_equal
             // at 15 decimals on values up to 1).
-            close(*g, *w, tol.max(4.0 * f64::EPSILON * w.abs()), s["source"].as_str().unwrap());
+            close(
+                *g,
+                *w,
+                tol.max(4.0 * f64::EPSILON * w.abs()),
+                s["source"].as_str().unwrap(),
+            );
         }
     }
 }
@@ -146,7 +172,10 @@ fn tost_against_hand_computed_values() {
     let (lo, se, _) = log_odds(40, 2);
     let p = tost_p(lo, se, m);
     assert!(p > 0.9, "{p}");
-    assert_eq!(equivalence_verdict(p, mcnemar_exact_p(40, 2)), Equivalence::Different);
+    assert_eq!(
+        equivalence_verdict(p, mcnemar_exact_p(40, 2)),
+        Equivalence::Different
+    );
 }
 
 #[test]

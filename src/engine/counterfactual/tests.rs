@@ -68,9 +68,21 @@ fn variants_differ_only_in_their_slots() {
     let c = catalog();
     let p = plan(&request(&pb, &d, &c)).unwrap();
     let users: Vec<&str> = p.prompts.iter().map(|v| v[0].user.as_str()).collect();
-    assert!(users.iter().any(|u| u.contains("A review by a junior associate.")));
-    assert!(users.iter().any(|u| u.contains("A review by a senior partner.")));
-    assert!(users.iter().any(|u| u.contains("A analysis by a junior associate.")));
+    assert!(
+        users
+            .iter()
+            .any(|u| u.contains("A review by a junior associate."))
+    );
+    assert!(
+        users
+            .iter()
+            .any(|u| u.contains("A review by a senior partner."))
+    );
+    assert!(
+        users
+            .iter()
+            .any(|u| u.contains("A analysis by a junior associate."))
+    );
     // `name` has no slot in this document: not audited, and said.
     assert_eq!(p.skipped_cues, ["name"]);
 }
@@ -121,5 +133,8 @@ fn a_cue_value_that_would_change_the_facts_is_refused() {
     )
     .unwrap();
     let r = request(&pb, &d, &c);
-    assert!(matches!(plan(&r), Err(CfError::Input(m)) if m.contains("front matter")), "refused");
+    assert!(
+        matches!(plan(&r), Err(CfError::Input(m)) if m.contains("front matter")),
+        "refused"
+    );
 }

@@ -104,7 +104,10 @@ pub async fn run(b: &Backend, p: &ExecuteCommandParams) -> RpcResult<Option<Valu
         b.log(tracing::Level::INFO, m).await;
     }
     let finish = match &result {
-        Ok(audit) => format!("{} significant", audit.results.iter().filter(|r| r.significant).count()),
+        Ok(audit) => format!(
+            "{} significant",
+            audit.results.iter().filter(|r| r.significant).count()
+        ),
         Err(e) => e.to_string(),
     };
     progress.finish(finish).await;
@@ -122,7 +125,10 @@ pub async fn run(b: &Backend, p: &ExecuteCommandParams) -> RpcResult<Option<Valu
 }
 
 /// The catalog named by the client: built-in, or a file inside the workspace.
-fn catalog(a: &CfArgs, root: &std::path::Path) -> RpcResult<crate::engine::counterfactual::Catalog> {
+fn catalog(
+    a: &CfArgs,
+    root: &std::path::Path,
+) -> RpcResult<crate::engine::counterfactual::Catalog> {
     let spec = a.cues.as_deref().map(str::trim).filter(|s| !s.is_empty());
     if let Some(spec) = spec.filter(|s| *s != "built-in" && *s != "builtin") {
         let inside = std::fs::canonicalize(root.join(spec))
