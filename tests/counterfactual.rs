@@ -188,6 +188,18 @@ fn the_audit_is_saved_listed_and_a_rerun_comes_from_the_cache() {
         .expect("the audit is in the JSON history");
     assert_eq!(row["audit_id"], id.as_str());
     assert_eq!(row["significant"], 1);
+    // The request and its 800 calls are in the audit log, and the chain holds.
+    let log = stdout(&ws.run(&["log", "--format", "json", "--limit", "2000"]));
+    assert!(
+        log.contains(&format!("counterfactual:{id}")),
+        "{}",
+        &log[..log.len().min(2000)]
+    );
+    assert!(
+        log.matches("\"cached\": false").count() >= 800
+            || log.matches("\"cached\":false").count() >= 800
+    );
+    assert_eq!(ws.run(&["log", "--verify"]).status.code(), Some(0));
     // Same seed, same pairs: every answer is in the cache now.
     let second = ws.run_llm(&llm, RUN);
     assert!(

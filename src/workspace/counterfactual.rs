@@ -7,9 +7,11 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use super::Resolved;
+use super::evaluate::{Recorder, Trail, new_request_id};
 use crate::engine::counterfactual::{self as cf, Catalog, CfError, Context, Request};
 use crate::engine::runner::ProgressFn;
 use crate::evaluator::{Evaluator, ResponseCache};
+use crate::model::AuditState;
 use crate::model::counterfactual::Counterfactual;
 use crate::store::{Store, StoreError};
 
@@ -84,13 +86,58 @@ pub fn load_catalog(spec: Option<&str>, base: &Path) -> Result<Catalog, String> 
     Ok(Catalog::with_user(user))
 }
 
-/// Plan, say the cost (`announce`), refuse above the budget, run, save under `doc_key`.
+/// Plan, say the cost (`announce`), refuse above the budget, run, save under `doc_key`;
+/// the request's states and every evaluator call go to the audit log.
 pub async fn audit_and_save(
     resolved: &Resolved,
     store: Option<Arc<Store>>,
     doc_key: &str,
     opts: AuditOptions,
     announce: impl FnOnce(&Estimate),
+) -> Result<Counterfactual, AuditError> {
+    let mut trail = Trail::new(&new_request_id(), doc_key, resolved);
+    trail.push(AuditState::Received, None);
+    let recorder = Arc::new(Recorder::default());
+    let result = audit(
+        resolved,
+        store.clone(),
+        doc_key,
+        opts,
+        announce,
+        recorder.clone(),
+    )
+    .await;
+    trail.calls(recorder.take());
+    let (state, code) = match &result {
+        Ok(a) => (
+            AuditState::Evaluated,
+            format!("counterfactual:{}", a.audit_id),
+        ),
+        Err(AuditError::Audit(CfError::Cancelled)) => (AuditState::Halted, "cancelled".into()),
+        Err(AuditError::Audit(CfError::Budget { .. })) => {
+            (AuditState::Halted, "counterfactual:over_budget".into())
+        }
+        Err(AuditError::Audit(CfError::Input(m))) => {
+            (AuditState::Halted, format!("input_error: {m}"))
+        }
+        Err(AuditError::Store(_)) => (AuditState::Halted, "store_error".into()),
+    };
+    trail.push(state, Some(code));
+    if let Some(store) = &store
+        && let Err(e) = store.append_audit(&trail.events)
+    {
+        tracing::warn!("could not write the audit log: {e}");
+    }
+    result
+}
+
+async fn audit(
+    resolved: &Resolved,
+    store: Option<Arc<Store>>,
+    doc_key: &str,
+    opts: AuditOptions,
+    announce: impl FnOnce(&Estimate),
+    recorder: Arc<Recorder>,
 ) -> Result<Counterfactual, AuditError> {
     let req = Request {
         playbook: &resolved.playbook,
@@ -123,7 +170,7 @@ pub async fn audit_and_save(
         fresh: opts.fresh,
         progress: opts.progress.clone(),
         cancel: opts.cancel.clone(),
-        observer: None,
+        observer: Some(recorder as Arc<dyn crate::evaluator::CallObserver>),
     };
     let audit = cf::execute(&req, &plan, &ctx).await?;
     if let Some(store) = &store {

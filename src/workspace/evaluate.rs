@@ -124,13 +124,13 @@ pub fn record_input_error(store: &Store, doc_key: &str, message: &str) {
 }
 
 /// The audit events of one request.
-struct Trail {
-    events: Vec<AuditEvent>,
+pub(super) struct Trail {
+    pub(super) events: Vec<AuditEvent>,
     base: AuditEvent,
 }
 
 impl Trail {
-    fn new(request_id: &str, doc_key: &str, resolved: &Resolved) -> Trail {
+    pub(super) fn new(request_id: &str, doc_key: &str, resolved: &Resolved) -> Trail {
         Trail {
             events: Vec::new(),
             base: AuditEvent {
@@ -146,7 +146,7 @@ impl Trail {
         }
     }
 
-    fn push(&mut self, state: AuditState, code: Option<String>) {
+    pub(super) fn push(&mut self, state: AuditState, code: Option<String>) {
         self.events.push(AuditEvent {
             at: now_rfc3339(),
             state,
@@ -155,7 +155,7 @@ impl Trail {
         });
     }
 
-    fn calls(&mut self, calls: Vec<CallRecord>) {
+    pub(super) fn calls(&mut self, calls: Vec<CallRecord>) {
         for call in calls {
             self.events.push(AuditEvent {
                 at: call.started_at.clone(),
@@ -169,10 +169,10 @@ impl Trail {
 
 /// Keeps the evaluator's attempts of one request, in the order they finished.
 #[derive(Default)]
-struct Recorder(Mutex<Vec<CallRecord>>);
+pub(super) struct Recorder(Mutex<Vec<CallRecord>>);
 
 impl Recorder {
-    fn take(&self) -> Vec<CallRecord> {
+    pub(super) fn take(&self) -> Vec<CallRecord> {
         std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
     }
 }
