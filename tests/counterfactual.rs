@@ -188,6 +188,12 @@ fn the_audit_is_saved_listed_and_a_rerun_comes_from_the_cache() {
         .expect("the audit is in the JSON history");
     assert_eq!(row["audit_id"], id.as_str());
     assert_eq!(row["significant"], 1);
+    // `byop report ID` shows a stored audit again.
+    let shown = ws.run(&["report", &id[..8], "--format", "json"]);
+    assert_eq!(shown.status.code(), Some(0), "{}", stderr(&shown));
+    assert_eq!(json(&shown), json(&first));
+    let shown = ws.run(&["report", &id, "--html"]);
+    assert!(stdout(&shown).contains("<svg class=\"forest\""));
     // The request and its 800 calls are in the audit log, and the chain holds.
     let log = stdout(&ws.run(&["log", "--format", "json", "--limit", "2000"]));
     assert!(
