@@ -145,3 +145,68 @@ impl Store {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn audit(id: &str, ts: &str) -> Counterfactual {
+        serde_json::from_value(json!({
+            "spec_version": "0.1", "playbook_id": "pb", "playbook_version": "1",
+            "timestamp": ts, "document": "d.ai.md",
+            "evaluator": {"provider": "anthropic", "model": "m"},
+            "seed": 1, "pairs": 4, "facts_hash": "sha256:x", "cues": [],
+            "results": [], "warnings": [],
+            "integrity": {"playbook_logic_hash": "h", "inputs_fingerprint": "f"},
+            "presentation_rules": {"disclaimers": []},
+            "audit_id": id
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn saved_listed_newest_first_and_a_forged_row_is_a_miss() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.db");
+        let store = Store::open_with_key(&path, [7; 32]).unwrap();
+        store
+            .save_counterfactual("doc-a", &audit("aaaa000011112222", "2026-01-01T00:00:00Z"))
+            .unwrap();
+        store
+            .save_counterfactual("doc-b", &audit("bbbb000011112222", "2026-01-02T00:00:00Z"))
+            .unwrap();
+        // Saving the same id again is a no-op.
+        store
+            .save_counterfactual("doc-b", &audit("bbbb000011112222", "2026-01-02T00:00:00Z"))
+            .unwrap();
+        let all = store.counterfactual_history(None, 10).unwrap();
+        let ids: Vec<&str> = all.iter().map(|r| r.audit_id.as_str()).collect();
+        assert_eq!(ids, ["bbbb000011112222", "aaaa000011112222"]);
+        assert_eq!(all[0].kind, "counterfactual");
+        assert_eq!(
+            store
+                .counterfactual_history(Some("doc-a"), 10)
+                .unwrap()
+                .len(),
+            1
+        );
+        assert_eq!(
+            store.get_counterfactual("aaaa").unwrap().unwrap().audit_id,
+            "aaaa000011112222"
+        );
+        // An edited row no longer verifies: not returned, not listed.
+        store
+            .conn()
+            .execute(
+                "UPDATE counterfactual_audits SET audit_json = replace(audit_json, '\"pairs\":4', '\"pairs\":400') WHERE audit_id = 'aaaa000011112222'",
+                [],
+            )
+            .unwrap();
+        assert!(store.get_counterfactual("aaaa").unwrap().is_none());
+        assert_eq!(store.counterfactual_history(None, 10).unwrap().len(), 1);
+        // Another user's key verifies nothing.
+        drop(store);
+        let other = Store::open_with_key(&path, [8; 32]).unwrap();
+        assert!(other.counterfactual_history(None, 10).unwrap().is_empty());
+    }
+}
