@@ -556,14 +556,18 @@ local function show_counterfactual_buffer(audit, title)
   pcall(vim.api.nvim_buf_set_name, buf, "byop://counterfactual/" .. title)
 end
 
---- :ByopCounterfactual: the counterfactual audit of the current buffer (issue 13), with
---- the server's progress; the HTML result in the browser as :ByopReport does, else a buffer.
-function M.counterfactual()
+--- :ByopCounterfactual [pairs=N] [checks=a,b] [max_calls=N] [cues=FILE] [seed=N]: the
+--- counterfactual audit of the current buffer (issue 13), with the server's progress; the
+--- HTML result in the browser as :ByopReport does, else a buffer.
+--- `opts` (from Lua): { pairs, checks = {…}, max_calls, cues, seed }.
+function M.counterfactual(opts)
+  opts = opts or {}
   local bufnr = vim.api.nvim_get_current_buf()
   local uri = vim.uri_from_bufnr(bufnr)
   local title = vim.fs.basename(vim.api.nvim_buf_get_name(bufnr))
+  local args = { uri = uri, pairs = opts.pairs, checks = opts.checks, maxCalls = opts.max_calls, cues = opts.cues, seed = opts.seed }
   notify("counterfactual audit started")
-  return execute("byop.counterfactual", { uri = uri }, function(result, err)
+  return execute("byop.counterfactual", args, function(result, err)
     if err or type(result) ~= "table" then
       notify("counterfactual audit failed: " .. (err and err.message or "empty answer"), vim.log.levels.ERROR)
       return
@@ -622,9 +626,23 @@ function M.create_commands()
   cmd("ByopReport", function()
     M.show_report()
   end, { desc = "BYOP: show the report" })
-  cmd("ByopCounterfactual", function()
-    M.counterfactual()
-  end, { desc = "BYOP: Counterfactual Audit" })
+  cmd("ByopCounterfactual", function(o)
+    local opts = {}
+    for _, arg in ipairs(o.fargs) do
+      local key, value = arg:match("^([%w_]+)=(.+)$")
+      if key == "checks" then
+        opts.checks = vim.split(value, ",", { trimempty = true })
+      elseif key == "cues" then
+        opts.cues = value
+      elseif key == "pairs" or key == "max_calls" or key == "seed" then
+        opts[key] = tonumber(value)
+      else
+        notify("unknown argument " .. arg .. " (pairs=, checks=, max_calls=, cues=, seed=)", vim.log.levels.ERROR)
+        return
+      end
+    end
+    M.counterfactual(opts)
+  end, { nargs = "*", desc = "BYOP: Counterfactual Audit" })
   cmd("ByopSetKey", function(o)
     M.set_key(o.args)
   end, {
