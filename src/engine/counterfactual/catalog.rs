@@ -13,12 +13,29 @@ pub const BUILTIN: &str = include_str!("builtin_cues.json");
 #[serde(deny_unknown_fields)]
 pub struct Cue {
     pub name: String,
-    /// The slot `{{cue:<slot>}}` this cue fills.
+    /// The slot `{{cue:<slot>}}` this cue fills (empty for a `swap` cue).
+    #[serde(default)]
     pub slot: String,
     #[serde(default)]
     pub placebo: bool,
+    #[serde(default)]
     pub control: String,
+    #[serde(default)]
     pub treatment: Vec<String>,
+    /// Instead of values: exchange the texts of these two slots (the order of two
+    /// independent paragraphs). Control: each slot holds its own text; treatment: swapped.
+    #[serde(default)]
+    pub swap: Option<[String; 2]>,
+}
+
+impl Cue {
+    /// The slots this cue changes.
+    pub fn slots(&self) -> Vec<&str> {
+        match &self.swap {
+            Some([a, b]) => vec![a.as_str(), b.as_str()],
+            None => vec![self.slot.as_str()],
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -28,6 +45,9 @@ pub struct Catalog {
     #[serde(default)]
     pub default_framing: Option<String>,
     pub cues: Vec<Cue>,
+    /// Text of slots that no value cue fills (e.g. the two paragraphs a `swap` cue exchanges).
+    #[serde(default)]
+    pub defaults: std::collections::BTreeMap<String, String>,
     /// A user's catalog: also use the built-in cues (default true; same name → the user's).
     #[serde(default)]
     pub include_builtin: Option<bool>,
@@ -68,9 +88,12 @@ impl Catalog {
             .cloned()
             .collect();
         cues.extend(user.cues.iter().cloned());
+        let mut defaults = builtin.defaults;
+        defaults.extend(user.defaults);
         Catalog {
             default_framing: user.default_framing.or(builtin.default_framing),
             cues,
+            defaults,
             include_builtin: Some(false),
         }
     }
@@ -90,6 +113,21 @@ impl Catalog {
             }
             if !seen.insert(cue.name.as_str()) {
                 return bad(format!("cue `{}` is defined twice", cue.name));
+            }
+            if let Some([a, b]) = &cue.swap {
+                if !cue.slot.is_empty() || !cue.control.is_empty() || !cue.treatment.is_empty() {
+                    return bad(format!(
+                        "cue `{}`: a `swap` cue has no slot, control or treatment of its own",
+                        cue.name
+                    ));
+                }
+                if !valid_name(a) || !valid_name(b) || a == b {
+                    return bad(format!(
+                        "cue `{}`: `swap` names two different slots (1–64 of a-z, 0-9, _ and -)",
+                        cue.name
+                    ));
+                }
+                continue;
             }
             if !valid_name(&cue.slot) {
                 return bad(format!(
@@ -121,13 +159,15 @@ impl Catalog {
                 ));
             }
         }
+        for v in self.defaults.values() {
+            if v.contains("{{") || v.contains("}}") || v.len() > MAX_VALUE {
+                return bad("a default slot text may not contain `{{` or `}}` nor be longer than 2000 bytes".into());
+            }
+        }
         if let Some(framing) = &self.default_framing {
             let slots = super::slots::slot_names(framing)
                 .map_err(|e| CatalogError(format!("{label}: default_framing: {e}")))?;
-            if let Some(s) = slots
-                .iter()
-                .find(|s| !self.cues.iter().any(|c| &c.slot == *s))
-            {
+            if let Some(s) = slots.iter().find(|s| self.neutral(s).is_none()) {
                 return bad(format!(
                     "default_framing: slot `{s}` has no cue in the catalog"
                 ));
@@ -137,12 +177,13 @@ impl Catalog {
     }
 
     /// The value a slot takes when its own cue is not the one toggled: the control
-    /// value of the first cue of that slot.
+    /// value of the first cue of that slot, else the catalog's default text for it.
     pub fn neutral(&self, slot: &str) -> Option<&str> {
         self.cues
             .iter()
-            .find(|c| c.slot == slot)
+            .find(|c| c.swap.is_none() && c.slot == slot)
             .map(|c| c.control.as_str())
+            .or_else(|| self.defaults.get(slot).map(String::as_str))
     }
 }
 
@@ -163,17 +204,27 @@ mod tests {
         assert!(c.cues.iter().filter(|c| c.placebo).count() >= 2);
         assert!(c.cues.iter().any(|c| c.name == "author_seniority"));
         assert_eq!(c.neutral("client"), Some("Michael Thompson"));
+        let order = c.cues.iter().find(|c| c.swap.is_some()).unwrap();
+        assert!(order.placebo);
+        for s in order.slots() {
+            assert!(c.neutral(s).is_some(), "{s} has a default text");
+        }
     }
 
     #[test]
     fn bad_catalogs_are_clear_errors() {
         let e = Catalog::parse(
-            r#"{"cues": [{"name": "a", "slot": "s", "control": "x"}]}"#,
+            r#"{"cues": [{"name": "a", "slot": "s", "control": 5, "treatment": ["y"]}]}"#,
             "c.json",
         )
         .unwrap_err();
         assert!(e.0.starts_with("c.json:1:"), "{e}");
-        assert!(e.0.contains("treatment"), "{e}");
+        let e = Catalog::parse(
+            r#"{"cues": [{"name": "a", "slot": "s", "control": "x"}]}"#,
+            "c.json",
+        )
+        .unwrap_err();
+        assert!(e.0.contains("has no treatment"), "{e}");
         let e = Catalog::parse(
             r#"{"cues": [{"name": "a", "slot": "s", "control": "x", "treatment": ["x"]}]}"#,
             "c.json",
@@ -198,6 +249,15 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.0.contains("`nope` has no cue"), "{e}");
+        let e = Catalog::parse(r#"{"cues": [{"name": "o", "swap": ["a", "a"]}]}"#, "c.json")
+            .unwrap_err();
+        assert!(e.0.contains("two different slots"), "{e}");
+        let e = Catalog::parse(
+            r#"{"cues": [{"name": "o", "slot": "x", "swap": ["a", "b"]}]}"#,
+            "c.json",
+        )
+        .unwrap_err();
+        assert!(e.0.contains("no slot, control or treatment"), "{e}");
         let e = Catalog::parse(r#"{"cues": [], "extra": 1}"#, "c.json").unwrap_err();
         assert!(e.0.contains("unknown field"), "{e}");
     }

@@ -221,12 +221,21 @@ fn assemble(
         cues: plan
             .cues
             .iter()
-            .map(|c| CueInfo {
-                name: c.name.clone(),
-                placebo: c.placebo,
-                control: c.control.clone(),
-                treatment: c.treatment.clone(),
-                slot: c.slot.clone(),
+            .map(|c| match &c.swap {
+                Some([a, b]) => CueInfo {
+                    name: c.name.clone(),
+                    placebo: c.placebo,
+                    control: format!("{a}, {b} (in order)"),
+                    treatment: vec![format!("{b}, {a} (swapped)")],
+                    slot: format!("{a}+{b}"),
+                },
+                None => CueInfo {
+                    name: c.name.clone(),
+                    placebo: c.placebo,
+                    control: c.control.clone(),
+                    treatment: c.treatment.clone(),
+                    slot: c.slot.clone(),
+                },
             })
             .collect(),
         results,

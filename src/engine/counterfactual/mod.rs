@@ -161,19 +161,14 @@ pub fn plan(req: &Request<'_>) -> Result<Plan, CfError> {
         .catalog
         .cues
         .iter()
-        .partition(|c| present.contains(&c.slot));
+        .partition(|c| c.slots().iter().all(|s| present.iter().any(|p| p == s)));
     let cues: Vec<Cue> = cues.into_iter().cloned().collect();
     let mut variants = Variants::default();
     let mut rng = fastrand::Rng::with_seed(req.seed);
     let mut arms = Vec::new();
     let mut order: Vec<Vec<(usize, usize)>> = vec![Vec::new(); req.pairs as usize];
     for (ci, cue) in cues.iter().enumerate() {
-        let control = variants.get(req, &frame, cue, &cue.control)?;
-        let treatments = cue
-            .treatment
-            .iter()
-            .map(|t| variants.get(req, &frame, cue, t))
-            .collect::<Result<Vec<_>, _>>()?;
+        let (control, treatments) = arms_of(req, &frame, cue, &mut variants)?;
         let plans = design::blocked_permutations(req.pairs, treatments.len(), &mut rng);
         let pairs: Vec<(usize, usize, u32)> = plans
             .iter()
@@ -264,6 +259,45 @@ fn select_checks(
     Ok(unique)
 }
 
+/// The control variant of a cue and its treatment variants.
+fn arms_of(
+    req: &Request<'_>,
+    frame: &slots::Frame,
+    cue: &Cue,
+    variants: &mut Variants,
+) -> Result<(usize, Vec<usize>), CfError> {
+    if let Some([a, b]) = &cue.swap {
+        let control = variants.get(req, frame, &[])?;
+        let (ta, tb) = (neutral(req, frame, b), neutral(req, frame, a));
+        let swapped = variants.get(req, frame, &[(a.as_str(), ta), (b.as_str(), tb)])?;
+        if swapped == control {
+            return Err(CfError::Input(format!(
+                "cue `{}`: the slots `{a}` and `{b}` hold the same text; swapping them changes nothing",
+                cue.name
+            )));
+        }
+        return Ok((control, vec![swapped]));
+    }
+    let slot = cue.slot.as_str();
+    let control = variants.get(req, frame, &[(slot, cue.control.clone())])?;
+    let treatments = cue
+        .treatment
+        .iter()
+        .map(|t| variants.get(req, frame, &[(slot, t.clone())]))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((control, treatments))
+}
+
+/// A slot's text when its cue is not the one toggled: the document's own text for a
+/// slot named in front matter, else the catalog's.
+fn neutral(req: &Request<'_>, frame: &slots::Frame, slot: &str) -> String {
+    frame
+        .original(slot)
+        .or_else(|| req.catalog.neutral(slot))
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// The distinct variant documents, keyed by what the evaluator sees.
 #[derive(Default)]
 struct Variants {
@@ -272,20 +306,16 @@ struct Variants {
 }
 
 impl Variants {
-    /// The variant with `cue`'s slot set to `value` and every other slot neutral.
+    /// The variant with the `set` slots set and every other slot neutral.
     fn get(
         &mut self,
         req: &Request<'_>,
         frame: &slots::Frame,
-        cue: &Cue,
-        value: &str,
+        set: &[(&str, String)],
     ) -> Result<usize, CfError> {
-        let fill = |slot: &str| {
-            if slot == cue.slot {
-                value.to_string()
-            } else {
-                req.catalog.neutral(slot).unwrap_or_default().to_string()
-            }
+        let fill = |slot: &str| match set.iter().find(|(s, _)| *s == slot) {
+            Some((_, v)) => v.clone(),
+            None => neutral(req, frame, slot),
         };
         let v = frame.variant(req.doc, &fill).map_err(CfError::Input)?;
         let key = (v.doc.inputs.ai_output.clone(), v.doc.inputs.prompt.clone());

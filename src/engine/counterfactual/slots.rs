@@ -156,6 +156,8 @@ pub struct Frame {
     body: Template,
     prompt: Template,
     prompt_path: PathBuf,
+    /// The document's own text of the slots named in front matter.
+    originals: BTreeMap<String, String>,
     /// Where the slots came from ("document", "prompt", "front_matter", "default_framing").
     pub sources: Vec<String>,
     /// The facts hash: the inputs with every slot blanked.
@@ -218,7 +220,7 @@ impl Frame {
         if let Some(s) = body
             .slots()
             .chain(prompt.slots())
-            .find(|s| catalog.neutral(s).is_none())
+            .find(|s| catalog.neutral(s).is_none() && !named.contains_key(*s))
         {
             return Err(format!(
                 "{label}: the cue slot `{s}` has no cue in the catalog"
@@ -237,9 +239,15 @@ impl Frame {
             body,
             prompt,
             prompt_path,
+            originals: named,
             sources,
             facts_hash,
         })
+    }
+
+    /// The document's own text of a slot named in front matter.
+    pub fn original(&self, slot: &str) -> Option<&str> {
+        self.originals.get(slot).map(String::as_str)
     }
 
     /// The slots present, each once, in order of appearance.

@@ -138,3 +138,52 @@ fn a_cue_value_that_would_change_the_facts_is_refused() {
         "refused"
     );
 }
+
+#[test]
+fn a_swap_cue_exchanges_two_paragraphs_and_keeps_the_facts() {
+    let pb = playbook::builtin();
+    let c = Catalog::builtin();
+    let d = doc("# Review\n\n{{cue:note_a}}\n\n{{cue:note_b}}\n\nThe clause is enforceable.");
+    let mut r = request(&pb, &d, &c);
+    r.pairs = 2;
+    let p = plan(&r).unwrap();
+    assert_eq!(p.cue_names(), ["placebo_paragraph_order"]);
+    let users: Vec<&str> = p.prompts.iter().map(|v| v[0].user.as_str()).collect();
+    let (a, b) = (c.neutral("note_a").unwrap(), c.neutral("note_b").unwrap());
+    assert!(users.iter().any(|u| u.contains(&format!("{a}\n\n{b}"))));
+    assert!(users.iter().any(|u| u.contains(&format!("{b}\n\n{a}"))));
+    assert_eq!(p.calls(), 2 * 2);
+
+    // Paragraphs named in front matter: the document's own text is swapped.
+    let d = doc(
+        "---\nbyop:\n  cues:\n    para_a: The fee is fixed.\n    para_b: The term is two years.\n---\nThe fee is fixed.\n\nThe term is two years.\n",
+    );
+    let user = Catalog::parse(
+        r#"{"include_builtin": false, "cues": [{"name": "order", "placebo": true, "swap": ["para_a", "para_b"]}]}"#,
+        "t",
+    )
+    .unwrap();
+    let p = plan(&request(&pb, &d, &user)).unwrap();
+    let users: Vec<&str> = p.prompts.iter().map(|v| v[0].user.as_str()).collect();
+    assert!(
+        users
+            .iter()
+            .any(|u| u.contains("The fee is fixed.\n\nThe term is two years."))
+    );
+    assert!(
+        users
+            .iter()
+            .any(|u| u.contains("The term is two years.\n\nThe fee is fixed."))
+    );
+    // Two slots with the same text: nothing to swap.
+    let same = Catalog::parse(
+        r#"{"include_builtin": false, "defaults": {"a": "Same.", "b": "Same."},
+            "cues": [{"name": "order", "placebo": true, "swap": ["a", "b"]}]}"#,
+        "t",
+    )
+    .unwrap();
+    let d = doc("{{cue:a}}\n\n{{cue:b}}");
+    assert!(
+        matches!(plan(&request(&pb, &d, &same)), Err(CfError::Input(m)) if m.contains("changes nothing"))
+    );
+}
