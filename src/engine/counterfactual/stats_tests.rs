@@ -200,6 +200,16 @@ fn randomization_inference_by_drawing_is_seeded_and_near_the_exact_law() {
     let exact = mcnemar_exact_p(40, 20);
     close(exact, 0.01347, 1e-4, "exact law");
     close(a, exact, 0.006, "drawn p");
+    // 100 discordant pairs (b = 60, c = 40) use whole 64-bit words of signs too:
+    // P[|T*| ≥ 20] = 0.0569 exactly (Binomial(100, ½)); SE of 10 000 draws ≈ 0.0023.
+    let exact = mcnemar_exact_p(60, 40);
+    close(exact, 0.05689, 1e-4, "exact law, 100 pairs");
+    close(
+        randomization_p(60, 40, 11, 10_000),
+        exact,
+        0.012,
+        "drawn p, 100 pairs",
+    );
     // The +1 correction: never exactly 0.
     assert!(randomization_p(60, 0, 3, 10_000) > 0.0);
 }
