@@ -39,7 +39,9 @@ impl Session {
         let init = json!({"processId": null, "rootUri": uri_of(&root),
             "initializationOptions": {"onSave": "off", "baseUrl": llm.base_url, "db": "state.db"},
             "capabilities": {"window": {"workDoneProgress": true}}});
-        c.request("initialize", init).await;
+        let caps = c.request("initialize", init).await;
+        let commands = caps["capabilities"]["executeCommandProvider"]["commands"].to_string();
+        assert!(commands.contains("\"byop.counterfactual\""), "{commands}");
         c.notify("initialized", json!({})).await;
         c.request(
             "workspace/executeCommand",

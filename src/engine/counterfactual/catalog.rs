@@ -58,7 +58,9 @@ pub struct Catalog {
 pub struct CatalogError(pub String);
 
 /// Longest cue value accepted (a cue is a phrase, not a document).
-const MAX_VALUE: usize = 2_000;
+pub const MAX_VALUE: usize = 2_000;
+/// Most treatment values in a catalog (each is one variant of the document).
+pub const MAX_VARIANTS: usize = 200;
 
 impl Catalog {
     pub fn builtin() -> Catalog {
@@ -102,6 +104,13 @@ impl Catalog {
         let bad = |m: String| Err(CatalogError(format!("{label}: {m}")));
         if self.cues.is_empty() {
             return bad("the catalog has no cues".into());
+        }
+        // Every treatment value is a copy of the document: keep the variants bounded.
+        let values: usize = self.cues.iter().map(|c| c.treatment.len().max(1)).sum();
+        if values > MAX_VARIANTS {
+            return bad(format!(
+                "the catalog has {values} treatment values; at most {MAX_VARIANTS}"
+            ));
         }
         let mut seen = HashSet::new();
         for cue in &self.cues {

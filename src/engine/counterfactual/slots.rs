@@ -6,12 +6,14 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use super::catalog::{Catalog, valid_name};
+use super::catalog::{self, Catalog, valid_name};
 use crate::engine::document::{Companion, CompanionRole, Document};
 use crate::model::inputs::normalize;
 use crate::model::integrity::{canonical_json, sha256_hex};
 
 const OPEN: &str = "{{cue:";
+/// Most slots front matter may name (each phrase is searched for in the whole text).
+const MAX_NAMED: usize = 32;
 const CLOSE: &str = "}}";
 
 #[derive(Debug, Clone, PartialEq)]
@@ -186,6 +188,16 @@ impl Frame {
             sources.push("prompt".to_string());
         }
         let named: BTreeMap<String, String> = doc.front_matter.cues.clone().unwrap_or_default();
+        if named.len() > MAX_NAMED
+            || named
+                .values()
+                .any(|p| p.is_empty() || p.len() > catalog::MAX_VALUE)
+        {
+            return Err(format!(
+                "{label}: front matter byop.cues names at most {MAX_NAMED} slots, each by a phrase of 1–{} bytes",
+                catalog::MAX_VALUE
+            ));
+        }
         for (slot, phrase) in &named {
             if !valid_name(slot) {
                 return Err(format!(
@@ -383,6 +395,9 @@ mod tests {
         );
         // The front matter itself is not touched.
         assert!(v.doc.text.contains("author: a junior associate"));
+        let d = doc("---\nbyop:\n  cues:\n    author: ''\n---\nText.\n", None);
+        let e = Frame::new(&d, &Catalog::builtin()).unwrap_err();
+        assert!(e.contains("a phrase of 1–"), "{e}");
         let d = doc(
             "---\nbyop:\n  cues:\n    author: nobody\n---\nText.\n",
             None,
