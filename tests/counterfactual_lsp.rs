@@ -79,11 +79,15 @@ impl Session {
 
 #[tokio::test]
 async fn the_command_returns_the_audit_and_its_html_with_progress() {
-    let llm = FakeLlm::start(Script::always(vec![Step::pass()]).when(
-        Some("certainty_language"),
-        "a senior partner",
-        vec![Step::fail_first_sentence()],
-    ))
+    let llm = FakeLlm::start(
+        Script::always(vec![Step::pass()])
+            .when(
+                Some("certainty_language"),
+                "a senior partner",
+                vec![Step::fail_first_sentence()],
+            )
+            .latency_ms(50),
+    )
     .await;
     let s = Session::start(&llm).await;
     let from = s.c.len();
@@ -109,6 +113,11 @@ async fn the_command_returns_the_audit_and_its_html_with_progress() {
     assert!(html.contains("<svg class=\"forest\""));
     assert!(html.contains("This is an observability report, not legal advice."));
     assert_eq!(llm.calls(), 12, "6 pairs × (control + treatment)");
+    assert!(
+        llm.max_in_flight() >= 2,
+        "the calls overlap: {}",
+        llm.max_in_flight()
+    );
     let msgs = s.c.messages();
     let progress: Vec<&Value> = msgs[from..]
         .iter()

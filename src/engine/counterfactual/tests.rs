@@ -187,3 +187,32 @@ fn a_swap_cue_exchanges_two_paragraphs_and_keeps_the_facts() {
         matches!(plan(&request(&pb, &d, &same)), Err(CfError::Input(m)) if m.contains("changes nothing"))
     );
 }
+
+#[test]
+fn within_each_block_of_two_pairs_one_is_called_control_first() {
+    let pb = playbook::builtin();
+    let c = Catalog::parse(
+        r#"{"include_builtin": false, "cues": [{"name": "s", "slot": "author", "control": "a", "treatment": ["b"]}]}"#,
+        "t",
+    )
+    .unwrap();
+    let d = doc("By {{cue:author}}.");
+    let mut r = request(&pb, &d, &c);
+    r.pairs = 12;
+    let p = plan(&r).unwrap();
+    let (control, treatment, _) = p.arms[0].pairs[0];
+    // The calls, in the order they are made: run by run, the first side then the second.
+    let firsts: Vec<bool> = (1..=12)
+        .map(|run| {
+            let first = p.calls.iter().find(|c| c.2 == run).unwrap();
+            assert!(first.1 == control || first.1 == treatment);
+            first.1 == control
+        })
+        .collect();
+    for block in firsts.chunks(2) {
+        assert_ne!(
+            block[0], block[1],
+            "one control-first, one treatment-first: {firsts:?}"
+        );
+    }
+}
