@@ -107,7 +107,7 @@ fn json_report_has_every_contract_field() {
         for cit in c["evidence_citations"].as_array().unwrap() {
             assert!(cit["range"]["start"]["line"].is_u64(), "{cit}");
             assert!(
-                ["exact", "normalized", "fuzzy", "unlocated"]
+                ["exact", "normalized", "ellipsis", "fuzzy", "unlocated"]
                     .contains(&cit["located"].as_str().unwrap())
             );
         }

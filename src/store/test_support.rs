@@ -43,6 +43,8 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
                 located: Located::Normalized,
                 range: None,
                 byte_range: Some((10, 42)),
+                ranges: Vec::new(),
+                byte_ranges: Vec::new(),
                 context: String::new(),
             }],
             notes: "No escalation statement".into(),
