@@ -498,3 +498,41 @@ async fn a_misquote_is_shown_with_its_difference_and_is_not_evidence() {
     assert!(md.contains("The quote differs from the text"), "{md}");
     assert!(md.contains("{+all+}"), "{md}");
 }
+
+#[tokio::test]
+async fn progress_counts_the_extra_runs_of_a_split_check() {
+    let llm = FakeLlm::start(Script::always(vec![Step::pass()]).check(
+        "certainty_language",
+        vec![Step::pass(), Step::fail_first_sentence()],
+    ))
+    .await;
+    let s = Session::start(json!({"onSave": "off", "baseUrl": llm.base_url, "maxRuns": 5})).await;
+    s.open("memo.ai.md", MEMO).await;
+    s.c.request("workspace/executeCommand",
+        json!({"command": "byop.setApiKey", "arguments": [{"provider": "anthropic", "key": "sk-ant-test"}]}))
+        .await;
+    let from = s.c.len();
+    let report = s
+        .c
+        .request("workspace/executeCommand",
+            json!({"command": "byop.evaluate", "arguments": [{"uri": s.uri("memo.ai.md"), "mode": "full"}]}))
+        .await;
+    // P F P, then one more each time: 3–2 after 5 = the maxRuns setting.
+    assert_eq!(
+        report["byop_report"]["variance_summary"]["runs_per_check"]["certainty_language"],
+        5
+    );
+    let messages: Vec<String> = s.c.messages()[from..]
+        .iter()
+        .filter(|m| m["method"] == "$/progress")
+        .filter_map(|m| m["params"]["value"]["message"].as_str().map(String::from))
+        .collect();
+    assert!(
+        messages.iter().any(|m| m.ends_with("run 3/3")),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.ends_with("run 5/5")),
+        "{messages:?}"
+    );
+}

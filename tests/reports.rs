@@ -202,6 +202,7 @@ fn fixture_report(text: &str) -> Report {
             consistency_score: 0.78,
             divergent_findings: vec!["escalation_signal: 2 fail, 1 pass".into()],
             injection_susceptible_runs: 0,
+            runs_per_check: Default::default(),
         },
         integrity: Integrity {
             playbook_logic_hash: pb.logic_hash.clone(),

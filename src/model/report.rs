@@ -283,6 +283,10 @@ pub struct VarianceSummary {
     /// Runs whose answer followed a canary instruction planted in the document.
     #[serde(default)]
     pub injection_susceptible_runs: u32,
+    /// Evaluator runs per evaluated check: in full mode a check whose runs disagreed got
+    /// more than the others.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub runs_per_check: std::collections::BTreeMap<String, u32>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

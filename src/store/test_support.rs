@@ -80,6 +80,7 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
             consistency_score: 0.75,
             divergent_findings: vec![],
             injection_susceptible_runs: 0,
+            runs_per_check: Default::default(),
         },
         integrity: Integrity {
             playbook_logic_hash: hash(),
