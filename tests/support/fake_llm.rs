@@ -410,7 +410,7 @@ async fn handle(
         .as_str()
         .unwrap_or("")
         .to_string();
-    if matches!(wire, Wire::OpenAi) && shared.script.reject_formats.iter().any(|f| *f == format) {
+    if matches!(wire, Wire::OpenAi) && shared.script.reject_formats.contains(&format) {
         shared.requests.lock().unwrap().push(recorded);
         let message = format!("response_format type '{format}' is not supported by this server");
         return openai_error(400, "invalid_request_error", "", &message);
