@@ -85,26 +85,37 @@ def run_byop(playbook, files):
     return [r["byop_report"] for r in reports]
 
 
+def local_verdict(c):
+    """The rule's verdict: the check's result, or for evaluator checks run without an
+    evaluator the local rule's outcome recorded in the notes."""
+    if c["result"] != "indeterminate" or "Local rules:" not in c["notes"]:
+        return c["result"]
+    local = c["notes"].split("Local rules:", 1)[1]
+    return "fail" if "No required text found" in local else "pass"
+
+
 def measure(playbook):
-    rows = load("unchecked_areas_disclosure.json")["rows"]
-    files = [r["file"] for r in rows]
-    reps = run_byop(playbook, files)
-    got = {}
-    for f, rep in zip(files, reps):
-        c = next(c for c in rep["check_results"] if c["check_id"] == "unchecked_areas_disclosure")
-        got[f] = c["result"]
-    want_map = {"yes": "pass", "no": "fail"}
-    for s in ("tune", "holdout", None):
-        sel = [r for r in rows if r["label"] in want_map and (s is None or r["set"] == s)]
-        agree = sum(got[r["file"]] == want_map[r["label"]] for r in sel)
-        fp = sum(r["label"] == "no" and got[r["file"]] == "pass" for r in sel)
-        fn = sum(r["label"] == "yes" and got[r["file"]] != "pass" for r in sel)
-        print(f"unchecked {s or 'all':8} n={len(sel):3} agree={agree:3} ({100*agree/max(1,len(sel)):.1f}%) false_pass={fp} missed={fn}")
-    if "-v" in sys.argv:
-        for r in rows:
-            g = got[r["file"]]
-            if r["label"] in want_map and g != want_map[r["label"]]:
-                print(f"  DISAGREE [{r['set']}] {r['file']} label={r['label']} rule={g}: {r['sentence'][:160]}")
+    verbose = "-v" in sys.argv
+    only = next((a.split("=", 1)[1] for a in sys.argv if a.startswith("--set=")), None)
+    for check in ("unchecked_areas_disclosure", "escalation_signal"):
+        rows = load(check + ".json")["rows"]
+        files = [r["file"] for r in rows]
+        got = {}
+        for f, rep in zip(files, run_byop(playbook, files)):
+            c = next(c for c in rep["check_results"] if c["check_id"] == check)
+            got[f] = local_verdict(c)
+        want_map = {"yes": "pass", "no": "fail"}
+        for s in ("tune", "holdout", None):
+            sel = [r for r in rows if r["label"] in want_map and (s is None or r["set"] == s)]
+            agree = sum(got[r["file"]] == want_map[r["label"]] for r in sel)
+            fp = sum(r["label"] == "no" and got[r["file"]] == "pass" for r in sel)
+            fn = sum(r["label"] == "yes" and got[r["file"]] != "pass" for r in sel)
+            print(f"{check:27} {s or 'all':8} n={len(sel):3} agree={agree:3} ({100*agree/max(1,len(sel)):.1f}%) false_pass={fp} missed={fn}")
+        if verbose:
+            for r in rows:
+                g = got[r["file"]]
+                if r["label"] in want_map and g != want_map[r["label"]] and only in (None, r["set"]):
+                    print(f"  DISAGREE [{r['set']}] {r['file']} label={r['label']} rule={g}: {r['sentence'][:160]}")
 
 
 if __name__ == "__main__":
