@@ -522,6 +522,11 @@ const UNCHECKED: &[(&str, &str, bool)] = &[
         "It's unclear which parties are actually bound.",
         true,
     ),
+    (
+        "contract_005_review_3__claude-sonnet-4.5",
+        "- Unclear whether NexGen Analytics Inc. has any obligations or rights",
+        true,
+    ),
     // Near misses that must not pass: contract text, a request to clarify the contract, drafted
     // "redact", a contract gap reported as a finding, a generic "please review".
     (
@@ -552,6 +557,11 @@ const UNCHECKED: &[(&str, &str, bool)] = &[
     (
         "contract_002_modify_payment_2__o3-mini",
         "Please review the changes carefully to ensure they align with your intended business practices.",
+        false,
+    ),
+    (
+        "contract_004_review_3__mistral-large",
+        "   - Unclear who owns **work product** (e.g., business plans, reports) created by Consultant.",
         false,
     ),
     // Gaps in the CONTRACT, contract headings and drafted text: not a disclosure by the AI.
