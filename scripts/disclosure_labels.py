@@ -3,7 +3,9 @@
 
   scripts/disclosure_labels.py sample            # print the seeded stratified sample (file set)
   scripts/disclosure_labels.py view FILE...      # compact view for a human labeller
-  scripts/disclosure_labels.py measure [PLAYBOOK] # agreement of the real binary with the labels
+  scripts/disclosure_labels.py measure [PLAYBOOK] [-v [--set=tune]]
+                                                 # agreement of the real binary with the labels,
+                                                 # per set and labelling round (-v: disagreements)
 
 `measure` runs `target/debug/byop check --mode deterministic --format json` (build it first)
 with the given playbook file (default: playbooks/ai_plugin_observability_v1.json), so a
@@ -105,12 +107,16 @@ def measure(playbook):
             c = next(c for c in rep["check_results"] if c["check_id"] == check)
             got[f] = local_verdict(c)
         want_map = {"yes": "pass", "no": "fail"}
-        for s in ("tune", "holdout", None):
-            sel = [r for r in rows if r["label"] in want_map and (s is None or r["set"] == s)]
+        groups = [(s, None) for s in ("tune", "holdout")]
+        groups += [(s, n) for n in sorted({r.get("round", 1) for r in rows}) for s in ("tune", "holdout")]
+        for s, rnd in groups:
+            sel = [r for r in rows if r["label"] in want_map and r["set"] == s
+                   and rnd in (None, r.get("round", 1))]
             agree = sum(got[r["file"]] == want_map[r["label"]] for r in sel)
             fp = sum(r["label"] == "no" and got[r["file"]] == "pass" for r in sel)
             fn = sum(r["label"] == "yes" and got[r["file"]] != "pass" for r in sel)
-            print(f"{check:27} {s or 'all':8} n={len(sel):3} agree={agree:3} ({100*agree/max(1,len(sel)):.1f}%) false_pass={fp} missed={fn}")
+            name = s if rnd is None else f"{s} r{rnd}"
+            print(f"{check:27} {name:10} n={len(sel):3} agree={agree:3} ({100*agree/max(1,len(sel)):.1f}%) false_pass={fp} missed={fn}")
         if verbose:
             for r in rows:
                 g = got[r["file"]]

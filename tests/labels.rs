@@ -164,14 +164,22 @@ fn validate_rows(corpus: &mut Corpus, rows: &[Value], allowed: &[&str]) {
     assert_eq!(seen.len(), rows.len(), "duplicate label rows");
 }
 
-/// Per set: (agreeing rows, `yes`/`no` rows, false passes), plus the disagreements.
+/// One set's count of `yes`/`no` rows, those the rule agrees with, and its false passes.
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    agree: usize,
+    rows: usize,
+    false_passes: usize,
+}
+
+/// Per set, plus the disagreements.
 fn agreement(
     corpus: &mut Corpus,
     pb: &LoadedPlaybook,
     check: &str,
     rows: &[Value],
-) -> (BTreeMap<String, (usize, usize, usize)>, Vec<String>) {
-    let mut by_set: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+) -> (BTreeMap<String, Tally>, Vec<String>) {
+    let mut by_set: BTreeMap<String, Tally> = BTreeMap::new();
     let mut wrong = Vec::new();
     for row in rows {
         let want = match field(row, "label") {
@@ -182,12 +190,12 @@ fn agreement(
         let file = field(row, "file");
         let got = run(pb, check, corpus.doc(file)).verdict;
         let e = by_set.entry(field(row, "set").to_string()).or_default();
-        e.1 += 1;
+        e.rows += 1;
         if got == want {
-            e.0 += 1;
+            e.agree += 1;
         } else {
             if want == Verdict::Fail && got == Verdict::Pass {
-                e.2 += 1;
+                e.false_passes += 1;
             }
             wrong.push(format!(
                 "  [{}] {file}: labelled {}, rule {got:?} ({})",
@@ -202,13 +210,17 @@ fn agreement(
 
 fn assert_floors(
     check: &str,
-    by_set: &BTreeMap<String, (usize, usize, usize)>,
+    by_set: &BTreeMap<String, Tally>,
     wrong: &[String],
     floors: &[(&str, f64)],
 ) {
     let mut report = String::new();
     for (set, floor) in floors {
-        let (agree, n, false_passes) = by_set.get(*set).copied().unwrap_or_default();
+        let Tally {
+            agree,
+            rows: n,
+            false_passes,
+        } = by_set.get(*set).copied().unwrap_or_default();
         assert!(n > 0, "{check}: no `yes`/`no` rows in the {set} set");
         let rate = agree as f64 / n as f64;
         println!(
