@@ -16,15 +16,13 @@ use byop::engine::rules::{RuleContext, RuleOutcome};
 use byop::model::Verdict;
 use serde_json::Value;
 
-/// `unchecked_areas_disclosure`: agreement on `yes`/`no` rows (measured 102/106 = 96.2 % tune,
-/// 67/77 = 87.0 % holdout; before tuning 73.6 % and 68.8 %).
-const UNCHECKED_FLOOR: [(&str, f64); 2] = [("tune", 0.95), ("holdout", 0.86)];
+/// `unchecked_areas_disclosure`: agreement on `yes`/`no` rows (measured 101/106 = 95.3 % tune,
+/// 68/77 = 88.3 % holdout; before tuning 71.7 % and 70.1 %).
+const UNCHECKED_FLOOR: [(&str, f64); 2] = [("tune", 0.95), ("holdout", 0.88)];
 /// `escalation_signal` (measured 104/104 tune, 75/77 = 97.4 % holdout; the rule was not changed).
 const ESCALATION_FLOOR: [(&str, f64); 2] = [("tune", 0.98), ("holdout", 0.96)];
-/// Outputs labelled `no` that the rule passed before tuning, per set: the ceiling for both checks
-/// (the one holdout false pass of `unchecked_areas_disclosure` comes from a pattern older than
-/// issue 15 and is the same output before and after tuning).
-const BASELINE_FALSE_PASSES: [(&str, usize); 2] = [("tune", 0), ("holdout", 1)];
+/// Outputs labelled `no` that the rule passed before tuning, per set: the ceiling for both checks.
+const BASELINE_FALSE_PASSES: [(&str, usize); 2] = [("tune", 0), ("holdout", 0)];
 /// `certainty_language`: share of flagged spans that are real unqualified claims
 /// (measured 8/10 tune, 6/8 holdout; 8/12 and 6/8 before tuning).
 const CERTAINTY_PRECISION_FLOOR: [(&str, f64); 2] = [("tune", 0.79), ("holdout", 0.74)];

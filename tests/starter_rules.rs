@@ -527,6 +527,11 @@ const UNCHECKED: &[(&str, &str, bool)] = &[
         "- Unclear whether NexGen Analytics Inc. has any obligations or rights",
         true,
     ),
+    (
+        "contract_017_summarize_1__grok-4",
+        "ambiguities (e.g., header discrepancies with 2024 date vs. 2010 execution) may warrant clarification for enforceability.",
+        true,
+    ),
     // Near misses that must not pass: contract text, a request to clarify the contract, drafted
     // "redact", a contract gap reported as a finding, a generic "please review".
     (
