@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Issue 15 §1: sample corpus outputs for labelling, show them, and measure the rules.
 
-  scripts/disclosure_labels.py sample            # print the seeded stratified sample (file set)
+  scripts/disclosure_labels.py sample            # round 1: the seeded stratified sample (file set)
+  scripts/disclosure_labels.py sample2           # round 2: 6 more per model, 3 held out
   scripts/disclosure_labels.py view FILE...      # compact view for a human labeller
   scripts/disclosure_labels.py measure [PLAYBOOK] [-v [--set=tune]]
                                                  # agreement of the real binary with the labels,
@@ -46,6 +47,30 @@ def sample():
         rng.shuffle(chosen)
         for i, f in enumerate(chosen):
             rows.append((f, model, parse(f)["task"], "holdout" if i < 5 else "tune"))
+    return rows
+
+
+def sample2():
+    """Round 2: outside the round-1 sample, seed 1502, 6 per model (every task kind first)."""
+    rng = random.Random(1502)
+    first = {f for f, *_ in sample()}
+    files = sorted(f for f in os.listdir(OUT) if f.endswith(".ai.md") and f not in first)
+    by_model = collections.defaultdict(list)
+    for f in files:
+        by_model[parse(f)["model"]].append(f)
+    rows = []
+    for model in sorted(by_model):
+        pool = by_model[model][:]
+        rng.shuffle(pool)
+        chosen, seen = [], set()
+        for f in pool:
+            t = parse(f)["task"]
+            if t not in seen:
+                seen.add(t); chosen.append(f)
+        chosen = (chosen + [f for f in pool if f not in chosen])[:6]
+        rng.shuffle(chosen)
+        for i, f in enumerate(chosen):
+            rows.append((f, model, parse(f)["task"], "holdout" if i < 3 else "tune"))
     return rows
 
 
@@ -126,8 +151,8 @@ def measure(playbook):
 
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else "measure"
-    if cmd == "sample":
-        for r in sample():
+    if cmd in ("sample", "sample2"):
+        for r in (sample() if cmd == "sample" else sample2()):
             print(*r)
     elif cmd == "view":
         for p in sys.argv[2:]:
