@@ -16,6 +16,7 @@ mod cache;
 mod counterfactual;
 mod error;
 mod mac;
+mod prune;
 mod reports;
 mod schema;
 pub mod secret;
@@ -23,7 +24,9 @@ pub mod secret;
 mod test_support;
 
 pub use crate::model::HistoryRow;
+pub use cache::DocCache;
 pub use error::StoreError;
+pub use prune::{PruneRules, Pruned};
 pub use schema::SCHEMA_VERSION;
 use schema::{migrate, open_error, refuse_newer, user_version};
 
