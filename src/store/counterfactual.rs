@@ -209,4 +209,39 @@ mod tests {
         let other = Store::open_with_key(&path, [8; 32]).unwrap();
         assert!(other.counterfactual_history(None, 10).unwrap().is_empty());
     }
+
+    #[test]
+    fn pruning_drops_the_audits_of_gone_documents_and_old_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open_with_key(&dir.path().join("s.db"), [7; 32]).unwrap();
+        let recent = crate::model::now_rfc3339();
+        store
+            .save_counterfactual("/gone/a", &audit("aaaa000011112222", &recent))
+            .unwrap();
+        store
+            .save_counterfactual(
+                "/here/b",
+                &audit("bbbb000011112222", "2001-01-01T00:00:00Z"),
+            )
+            .unwrap();
+        store
+            .save_counterfactual("/here/c", &audit("cccc000011112222", &recent))
+            .unwrap();
+        let rules = crate::store::PruneRules {
+            older_than_days: Some(30),
+            ..Default::default()
+        };
+        let pruned = store
+            .prune(&rules, &|k: &str| !k.starts_with("/gone/"))
+            .unwrap();
+        assert_eq!(pruned.counterfactual_audits, 2);
+        assert_eq!(pruned.gone_documents, 1);
+        let left: Vec<String> = store
+            .counterfactual_history(None, 10)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.audit_id)
+            .collect();
+        assert_eq!(left, ["cccc000011112222"]);
+    }
 }
