@@ -219,6 +219,7 @@ fn fixture_report(text: &str) -> Report {
         notices: vec![],
         playbook_source: None,
         request_id: None,
+        validation: None,
     }
 }
 

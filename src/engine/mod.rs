@@ -9,6 +9,7 @@ pub mod document;
 pub mod fixes;
 pub mod injection;
 pub mod live;
+pub mod plan;
 pub mod playbook;
 pub mod rules;
 pub mod runner;

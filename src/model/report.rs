@@ -61,6 +61,9 @@ pub struct Report {
     /// The evaluation request in the audit log (`byop log`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
+    /// Seed 002 §3.1's `validation` object, for playbooks with plan validators.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validation: Option<super::validation::Validation>,
 }
 
 /// Who chose the playbook a document is checked against.

@@ -99,6 +99,7 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
         notices: vec![],
         playbook_source: None,
         request_id: None,
+        validation: None,
     }
 }
 

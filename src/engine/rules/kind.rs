@@ -25,6 +25,10 @@ pub trait CompiledRule: Send + Sync + std::fmt::Debug {
     fn report_level(&self) -> Option<ReportLevel> {
         None
     }
+    /// Plan validators (seed 002) give their part of the report's `validation` object.
+    fn validation(&self, _cx: &RuleContext) -> Option<crate::engine::plan::Part> {
+        None
+    }
 }
 
 /// What a rule reads: the whole text, the byte range of the evaluated body, and which

@@ -6,14 +6,20 @@
 //! `runner`): deterministic checks take the rule's verdict, hybrid and semantic
 //! checks hand the hits to the evaluator as candidate spans.
 
+mod constraints;
+mod coverage;
+mod feasibility;
 mod kind;
 mod markdown;
 mod pattern;
+mod plan_rule;
+mod plan_schema;
 mod qualifier;
 mod regexes;
 mod report_level;
 mod section;
 mod skip;
+mod time_budget;
 
 use std::sync::Arc;
 
@@ -34,6 +40,11 @@ const KINDS: &[(&str, Compile)] = &[
     ("required_section", section::compile),
     ("run_variance", report_level::compile_variance),
     ("baseline_drift", report_level::compile_drift),
+    ("plan_schema", plan_schema::compile),
+    ("time_budget", time_budget::compile),
+    ("constraints", constraints::compile),
+    ("coverage", coverage::compile),
+    ("feasibility", feasibility::compile),
 ];
 
 pub fn kind_names() -> impl Iterator<Item = &'static str> {

@@ -5,6 +5,7 @@ use std::cell::OnceCell;
 
 use crate::engine::citations::Locator;
 use crate::engine::document::Document;
+use crate::engine::plan::Part;
 use crate::engine::playbook::LoadedPlaybook;
 use crate::engine::rules::{RuleContext, RuleOutcome};
 use crate::engine::suppress::Suppressions;
@@ -14,6 +15,8 @@ use crate::model::{Check, CheckResult, Citation, DetectionType, Located, RawRun,
 pub(super) struct Prepared<'a> {
     pub doc: &'a Document,
     pub outcomes: Vec<Option<RuleOutcome>>,
+    /// Plan validators' parts of the `validation` object (seed 002), by check.
+    pub parts: Vec<Option<Part>>,
     pub suppressions: Suppressions,
     /// Built on the first evaluator citation: the body normalized once per run.
     locator: OnceCell<Locator<'a>>,
@@ -27,9 +30,15 @@ impl<'a> Prepared<'a> {
             .iter()
             .map(|r| r.as_ref().and_then(|r| r.apply(&cx)))
             .collect();
+        let parts = playbook
+            .compiled
+            .iter()
+            .map(|r| r.as_ref().and_then(|r| r.validation(&cx)))
+            .collect();
         Prepared {
             doc,
             outcomes,
+            parts,
             suppressions: Suppressions::parse(&doc.text, &doc.line_index),
             locator: OnceCell::new(),
         }
