@@ -7,6 +7,7 @@ pub mod compare;
 pub mod docs;
 pub mod document;
 pub mod fixes;
+pub mod grounding;
 pub mod injection;
 pub mod live;
 pub mod plan;

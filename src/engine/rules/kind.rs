@@ -37,6 +37,26 @@ pub struct RuleContext<'a> {
     pub text: &'a str,
     pub body: (usize, usize),
     pub prose: ProseMap,
+    /// The document's companions and evidence policy (empty when there are none).
+    pub companions: Companions<'a>,
+}
+
+/// What the output is checked against: the companions' texts (read through the workspace
+/// boundary, untrusted) and the evidence policy.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Companions<'a> {
+    /// The source document the AI analysed (front matter `source`).
+    pub source: Option<&'a str>,
+    /// The evidence set (front matter `evidence`), JSON as read.
+    pub evidence: Option<&'a str>,
+    /// Front matter `evidence` was named but could not be read.
+    pub evidence_unreadable: bool,
+    /// The as-of date for temporal validity, `YYYY-MM-DD` (front matter `as_of`, else today).
+    pub as_of: Option<&'a str>,
+    /// Today, `YYYY-MM-DD` (UTC), when `as_of` is not given.
+    pub today: Option<&'a str>,
+    /// `byop.toml` `evidence.allowed_origins`.
+    pub allowed_origins: &'a [String],
 }
 
 impl<'a> RuleContext<'a> {
@@ -45,7 +65,13 @@ impl<'a> RuleContext<'a> {
             text,
             body,
             prose: ProseMap::new(text, body),
+            companions: Companions::default(),
         }
+    }
+
+    pub fn with_companions(mut self, companions: Companions<'a>) -> Self {
+        self.companions = companions;
+        self
     }
 }
 
@@ -84,6 +110,19 @@ pub struct Hit {
     pub start: usize,
     pub end: usize,
     pub note: String,
+    /// Where the claim at this hit is (or should be) in the source document.
+    pub source: Option<SourceRef>,
+}
+
+/// A place in the source document a hit relates to (byte offsets into the source text).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceRef {
+    pub start: usize,
+    pub end: usize,
+    /// The source's words there (for hover).
+    pub excerpt: String,
+    /// The source's exact words to put in place of the hit (a misquote's fix).
+    pub replacement: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -94,6 +133,8 @@ pub struct RuleOutcome {
     /// Do the hits point at problems (candidates for the evaluator) or at satisfying text?
     pub hits_are_problems: bool,
     pub notes: String,
+    /// Stable code of a failing or indeterminate outcome (`LC-001`, `GROUNDING-QUOTE`, …).
+    pub code: Option<String>,
 }
 
 /// Read a kind's parameters; an unknown or mistyped field is an error at that field.

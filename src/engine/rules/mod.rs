@@ -26,7 +26,8 @@ use std::sync::Arc;
 use crate::model::Rule;
 
 pub use kind::{
-    CompiledRule, Hit, ReportLevel, RuleContext, RuleError, RuleOutcome, Seg, params, yes,
+    Companions, CompiledRule, Hit, ReportLevel, RuleContext, RuleError, RuleOutcome, Seg,
+    SourceRef, params, yes,
 };
 pub use markdown::{ProseMap, is_heading_line, sentence_bounds};
 
