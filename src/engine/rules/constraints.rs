@@ -16,6 +16,7 @@ struct Params {}
 pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
     let _: Params = super::kind::params(value)?;
     Ok(rule(
+        "PLAN-CONSTRAINT",
         "Counts the notes' constraints (meetings and other blocked windows, the working window or hard stop, must-do-today tasks) and fails on each one the plan violates: work scheduled in a blocked window or after the stop, a must-do task left out, more work than the time available.".into(),
         Box::new(constraints),
     ))

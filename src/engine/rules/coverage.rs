@@ -30,6 +30,7 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
     }
     let min = p.min_ratio;
     Ok(rule(
+        "PLAN-COVERAGE",
         format!(
             "Extracts the tasks from the notes and matches them to the plan's items on normalized intents (content words, stems, synonyms); fails when fewer than {:.0}% are covered.",
             min * 100.0

@@ -36,5 +36,9 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
         "Advisory: flags any block over {} minutes (unless the notes ask for deep work or one long block) and {}+ planned minutes without a break. Never fails the plan's validation.",
         lim.max_block_minutes, lim.break_after_minutes
     );
-    Ok(rule(text, Box::new(move |a| feasibility(a, &lim))))
+    Ok(rule(
+        "PLAN-FEASIBILITY",
+        text,
+        Box::new(move |a| feasibility(a, &lim)),
+    ))
 }

@@ -14,6 +14,8 @@ pub(super) type Validator = Box<dyn Fn(&Analysis) -> Part + Send + Sync>;
 pub(super) struct PlanRule {
     validator: Validator,
     description: String,
+    /// Stable code of a failing or indeterminate outcome (`PLAN-TIME`, …).
+    code: &'static str,
 }
 
 impl std::fmt::Debug for PlanRule {
@@ -24,22 +26,26 @@ impl std::fmt::Debug for PlanRule {
     }
 }
 
-pub(super) fn rule(description: String, validator: Validator) -> Arc<dyn CompiledRule> {
+pub(super) fn rule(
+    code: &'static str,
+    description: String,
+    validator: Validator,
+) -> Arc<dyn CompiledRule> {
     Arc::new(PlanRule {
         validator,
         description,
+        code,
     })
 }
 
 /// The user's notes: the document's `source` companion.
 fn source<'a>(cx: &RuleContext<'a>) -> Option<&'a str> {
-    let _ = cx;
-    None
+    cx.companions.source
 }
 
 impl CompiledRule for PlanRule {
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
-        self.validation(cx).map(outcome)
+        self.validation(cx).map(|p| outcome(p, self.code))
     }
 
     fn describe(&self) -> String {
@@ -52,7 +58,7 @@ impl CompiledRule for PlanRule {
     }
 }
 
-fn outcome(p: Part) -> RuleOutcome {
+fn outcome(p: Part, code: &str) -> RuleOutcome {
     let problems = p.verdict != Verdict::Pass;
     RuleOutcome {
         verdict: p.verdict,
@@ -63,9 +69,11 @@ fn outcome(p: Part) -> RuleOutcome {
                 start: s.start,
                 end: s.end,
                 note: s.note,
+                source: None,
             })
             .collect(),
         hits_are_problems: problems,
         notes: p.notes,
+        code: problems.then(|| code.to_string()),
     }
 }

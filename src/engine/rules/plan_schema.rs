@@ -50,5 +50,9 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
         "Reads the plan (seed JSON or a markdown list with timeboxes): passes with {} to {} items, each with a whole-number timebox of at least {} minutes, and `assumptions` and `questions` present.",
         lim.min_items, lim.max_items, lim.min_timebox
     );
-    Ok(rule(text, Box::new(move |a| plan_schema(a, &lim))))
+    Ok(rule(
+        "PLAN-SCHEMA",
+        text,
+        Box::new(move |a| plan_schema(a, &lim)),
+    ))
 }

@@ -16,6 +16,7 @@ struct Params {}
 pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
     let _: Params = super::kind::params(value)?;
     Ok(rule(
+        "PLAN-TIME",
         "Sums the plan's timeboxes and the minutes available from the front matter's `current_time` (IANA `timezone`, DST-correct) to the notes' hard stop or end of the working day, minus meetings; fails when availability is known and exceeded. Unknown availability is `indeterminate`.".into(),
         Box::new(time_budget),
     ))

@@ -7,7 +7,7 @@ use crate::engine::citations::Locator;
 use crate::engine::document::Document;
 use crate::engine::plan::Part;
 use crate::engine::playbook::LoadedPlaybook;
-use crate::engine::rules::{RuleContext, RuleOutcome};
+use crate::engine::rules::{Companions, RuleContext, RuleOutcome};
 use crate::engine::suppress::Suppressions;
 use crate::evaluator::prompt::Candidate;
 use crate::model::{Check, CheckResult, Citation, DetectionType, Located, RawRun, Verdict};
@@ -24,7 +24,10 @@ pub(super) struct Prepared<'a> {
 
 impl<'a> Prepared<'a> {
     pub fn new(playbook: &LoadedPlaybook, doc: &'a Document) -> Self {
-        let cx = RuleContext::new(&doc.text, doc.body);
+        let cx = RuleContext::new(&doc.text, doc.body).with_companions(Companions {
+            source: doc.source.as_ref().map(|c| c.text.as_str()),
+            ..Companions::default()
+        });
         let outcomes = playbook
             .compiled
             .iter()
