@@ -11,6 +11,7 @@
 
 pub mod entities;
 pub mod numbers;
+pub mod plan_entities;
 pub mod quotes;
 pub mod references;
 mod source;

@@ -62,7 +62,7 @@ static DURATION: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(an|a|\d+(?:\.\d+)?)\s*(hours?|hrs?|h|minutes?|mins?)\b"));
 static MUST: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)(\bmust\b|\btoday\b|\burgent|\basap\b|\beod\b|end of (?:the )?day|\bcritical\b|\bdeadline\b|\bdue\b|non-negotiable|top priority|!!|\bno matter what\b|\bcannot slip\b|\bcan't slip\b)",
+        r"(?i)(\bmust\b|\btoday\b|\burgent|\basap\b|\beod\b|end of (?:the )?day|\bcritical\b|\bdue (?:at|by) (?:\d|noon)|non-negotiable|top priority|!!|\bno matter what\b|\bcannot slip\b|\bcan't slip\b)",
     )
 });
 static OPTIONAL: LazyLock<Regex> = LazyLock::new(|| {
@@ -72,7 +72,7 @@ static OPTIONAL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DEFERRED: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(tomorrow|next week|later this week|not today|can wait|on hold|next month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+        r"(?i)\b(tomorrow|next week|later this week|not today|can wait|on hold|next month|(?:due|on|until) (?:next )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
     )
 });
 static BULLET: LazyLock<Regex> =

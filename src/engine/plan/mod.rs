@@ -6,6 +6,7 @@
 
 pub mod clock;
 pub mod context;
+pub mod grounded;
 pub mod intent;
 pub mod parse;
 mod settings;
@@ -26,14 +27,35 @@ pub struct Analysis {
     pub context: Option<Context>,
     /// From the front matter: `current_time` and `timezone`.
     pub settings: Settings,
+    /// The notes as read (without a front matter block), for grounding.
+    pub notes: Option<String>,
 }
 
 pub fn analyze(text: &str, body: (usize, usize), source: Option<&str>) -> Analysis {
     Analysis {
         plan: parse::parse(text, body),
-        context: source.map(context::extract),
+        context: source.map(|s| context::extract(strip_front_matter(s))),
         settings: Settings::read(text, body),
+        notes: source.map(|s| strip_front_matter(s).to_string()),
     }
+}
+
+/// The notes without a leading YAML front matter block (a scenario file may carry one).
+fn strip_front_matter(s: &str) -> &str {
+    let Some(rest) = s
+        .strip_prefix("---\n")
+        .or_else(|| s.strip_prefix("---\r\n"))
+    else {
+        return s;
+    };
+    let mut at = 0;
+    for line in rest.split_inclusive('\n') {
+        at += line.len();
+        if matches!(line.trim_end(), "---" | "...") {
+            return &rest[at..];
+        }
+    }
+    s
 }
 
 /// One metric of `validation.metrics`.

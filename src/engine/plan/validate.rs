@@ -11,6 +11,17 @@ use crate::model::{Validation, ValidationMetrics, ValidationStatus, Verdict};
 
 const NO_CONTEXT: &str = "No context to validate the plan against: name the user's notes as `source` in the front matter";
 
+/// The part of a validator that needs the notes when there are none: fail closed.
+pub(super) fn no_context() -> Part {
+    part(
+        Verdict::Indeterminate,
+        vec![],
+        vec![NO_CONTEXT.into()],
+        vec![],
+        String::new(),
+    )
+}
+
 fn part(
     verdict: Verdict,
     metrics: Vec<Metric>,
@@ -564,6 +575,7 @@ mod tests {
             time_budget(a),
             constraints(a),
             coverage(a, 0.7),
+            crate::engine::plan::grounded::grounded_entities(a),
             feasibility(
                 a,
                 &FeasibilityLimits {

@@ -9,6 +9,7 @@
 mod constraints;
 mod coverage;
 mod feasibility;
+mod grounded_entities;
 mod kind;
 mod markdown;
 mod pattern;
@@ -45,6 +46,7 @@ const KINDS: &[(&str, Compile)] = &[
     ("time_budget", time_budget::compile),
     ("constraints", constraints::compile),
     ("coverage", coverage::compile),
+    ("grounded_entities", grounded_entities::compile),
     ("feasibility", feasibility::compile),
 ];
 
