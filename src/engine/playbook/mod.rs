@@ -241,6 +241,7 @@ mod tests {
                 "plan_schema",
                 "time_budget",
                 "constraints",
+                "grounded_entities",
                 "coverage",
                 "feasibility"
             ]
