@@ -43,7 +43,7 @@ pub struct PlanEntity {
 static CAPITALISED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b[A-Z][a-z]+(?:['’]s)?\b").expect("name regex"));
 static MEETING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(meeting|sync|standup|stand-up|1:1|one-on-one|check-in|huddle|interview|demo|call with|catch-up|catch up with|offsite|all-hands)\b")
+    Regex::new(r"(?i)\b(meeting|sync|standup|stand-up|1:1|one-on-one|check-in|huddle|interview|demo|call with|catch-up|catch up with|offsite|all-hands|\d{1,2}(?::\d{2})?\s*(?:am|pm)\s+(?:[a-z]+\s+)?(?:call|review|meeting|sync))\b")
         .expect("meeting regex")
 });
 static DEADLINE: LazyLock<Regex> = LazyLock::new(|| {
@@ -123,6 +123,11 @@ const NOT_NAMES: &[&str] = &[
     "coffee",
     "stretch",
     "rest",
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "prof",
 ];
 
 /// Start of a sentence or list item: capitalised for grammar, not for a name.
@@ -131,6 +136,16 @@ fn sentence_start(text: &str, at: usize) -> bool {
     before.is_empty()
         || before.ends_with(['.', '!', '?', ':', ';', '\n', '-', '—', '–', '•'])
         || before.ends_with(char::is_numeric) && before.len() + 3 >= at
+}
+
+/// "4pm investor call" is a call: the meeting word is the key.
+fn meeting_key(s: &str) -> String {
+    let key = words_key(s);
+    if key.starts_with(|c: char| c.is_ascii_digit()) {
+        key.rsplit(' ').next().unwrap_or("").to_string()
+    } else {
+        key
+    }
 }
 
 /// The plan entities in `text`, left to right; names next to each other join ("Acme Health").
@@ -169,7 +184,7 @@ pub fn extract(text: &str) -> Vec<PlanEntity> {
             start: m.start(),
             end: m.end(),
             text: m.as_str().to_string(),
-            key: words_key(m.as_str()),
+            key: meeting_key(m.as_str()),
         });
     }
     for c in DEADLINE.captures_iter(text) {
@@ -226,5 +241,10 @@ mod tests {
         );
         assert_eq!(found("send it by 3 PM"), [(Deadline, "3 pm".to_string())]);
         assert!(found("done by the team").is_empty());
+        assert_eq!(
+            found("Prep for the 4pm investor call"),
+            [(Meeting, "call".to_string())]
+        );
+        assert_eq!(found("Review with tutor Mr. Das"), []);
     }
 }

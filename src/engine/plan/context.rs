@@ -42,7 +42,7 @@ fn re(s: &str) -> Regex {
 
 static STOP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(hard stop|cut-?off|leave (?:at|by)|leaving (?:at|by)|have to leave|need to leave|must leave|stop (?:at|by)|stop working|log(?:ging)? off|offline (?:at|from|after)|done by|out (?:at|by)|wrap up by|finish(?:ing)? (?:work|the day) (?:at|by)|end (?:my|the) day|until)\b",
+        r"(?i)\b(hard stop|cut-?off|leave (?:at|by)|leaving (?:at|by)|have to leave|need to leave|must leave|stop (?:at|by)|stop working|log(?:ging)? off|offline (?:at|from|after)|done by|out (?:at|by)|wrap up by|finish(?:ing)? (?:work|the day) (?:at|by)|end (?:my|the) day|until|(?:back|home) (?:by|at))\b",
     )
 });
 static START: LazyLock<Regex> = LazyLock::new(|| {
@@ -136,6 +136,14 @@ fn constraint_line(cx: &mut Context, s: &str) -> bool {
             .copied()
             .expect("non-empty");
         cap_end(cx, t.end.unwrap_or(t.start), true);
+        // "study from 8am until 8pm": the start before the stop words.
+        if t.end.is_some() {
+            cx.window_start = Some(t.start);
+        } else if START.is_match(&s[..stop.start()])
+            && let Some(first) = times.iter().find(|t| t.at.1 <= stop.start())
+        {
+            cx.window_start = Some(first.start);
+        }
         return true;
     }
     let first = times[0];
@@ -293,6 +301,14 @@ Also need to book flights for Berlin. Ugh, so tired.\n";
         assert!(!cx.hard_stop);
         let spans: Vec<(Minute, Minute)> = cx.blocks.iter().map(|b| (b.start, b.end)).collect();
         assert_eq!(spans, [(660, 705), (870, 930)]);
+    }
+
+    #[test]
+    fn start_and_stop_on_one_line() {
+        let cx = extract("study from 8am until 8pm\n- Back home by 4pm for the plumber");
+        assert_eq!(cx.window_start, Some(480));
+        assert_eq!(cx.window_end, Some(960));
+        assert!(cx.tasks.is_empty());
     }
 
     #[test]
