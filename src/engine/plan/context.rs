@@ -203,22 +203,36 @@ fn duration(s: &str) -> Option<Minute> {
     Some(minutes.round() as Minute)
 }
 
-/// The block's name: the line without its time expression and punctuation.
+/// The block's name: the words before its time in the same clause ("Lunch with Priya
+/// 12-1pm", "lunch 1-2pm, dinner with family 7pm"), else the words after it.
 fn label_of(s: &str, t: Found) -> String {
-    let mut out = format!("{} {}", &s[..t.at.0], &s[t.at.1..]);
-    out = out
-        .replace(['(', ')', '[', ']'], " ")
-        .split_whitespace()
-        .filter(|w| {
-            !matches!(
-                w.to_ascii_lowercase().as_str(),
-                "at" | "from" | "-" | "–" | "—" | ":"
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
-    out.trim_matches([',', ';', '.', ':', ' ', '-', '–', '—'])
-        .to_string()
+    let clean = |x: &str| -> String {
+        let words: Vec<&str> = x
+            .split_whitespace()
+            .filter(|w| {
+                !matches!(
+                    w.to_ascii_lowercase().as_str(),
+                    "at" | "from" | "-" | "–" | "—" | "@"
+                )
+            })
+            .collect();
+        words
+            .join(" ")
+            .trim_matches([',', ';', '.', ':', ' ', '-', '–', '—', '(', ')'])
+            .to_string()
+    };
+    let before = &s[..t.at.0];
+    let clause = before
+        .rfind(['.', ';', ',', ')'])
+        .map(|i| &before[i + 1..])
+        .unwrap_or(before);
+    let label = clean(clause);
+    if !label.is_empty() {
+        return label;
+    }
+    let after = &s[t.at.1..];
+    let after = after.split(['.', ';', ',', '(']).next().unwrap_or("");
+    clean(after)
 }
 
 /// A task from a bullet, or from a prose sentence with a cue ("need to …").
@@ -301,6 +315,22 @@ Also need to book flights for Berlin. Ugh, so tired.\n";
         assert!(!cx.hard_stop);
         let spans: Vec<(Minute, Minute)> = cx.blocks.iter().map(|b| (b.start, b.end)).collect();
         assert_eq!(spans, [(660, 705), (870, 930)]);
+        let labels: Vec<&str> = cx.blocks.iter().map(|b| b.label.as_str()).collect();
+        assert_eq!(labels, ["Call with the bank", "Dentist"]);
+        let cx = extract("lunch 1-2pm, dinner with family 7pm (1 hour)\n9:30 standup, daily");
+        let labels: Vec<(&str, Minute, Minute)> = cx
+            .blocks
+            .iter()
+            .map(|b| (b.label.as_str(), b.start, b.end))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("standup", 570, 600),
+                ("lunch", 780, 840),
+                ("dinner with family", 1140, 1200)
+            ]
+        );
     }
 
     #[test]
