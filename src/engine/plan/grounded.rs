@@ -84,6 +84,7 @@ fn flags_in(
     let names: Vec<(usize, usize)> = found.iter().map(|e| (e.start, e.end)).collect();
     for e in entities::extract(text) {
         let kind = match e.kind {
+            EntityKind::Organization | EntityKind::Person if invented_meeting => continue,
             EntityKind::Money
             | EntityKind::Date
             | EntityKind::Organization
@@ -163,6 +164,18 @@ mod tests {
             _ => unreachable!(),
         };
         (n, p.errors)
+    }
+
+    #[test]
+    fn names_in_an_invented_meeting_are_one_flag() {
+        let plan = r#"{"plan":[{"task":"Prep for the board meeting with Dr. Chen","timebox_minutes":20,"why":"x"}],"assumptions":[],"questions":[]}"#;
+        let (n, errors) = flags(plan);
+        assert_eq!(n, 1, "{errors:?}");
+        let plan = r#"{"plan":[{"task":"Prep notes for Dr. Chen","timebox_minutes":20,"why":"x"}],"assumptions":[],"questions":[]}"#;
+        assert_eq!(
+            flags(plan).1,
+            ["Mentions a person not in the notes: “Chen”"]
+        );
     }
 
     #[test]
