@@ -5,6 +5,7 @@
 mod args;
 mod baseline;
 mod check;
+mod dataset;
 mod diff;
 mod error;
 mod fix;
@@ -71,6 +72,7 @@ fn run(cli: Cli) -> Result<u8, CliError> {
             db,
             limit,
         } => log::run(file, format, verify, db, limit),
+        Command::Dataset(args) => runtime.block_on(dataset::run(args)),
         Command::Playbook { action } => playbook::run(action),
     }
 }
