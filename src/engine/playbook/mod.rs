@@ -15,6 +15,9 @@ mod validate;
 
 pub const BUILTIN_ID: &str = "ai_plugin_observability_v1";
 const BUILTIN_JSON: &str = include_str!("../../../playbooks/ai_plugin_observability_v1.json");
+/// The second built-in playbook: deterministic grounding and evidence checks (issue 11).
+pub const EVIDENCE_ID: &str = "evidence_contract_v1";
+const EVIDENCE_JSON: &str = include_str!("../../../playbooks/evidence_contract_v1.json");
 
 /// A loaded playbook and where it came from.
 #[derive(Debug, Clone)]
@@ -49,6 +52,18 @@ pub fn builtin() -> LoadedPlaybook {
         .clone()
 }
 
+/// The evidence-contract playbook, parsed and compiled once per process.
+pub fn evidence_contract() -> LoadedPlaybook {
+    static EVIDENCE: std::sync::OnceLock<LoadedPlaybook> = std::sync::OnceLock::new();
+    EVIDENCE
+        .get_or_init(|| {
+            let pb = parse(EVIDENCE_JSON, "<builtin:evidence_contract_v1>")
+                .expect("built-in evidence playbook is valid (tested)");
+            loaded(pb, None)
+        })
+        .clone()
+}
+
 impl LoadedPlaybook {
     /// A playbook already parsed and validated (`parse`), with no file behind it.
     pub fn from_playbook(pb: Playbook) -> LoadedPlaybook {
@@ -78,13 +93,16 @@ fn loaded(pb: Playbook, path: Option<PathBuf>) -> LoadedPlaybook {
 
 /// Names of the playbooks shipped in the binary.
 pub fn builtin_ids() -> &'static [&'static str] {
-    &[BUILTIN_ID]
+    &[BUILTIN_ID, EVIDENCE_ID]
 }
 
 /// Resolve `ID|PATH`: a built-in id, else a path relative to `base_dir`.
 pub fn resolve(spec: &str, base_dir: &Path) -> Result<LoadedPlaybook, String> {
     if spec == BUILTIN_ID {
         return Ok(builtin());
+    }
+    if spec == EVIDENCE_ID {
+        return Ok(evidence_contract());
     }
     let path = base_dir.join(spec);
     if !path.exists() && !spec.ends_with(".json") && !spec.contains('/') {

@@ -43,6 +43,8 @@ pub struct RuleContext<'a> {
 pub struct Companions<'a> {
     /// The source document the AI analysed (front matter `source`).
     pub source: Option<&'a str>,
+    /// The prompt that produced the output (a quote of it is not a claim about the source).
+    pub prompt: Option<&'a str>,
     /// The evidence set (front matter `evidence`), JSON as read.
     pub evidence: Option<&'a str>,
     /// Front matter `evidence` was named but could not be read.
