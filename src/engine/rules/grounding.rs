@@ -16,7 +16,7 @@ use super::markdown::sentence_bounds;
 use super::regexes::compile_all;
 use super::skip::{SkipRules, Skipped, compile_skips};
 use crate::engine::citations::Locator;
-use crate::engine::grounding::{EntityKind, Source, entities, quotes, references};
+use crate::engine::grounding::{EntityKind, RefKind, Source, entities, quotes, references};
 use crate::model::{Located, Verdict};
 
 pub const CODE_QUOTE: &str = "GROUNDING-QUOTE";
@@ -139,7 +139,7 @@ struct Tally {
 
 impl CompiledRule for GroundingRule {
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
-        let Some(src) = cx.companions.source else {
+        let Some(source) = cx.source() else {
             return Some(RuleOutcome {
                 verdict: Verdict::Indeterminate,
                 hits: vec![],
@@ -148,22 +148,21 @@ impl CompiledRule for GroundingRule {
                 code: Some(CODE_NO_EVIDENCE.into()),
             });
         };
-        let source = Source::new(src);
         let skipped = self.skips.prepare(cx.text, cx.body);
         let (hits, tally, code) = match self.what {
             What::Quotes {
                 min_words,
                 misquoted,
             } => {
-                let (h, t) = self.quotes(cx, &source, &skipped, min_words, misquoted);
+                let (h, t) = self.quotes(cx, source, &skipped, min_words, misquoted);
                 (h, t, CODE_QUOTE)
             }
             What::References => {
-                let (h, t) = self.references(cx, &source, &skipped);
+                let (h, t) = self.references(cx, source, &skipped);
                 (h, t, CODE_REF)
             }
             What::Entities => {
-                let (h, t) = self.entities(cx, &source, &skipped);
+                let (h, t) = self.entities(cx, source, &skipped);
                 (h, t, CODE_ENTITY)
             }
         };
@@ -305,20 +304,43 @@ impl GroundingRule {
     ) -> (Vec<Hit>, Tally) {
         let mut t = Tally::default();
         let mut hits = Vec::new();
-        for r in references::extract_in(cx.text, cx.body) {
-            if !self.is_claim(skipped, r.start, r.end) {
+        let all = references::extract_in(cx.text, cx.body);
+        // Parts the output numbers itself (a line that starts with "Section 8.7 …" or "8.7 …"):
+        // references to them are to the output's own drafted text.
+        let own: std::collections::HashSet<(RefKind, String)> = all
+            .iter()
+            .filter(|r| starts_line(cx.text, r.start))
+            .map(|r| (r.kind, r.label.clone()))
+            .chain(
+                own_numbering(cx.text, cx.body)
+                    .into_iter()
+                    .map(|l| (RefKind::Numbered, l)),
+            )
+            .collect();
+        for r in all {
+            let this = cx.text[..r.start].trim_end_matches([' ', '*', '_']);
+            let self_ref = this.len() >= 4
+                && this[this.len() - 4..].eq_ignore_ascii_case("this")
+                && !cx.text[..this.len() - 4].ends_with(char::is_alphanumeric);
+            if self_ref || !self.is_claim(skipped, r.start, r.end) {
                 t.skipped += 1;
                 continue;
             }
-            t.examined += 1;
             match source.reference(&r) {
-                Some(at) => t.grounded += usize::from(at.1 >= at.0),
-                None => hits.push(Hit {
-                    start: r.start,
-                    end: r.end,
-                    note: format!("the source has no {}", r.text.trim()),
-                    source: None,
-                }),
+                Some(_) => {
+                    t.examined += 1;
+                    t.grounded += 1;
+                }
+                None if own.contains(&(r.kind, r.label.clone())) => t.skipped += 1,
+                None => {
+                    t.examined += 1;
+                    hits.push(Hit {
+                        start: r.start,
+                        end: r.end,
+                        note: format!("the source has no {}", r.text.trim()),
+                        source: None,
+                    });
+                }
             }
         }
         (hits, t)
@@ -327,32 +349,108 @@ impl GroundingRule {
     fn entities(&self, cx: &RuleContext, source: &Source, skipped: &Skipped) -> (Vec<Hit>, Tally) {
         let mut t = Tally::default();
         let mut hits = Vec::new();
-        for e in entities::extract_in(cx.text, cx.body) {
+        let all = entities::extract_in(cx.text, cx.body);
+        // Values the output itself drafts (in skipped text): its explanation repeating them
+        // ("the new cap of 12 months") speaks of its proposal, not of the source.
+        let drafted: std::collections::HashSet<(EntityKind, &str)> = all
+            .iter()
+            .filter(|e| skipped.covers(e.start, e.end) || is_definition(cx.text, e))
+            .map(|e| (e.kind, e.normalized.as_str()))
+            .collect();
+        for e in &all {
             if !self.kinds.is_empty() && !self.kinds.contains(&e.kind) {
                 continue;
             }
             // Inside a quote, the quote checks speak for it; a defined term is itself quoted.
             let quoted = e.kind != EntityKind::DefinedTerm && cx.prose.is_quoted(e.start, e.end);
-            if quoted || !self.is_claim(skipped, e.start, e.end) {
+            if quoted || !self.is_claim(skipped, e.start, e.end) || is_definition(cx.text, e) {
                 t.skipped += 1;
                 continue;
             }
-            t.examined += 1;
-            match source.contains(&e) {
-                Some((a, b)) => {
+            match source.contains(e) {
+                Some(_) => {
+                    t.examined += 1;
                     t.grounded += 1;
-                    let _ = (a, b);
                 }
-                None => hits.push(Hit {
-                    start: e.start,
-                    end: e.end,
-                    note: format!("{} not in the source: {}", e.kind.as_str(), e.text.trim()),
-                    source: None,
-                }),
+                None if drafted.contains(&(e.kind, e.normalized.as_str())) => t.skipped += 1,
+                None => {
+                    t.examined += 1;
+                    hits.push(Hit {
+                        start: e.start,
+                        end: e.end,
+                        note: format!("{} not in the source: {}", e.kind.as_str(), e.text.trim()),
+                        source: None,
+                    });
+                }
             }
         }
         (hits, t)
     }
+}
+
+/// Is `at` the first word of its line (after list markers, emphasis, `#`, `[ADD]`)?
+fn starts_line(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let lead = &text[line_start..at];
+    let lead = lead.trim_start_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '#' | '*' | '_' | '-' | '+' | '>' | '•' | '|')
+    });
+    lead.is_empty() || (lead.starts_with('[') && lead.trim_end().ends_with(']'))
+}
+
+/// Numbers that start lines of the output ("8.7 Limitation of Liability", "**5.3** …").
+fn own_numbering(text: &str, body: (usize, usize)) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text[body.0..body.1].lines() {
+        let l = line.trim_start_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '#' | '*' | '_' | '>' | '|')
+        });
+        let l = l
+            .strip_prefix('[')
+            .and_then(|r| r.split_once(']'))
+            .map_or(l, |(_, r)| r.trim_start());
+        let n: String = l
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        let n = n.trim_end_matches('.');
+        if n.contains('.') && n.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            out.push(n.to_string());
+        }
+    }
+    out
+}
+
+/// A defined term being defined (`(the "Audit Notice")`, `"Cure Period" means`): the output
+/// drafting a definition, not quoting one.
+fn is_definition(text: &str, e: &entities::Entity) -> bool {
+    if e.kind != EntityKind::DefinedTerm {
+        return false;
+    }
+    let before = text[..e.start].trim_end_matches(['"', '“', '*', '_', ' ']);
+    let b = before.len().saturating_sub(24);
+    let b = (b..=before.len())
+        .find(|&i| before.is_char_boundary(i))
+        .unwrap_or(before.len());
+    let before = before[b..].to_ascii_lowercase();
+    let after = text[e.end..].trim_start_matches(['"', '”', '*', '_', ' ']);
+    let a = (0..=after.len().min(24))
+        .rev()
+        .find(|&i| after.is_char_boundary(i))
+        .unwrap_or(0);
+    let after = after[..a].to_ascii_lowercase();
+    before.ends_with('(')
+        || before.ends_with("(the")
+        || before.ends_with("the")
+        || before.ends_with(" a")
+        || before.ends_with(" an")
+        || before.ends_with("each,")
+        || before.ends_with("collectively,")
+        || after.starts_with("means")
+        || after.starts_with("shall mean")
+        || after.starts_with("shall have")
+        || after.starts_with("has the meaning")
+        || after.starts_with(')')
 }
 
 /// At most ~200 characters of a passage, for notes.

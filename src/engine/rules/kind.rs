@@ -35,6 +35,8 @@ pub struct RuleContext<'a> {
     pub prose: ProseMap,
     /// The document's companions and evidence policy (empty when there are none).
     pub companions: Companions<'a>,
+    /// The source companion indexed once for every grounding check of a run.
+    grounding: std::cell::OnceCell<Option<crate::engine::grounding::Source<'a>>>,
 }
 
 /// What the output is checked against: the companions' texts (read through the workspace
@@ -64,7 +66,19 @@ impl<'a> RuleContext<'a> {
             body,
             prose: ProseMap::new(text, body),
             companions: Companions::default(),
+            grounding: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The source companion, indexed for grounding on first use; `None` without a source.
+    pub fn source(&self) -> Option<&crate::engine::grounding::Source<'a>> {
+        self.grounding
+            .get_or_init(|| {
+                self.companions
+                    .source
+                    .map(crate::engine::grounding::Source::new)
+            })
+            .as_ref()
     }
 
     pub fn with_companions(mut self, companions: Companions<'a>) -> Self {
