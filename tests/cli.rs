@@ -107,7 +107,7 @@ fn json_report_has_every_contract_field() {
         for cit in c["evidence_citations"].as_array().unwrap() {
             assert!(cit["range"]["start"]["line"].is_u64(), "{cit}");
             assert!(
-                ["exact", "normalized", "fuzzy", "unlocated"]
+                ["exact", "normalized", "ellipsis", "fuzzy", "unlocated"]
                     .contains(&cit["located"].as_str().unwrap())
             );
         }
@@ -722,9 +722,9 @@ fn runs_per_check_in_full_mode_come_from_the_flag_or_byop_toml() {
     let llm = FakeLlm::start_blocking(script);
     let r = json(&ws.run_llm(
         &llm,
-        "check --mode full --runs 5 --format json nda_review.ai.md",
+        "check --mode full --runs 5 --max-runs 5 --format json nda_review.ai.md",
     ));
-    assert_eq!(llm.calls(), 15, "3 checks × 5 runs");
+    assert_eq!(llm.calls(), 15, "3 checks × 5 runs (no extra runs)");
     assert_eq!(r["byop_report"]["variance_summary"]["num_runs"], 5);
     let a = check(&r, "assumption_disclosure");
     assert_eq!(a["result"], "fail");
@@ -735,7 +735,7 @@ fn runs_per_check_in_full_mode_come_from_the_flag_or_byop_toml() {
         "0.5 is below the 0.85 threshold"
     );
 
-    ws.write("byop.toml", "[evaluator]\nruns = 4\n");
+    ws.write("byop.toml", "[evaluator]\nruns = 4\nmax_runs = 4\n");
     let r = json(&ws.run_llm(
         &llm,
         "check --mode full --fresh --format json msa_review.ai.md",
@@ -809,4 +809,148 @@ fn stored_reports_render_with_their_own_playbook_and_only_their_own_text() {
         !stdout(&o).contains("class=\"hl\""),
         "no highlights on changed text"
     );
+}
+
+#[test]
+fn split_runs_draw_more_until_the_majority_is_settled() {
+    let (p, f) = (Step::pass(), Step::fail_first_sentence());
+    // escalation: P F P, then two more (P P) settle it at 4–1 with 2 left;
+    // certainty: P F P F P F P — a close race that goes to the 7-run limit;
+    // assumptions: unanimous, three runs.
+    let llm = FakeLlm::start_blocking(
+        Script::always(vec![Step::pass()])
+            .check(
+                "escalation_signal",
+                vec![p.clone(), f.clone(), p.clone(), p.clone(), p.clone()],
+            )
+            .check("certainty_language", vec![p.clone(), f.clone()]),
+    );
+    let ws = Ws::new();
+    let o = ws.run_llm(&llm, "check --mode full --format json nda_review.ai.md");
+    let r = json(&o);
+    let runs = |id: &str| check(&r, id)["raw_runs"].as_array().unwrap().len();
+    assert_eq!(
+        (
+            runs("escalation_signal"),
+            llm.calls_for("escalation_signal")
+        ),
+        (5, 5)
+    );
+    assert_eq!(
+        (
+            runs("certainty_language"),
+            llm.calls_for("certainty_language")
+        ),
+        (7, 7)
+    );
+    assert_eq!(
+        (
+            runs("assumption_disclosure"),
+            llm.calls_for("assumption_disclosure")
+        ),
+        (3, 3)
+    );
+    let per_check = &r["byop_report"]["variance_summary"]["runs_per_check"];
+    assert_eq!(per_check["certainty_language"], 7);
+    assert_eq!(per_check["escalation_signal"], 5);
+    assert_eq!(r["byop_report"]["variance_summary"]["num_runs"], 7);
+    // Consistency uses every run: 4 of 5 agree → (4 − 1) / (5 − 1).
+    assert_eq!(
+        check(&r, "escalation_signal")["per_check_consistency"],
+        0.75
+    );
+    assert!(
+        check(&r, "escalation_signal")["notes"]
+            .as_str()
+            .unwrap()
+            .starts_with("5 runs: the first 3 disagreed"),
+        "{}",
+        check(&r, "escalation_signal")["notes"]
+    );
+
+    // The extra runs are samples of their own run index: a rerun is served whole from the cache.
+    let before = llm.calls();
+    let again = json(&ws.run_llm(&llm, "check --mode full --format json nda_review.ai.md"));
+    assert_eq!(llm.calls(), before);
+    let runs_again = |id: &str| check(&again, id)["raw_runs"].as_array().unwrap().len();
+    assert_eq!(runs_again("certainty_language"), 7);
+
+    // --max-runs equal to --runs: no extra runs.
+    let fresh = ws.run_llm(
+        &llm,
+        "check --mode full --fresh --runs 3 --max-runs 3 --format json nda_review.ai.md",
+    );
+    let fresh = json(&fresh);
+    assert_eq!(
+        check(&fresh, "certainty_language")["raw_runs"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+}
+
+#[test]
+fn store_prune_drops_old_reports_and_deleted_documents_then_vacuum_shrinks_the_file() {
+    let ws = Ws::new();
+    ws.write(
+        "gone.ai.md",
+        &std::fs::read_to_string(ws.path("msa_review.ai.md")).unwrap(),
+    );
+    for (file, edits) in [("nda_review.ai.md", 3), ("gone.ai.md", 2)] {
+        for i in 0..edits {
+            // A changed document each time: a new report each time.
+            let text = std::fs::read_to_string(ws.path(file)).unwrap();
+            ws.write(file, &format!("{text}\nEdit {i}.\n"));
+            let o = ws.run(&[
+                "check",
+                "--mode",
+                "deterministic",
+                "--fail-on",
+                "never",
+                file,
+            ]);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        }
+    }
+    let baseline = ws.run(&["baseline", "save", "nda_review.ai.md"]);
+    assert_eq!(baseline.status.code(), Some(0), "{}", stderr(&baseline));
+    std::fs::remove_file(ws.path("gone.ai.md")).unwrap();
+    let rows = |ws: &Ws| {
+        let history = stdout(&ws.run(&["history", "--format", "json"]));
+        serde_json::from_str::<Value>(&history)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!(rows(&ws), 5);
+
+    let dry = stdout(&ws.run(&["store", "prune", "--keep-last", "1", "--dry-run"]));
+    assert!(dry.starts_with("Would remove 4 report(s)"), "{dry}");
+    assert_eq!(rows(&ws), 5, "a dry run changes nothing");
+
+    // gone.ai.md: both reports go; nda_review.ai.md: the newest stays (it is also the baseline).
+    let out = stdout(&ws.run(&["store", "prune", "--keep-last", "1"]));
+    assert!(out.starts_with("Removed 4 report(s)"), "{out}");
+    assert!(out.contains("1 document(s) no longer exist"), "{out}");
+    assert_eq!(rows(&ws), 1);
+    let diff = ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--fail-on",
+        "never",
+        "nda_review.ai.md",
+    ]);
+    assert_eq!(
+        diff.status.code(),
+        Some(0),
+        "the store still works: {}",
+        stderr(&diff)
+    );
+
+    let v = ws.run(&["store", "vacuum"]);
+    assert_eq!(v.status.code(), Some(0), "{}", stderr(&v));
+    assert!(stdout(&v).starts_with("Vacuumed "), "{}", stdout(&v));
 }

@@ -31,22 +31,28 @@ fn located(text: &str, span: &str) -> Citation {
     let end = start + span.len();
     let index = LineIndex::new(text);
     Citation {
+        source: None,
         span: span.to_string(),
         location: format!("line {}", index.line_of(start) + 1),
         located: Located::Exact,
         range: Some(index.range(text, start, end, Encoding::Utf16)),
         byte_range: Some((start, end)),
+        ranges: Vec::new(),
+        byte_ranges: Vec::new(),
         context: String::new(),
     }
 }
 
 fn unlocated(span: &str) -> Citation {
     Citation {
+        source: None,
         span: span.to_string(),
         location: "unlocated".into(),
         located: Located::Unlocated,
         range: None,
         byte_range: None,
+        ranges: Vec::new(),
+        byte_ranges: Vec::new(),
         context: String::new(),
     }
 }
@@ -78,6 +84,7 @@ fn check(
     run_results: &[Verdict],
 ) -> CheckResult {
     CheckResult {
+        code: None,
         check_id: id.into(),
         result,
         per_check_confidence: 0.8,
@@ -198,6 +205,7 @@ fn fixture_report(text: &str) -> Report {
             consistency_score: 0.78,
             divergent_findings: vec!["escalation_signal: 2 fail, 1 pass".into()],
             injection_susceptible_runs: 0,
+            runs_per_check: Default::default(),
         },
         integrity: Integrity {
             playbook_logic_hash: pb.logic_hash.clone(),

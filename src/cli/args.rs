@@ -78,6 +78,11 @@ pub enum Command {
     },
     /// Compare variants' outputs over a dataset of scenarios (seed 002 §8).
     Dataset(DatasetArgs),
+    /// Keep the store small: prune old reports, give space back.
+    Store {
+        #[command(subcommand)]
+        action: StoreAction,
+    },
     /// Inspect playbooks.
     Playbook {
         #[command(subcommand)]
@@ -104,6 +109,33 @@ pub enum BaselineAction {
         db: Option<PathBuf>,
         #[arg(long)]
         playbook: Option<String>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum StoreAction {
+    /// Drop old reports, and the reports and cached answers of documents that no longer
+    /// exist. Baselines and the reports they point at stay (unless --baselines).
+    Prune {
+        /// Per document, keep only the newest N reports.
+        #[arg(long, value_name = "N")]
+        keep_last: Option<usize>,
+        /// Drop reports and cached answers older than DAYS days.
+        #[arg(long, value_name = "DAYS")]
+        older_than: Option<u64>,
+        /// Also drop the baselines of documents that no longer exist.
+        #[arg(long)]
+        baselines: bool,
+        /// Say what would go; change nothing.
+        #[arg(long)]
+        dry_run: bool,
+        #[arg(long, env = "BYOP_DB")]
+        db: Option<PathBuf>,
+    },
+    /// Give the space of deleted rows back to the file system.
+    Vacuum {
+        #[arg(long, env = "BYOP_DB")]
+        db: Option<PathBuf>,
     },
 }
 
@@ -144,6 +176,10 @@ pub struct CheckArgs {
     /// Runs per evaluator-backed check in full mode (2–10; default 3, or `evaluator.runs`).
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=10))]
     pub runs: Option<u32>,
+    /// Full mode: when a check's runs disagree, draw more, up to this many (default 7, or
+    /// `evaluator.max_runs`; equal to --runs for none).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=10))]
+    pub max_runs: Option<u32>,
     /// Save the new report as the document's drift baseline.
     #[arg(long)]
     pub save_baseline: bool,

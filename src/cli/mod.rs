@@ -14,6 +14,7 @@ mod log;
 mod output;
 mod playbook;
 mod report;
+mod store;
 
 use std::process::ExitCode;
 
@@ -73,6 +74,7 @@ fn run(cli: Cli) -> Result<u8, CliError> {
             limit,
         } => log::run(file, format, verify, db, limit),
         Command::Dataset(args) => runtime.block_on(dataset::run(args)),
+        Command::Store { action } => store::run(action),
         Command::Playbook { action } => playbook::run(action),
     }
 }

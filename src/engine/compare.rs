@@ -201,14 +201,18 @@ mod tests {
     #[test]
     fn spans_are_compared_with_normalized_whitespace() {
         let cit = |s: &str| crate::model::Citation {
+            source: None,
             span: s.into(),
             location: "line 1".into(),
             located: crate::model::Located::Exact,
             range: None,
             byte_range: None,
+            ranges: Vec::new(),
+            byte_ranges: Vec::new(),
             context: String::new(),
         };
         let check = CheckResult {
+            code: None,
             check_id: "x".into(),
             result: Verdict::Fail,
             per_check_confidence: 1.0,

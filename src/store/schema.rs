@@ -60,6 +60,11 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX audit_by_document ON audit_log (document, id);
     CREATE INDEX audit_by_request ON audit_log (request_id, id);",
+    // v3: which document a cached response was asked for, so pruning can drop it with
+    // the document (not covered by the row's MAC: it only decides what pruning removes).
+    "ALTER TABLE responses ADD COLUMN doc_key TEXT;
+    CREATE INDEX responses_by_doc ON responses (doc_key);
+    CREATE INDEX responses_by_time ON responses (created_at);",
 ];
 
 /// Schema version this binary writes.

@@ -33,16 +33,20 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
     let checks = CHECKS
         .iter()
         .map(|(check_id, severity, detection_type)| CheckResult {
+            code: None,
             check_id: check_id.to_string(),
             result: Verdict::Fail,
             per_check_confidence: 0.8,
             per_check_consistency: 1.0,
             evidence_citations: vec![Citation {
+                source: None,
                 span: "The Receiving Party shall indemnify…".into(),
                 location: "line 3".into(),
                 located: Located::Normalized,
                 range: None,
                 byte_range: Some((10, 42)),
+                ranges: Vec::new(),
+                byte_ranges: Vec::new(),
                 context: String::new(),
             }],
             notes: "No escalation statement".into(),
@@ -78,6 +82,7 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
             consistency_score: 0.75,
             divergent_findings: vec![],
             injection_susceptible_runs: 0,
+            runs_per_check: Default::default(),
         },
         integrity: Integrity {
             playbook_logic_hash: hash(),

@@ -21,6 +21,16 @@ pub struct ConfigFile {
     pub db: Option<String>,
     #[serde(default)]
     pub evaluator: EvaluatorSection,
+    #[serde(default)]
+    pub evidence: EvidenceSection,
+}
+
+/// `[evidence]`: which evidence sources a workspace accepts (issue 11).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct EvidenceSection {
+    /// `source_origin` values an evidence set may come from; empty accepts none.
+    pub allowed_origins: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
@@ -35,6 +45,8 @@ pub struct EvaluatorSection {
     pub max_tokens: Option<u32>,
     /// Runs per evaluator-backed check in full mode (default 3).
     pub runs: Option<u32>,
+    /// Full mode: the most runs a check whose runs disagree gets (default 7).
+    pub max_runs: Option<u32>,
     /// Plant canary instructions in the evaluated text (default: on in full mode).
     pub canary: Option<bool>,
     /// Larger evaluator answers are refused (default 2 MB).

@@ -13,6 +13,12 @@ pub struct FrontMatter {
     pub source: Option<String>,
     pub prompt: Option<String>,
     pub playbook: Option<String>,
+    /// An evidence set (seed 004 §5.1 JSON), relative to the document.
+    #[serde(default)]
+    pub evidence: Option<String>,
+    /// The date evidence must be in force at, `YYYY-MM-DD` (default: today).
+    #[serde(default)]
+    pub as_of: Option<String>,
 }
 
 #[derive(Deserialize)]

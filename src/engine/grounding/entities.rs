@@ -102,7 +102,7 @@ static DATE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static TERM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"["“](?P<t>[A-Z][\w'’&-]*(?:\s+(?:of|and|or|the|for|to|[A-Z][\w'’&-]*)){0,4})["”]"#,
+        r#"["“](?P<t>[A-Z][\w'’&-]*(?:\s+(?:of|and|or|the|for|to|[A-Z][\w'’&-]*)){0,2})["”]"#,
     )
     .expect("term regex")
 });

@@ -111,7 +111,10 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Reference> {
             b0 += 1;
         }
         let (after, before) = (&hay[m.end()..a1], &hay[b0..m.start()]);
-        if STATUTE_AFTER.is_match(after)
+        // "§ 16600", "Section 1542": four or more digits number a statute, not a contract.
+        let statute_number = raw.chars().take_while(char::is_ascii_digit).count() >= 4;
+        if statute_number
+            || STATUTE_AFTER.is_match(after)
             || (word.starts_with('§') && STATUTE_BEFORE.is_match(before))
         {
             continue;

@@ -19,6 +19,8 @@ pub struct Source<'a> {
     joined: String,
     word_at: Vec<(usize, Span)>,
     locator: Locator<'a>,
+    /// Quotes already located (two checks ask about the same quotes).
+    located: std::cell::RefCell<HashMap<String, Location>>,
 }
 
 impl<'a> Source<'a> {
@@ -48,6 +50,7 @@ impl<'a> Source<'a> {
             joined,
             word_at,
             locator: Locator::new(text, (0, text.len())),
+            located: Default::default(),
         }
     }
 
@@ -117,7 +120,16 @@ impl<'a> Source<'a> {
     }
 
     /// The citation locator over the whole source (exact → normalized → ellipsis → fuzzy).
+    // `Location` is about to grow a `pieces` vector (not `Copy`): clone, not copy.
+    #[allow(clippy::clone_on_copy)]
     pub fn locate(&self, quote: &str) -> Location {
-        self.locator.locate(quote)
+        if let Some(l) = self.located.borrow().get(quote) {
+            return l.clone();
+        }
+        let l = self.locator.locate(quote);
+        self.located
+            .borrow_mut()
+            .insert(quote.to_string(), l.clone());
+        l
     }
 }

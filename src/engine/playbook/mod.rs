@@ -18,6 +18,9 @@ const BUILTIN_JSON: &str = include_str!("../../../playbooks/ai_plugin_observabil
 /// Seed 002's PlanProof contract: plan validators and the `validation` object.
 pub const PLANPROOF_ID: &str = "planproof_v1";
 const PLANPROOF_JSON: &str = include_str!("../../../playbooks/planproof_v1.json");
+/// The second built-in playbook: deterministic grounding and evidence checks (issue 11).
+pub const EVIDENCE_ID: &str = "evidence_contract_v1";
+const EVIDENCE_JSON: &str = include_str!("../../../playbooks/evidence_contract_v1.json");
 
 /// A loaded playbook and where it came from.
 #[derive(Debug, Clone)]
@@ -52,6 +55,18 @@ pub fn builtin() -> LoadedPlaybook {
         .clone()
 }
 
+/// The evidence-contract playbook, parsed and compiled once per process.
+pub fn evidence_contract() -> LoadedPlaybook {
+    static EVIDENCE: std::sync::OnceLock<LoadedPlaybook> = std::sync::OnceLock::new();
+    EVIDENCE
+        .get_or_init(|| {
+            let pb = parse(EVIDENCE_JSON, "<builtin:evidence_contract_v1>")
+                .expect("built-in evidence playbook is valid (tested)");
+            loaded(pb, None)
+        })
+        .clone()
+}
+
 impl LoadedPlaybook {
     /// A playbook already parsed and validated (`parse`), with no file behind it.
     pub fn from_playbook(pb: Playbook) -> LoadedPlaybook {
@@ -81,7 +96,7 @@ fn loaded(pb: Playbook, path: Option<PathBuf>) -> LoadedPlaybook {
 
 /// Names of the playbooks shipped in the binary.
 pub fn builtin_ids() -> &'static [&'static str] {
-    &[BUILTIN_ID, PLANPROOF_ID]
+    &[BUILTIN_ID, EVIDENCE_ID, PLANPROOF_ID]
 }
 
 /// A built-in playbook by id, parsed and compiled once per process.
@@ -89,6 +104,7 @@ pub fn builtin_by_id(id: &str) -> Option<LoadedPlaybook> {
     static PLANPROOF: std::sync::OnceLock<LoadedPlaybook> = std::sync::OnceLock::new();
     match id {
         BUILTIN_ID => Some(builtin()),
+        EVIDENCE_ID => Some(evidence_contract()),
         PLANPROOF_ID => Some(
             PLANPROOF
                 .get_or_init(|| {
@@ -106,6 +122,9 @@ pub fn builtin_by_id(id: &str) -> Option<LoadedPlaybook> {
 pub fn resolve(spec: &str, base_dir: &Path) -> Result<LoadedPlaybook, String> {
     if let Some(pb) = builtin_by_id(spec) {
         return Ok(pb);
+    }
+    if spec == EVIDENCE_ID {
+        return Ok(evidence_contract());
     }
     let path = base_dir.join(spec);
     if !path.exists() && !spec.ends_with(".json") && !spec.contains('/') {

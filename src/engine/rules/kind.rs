@@ -39,6 +39,8 @@ pub struct RuleContext<'a> {
     pub prose: ProseMap,
     /// The document's companions and evidence policy (empty when there are none).
     pub companions: Companions<'a>,
+    /// The source companion indexed once for every grounding check of a run.
+    grounding: std::cell::OnceCell<Option<crate::engine::grounding::Source<'a>>>,
 }
 
 /// What the output is checked against: the companions' texts (read through the workspace
@@ -47,6 +49,8 @@ pub struct RuleContext<'a> {
 pub struct Companions<'a> {
     /// The source document the AI analysed (front matter `source`).
     pub source: Option<&'a str>,
+    /// The prompt that produced the output (a quote of it is not a claim about the source).
+    pub prompt: Option<&'a str>,
     /// The evidence set (front matter `evidence`), JSON as read.
     pub evidence: Option<&'a str>,
     /// Front matter `evidence` was named but could not be read.
@@ -66,7 +70,19 @@ impl<'a> RuleContext<'a> {
             body,
             prose: ProseMap::new(text, body),
             companions: Companions::default(),
+            grounding: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The source companion, indexed for grounding on first use; `None` without a source.
+    pub fn source(&self) -> Option<&crate::engine::grounding::Source<'a>> {
+        self.grounding
+            .get_or_init(|| {
+                self.companions
+                    .source
+                    .map(crate::engine::grounding::Source::new)
+            })
+            .as_ref()
     }
 
     pub fn with_companions(mut self, companions: Companions<'a>) -> Self {

@@ -6,11 +6,15 @@
 //! `runner`): deterministic checks take the rule's verdict, hybrid and semantic
 //! checks hand the hits to the evaluator as candidate spans.
 
+mod citations_legal;
 mod constraints;
 mod coverage;
+mod evidence;
 mod feasibility;
 mod grounded_entities;
+mod grounding;
 mod kind;
+mod lawmadi;
 mod markdown;
 mod pattern;
 mod plan_rule;
@@ -38,6 +42,11 @@ type Compile = fn(serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError>
 /// Every rule kind. A new kind is a new file and one line here.
 const KINDS: &[(&str, Compile)] = &[
     ("pattern", pattern::compile),
+    ("quotes_grounded", grounding::compile_quotes),
+    ("references_grounded", grounding::compile_references),
+    ("entities_grounded", grounding::compile_entities),
+    ("evidence_set", evidence::compile),
+    ("lawmadi_output", lawmadi::compile),
     ("qualifier_window", qualifier::compile),
     ("required_section", section::compile),
     ("run_variance", report_level::compile_variance),

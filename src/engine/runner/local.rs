@@ -7,9 +7,11 @@ use crate::engine::citations::Locator;
 use crate::engine::document::Document;
 use crate::engine::plan::Part;
 use crate::engine::playbook::LoadedPlaybook;
-use crate::engine::rules::{Companions, RuleContext, RuleOutcome};
+use crate::engine::rules::{Companions, RuleContext, RuleOutcome, SourceRef};
 use crate::engine::suppress::Suppressions;
 use crate::evaluator::prompt::Candidate;
+use crate::model::SourceLocation;
+use crate::model::text::{Encoding, LineIndex};
 use crate::model::{Check, CheckResult, Citation, DetectionType, Located, RawRun, Verdict};
 
 pub(super) struct Prepared<'a> {
@@ -20,13 +22,21 @@ pub(super) struct Prepared<'a> {
     pub suppressions: Suppressions,
     /// Built on the first evaluator citation: the body normalized once per run.
     locator: OnceCell<Locator<'a>>,
+    /// Line index of the source companion, built on the first grounding citation.
+    source_index: OnceCell<LineIndex>,
 }
 
 impl<'a> Prepared<'a> {
     pub fn new(playbook: &LoadedPlaybook, doc: &'a Document) -> Self {
+        let today = today_utc();
         let cx = RuleContext::new(&doc.text, doc.body).with_companions(Companions {
             source: doc.source.as_ref().map(|c| c.text.as_str()),
-            ..Companions::default()
+            prompt: doc.prompt.as_ref().map(|c| c.text.as_str()),
+            evidence: doc.evidence.as_ref().map(|c| c.text.as_str()),
+            evidence_unreadable: doc.evidence_unreadable,
+            as_of: doc.front_matter.as_of.as_deref(),
+            today: Some(&today),
+            allowed_origins: &doc.allowed_origins,
         });
         let outcomes = playbook
             .compiled
@@ -44,6 +54,7 @@ impl<'a> Prepared<'a> {
             parts,
             suppressions: Suppressions::parse(&doc.text, &doc.line_index),
             locator: OnceCell::new(),
+            source_index: OnceCell::new(),
         }
     }
 
@@ -61,11 +72,14 @@ impl<'a> Prepared<'a> {
     ) -> Citation {
         let range = self.doc.range(start, end);
         Citation {
+            source: None,
             span: self.doc.text[start..end].to_string(),
             location: format!("line {}", range.start.line + 1),
             located,
             range: Some(range),
             byte_range: Some((start, end)),
+            ranges: Vec::new(),
+            byte_ranges: Vec::new(),
             context,
         }
     }
@@ -74,8 +88,29 @@ impl<'a> Prepared<'a> {
         outcome
             .hits
             .iter()
-            .map(|h| self.citation(h.start, h.end, Located::Exact, h.note.clone()))
+            .map(|h| {
+                let mut c = self.citation(h.start, h.end, Located::Exact, h.note.clone());
+                c.source = h.source.as_ref().and_then(|s| self.source_location(s));
+                c
+            })
             .collect()
+    }
+
+    /// A hit's place in the source companion, with its range in the source's own lines.
+    fn source_location(&self, s: &SourceRef) -> Option<SourceLocation> {
+        let src = self.doc.source.as_ref()?;
+        let text = src.text.as_str();
+        if s.start > s.end || s.end > text.len() {
+            return None;
+        }
+        let index = self.source_index.get_or_init(|| LineIndex::new(text));
+        Some(SourceLocation {
+            path: src.path.display().to_string(),
+            range: index.range(text, s.start, s.end, Encoding::Utf16),
+            byte_range: (s.start, s.end),
+            excerpt: s.excerpt.clone(),
+            replacement: s.replacement.clone(),
+        })
     }
 
     /// Problem spans found locally, handed to the evaluator (hybrid/semantic checks with rules).
@@ -107,6 +142,7 @@ impl<'a> Prepared<'a> {
             (DetectionType::Deterministic, Some(o)) => {
                 let mut r = base(o.verdict, 1.0, self.hit_citations(o), o.notes.clone());
                 r.raw_runs = vec![local_run(o.verdict)];
+                r.code = o.code.clone();
                 r
             }
             (DetectionType::Deterministic, None) => base(
@@ -145,6 +181,7 @@ pub(super) fn blank_result(
     notes: String,
 ) -> CheckResult {
     CheckResult {
+        code: None,
         check_id: check.id.clone(),
         result,
         per_check_confidence: confidence,
@@ -170,4 +207,10 @@ fn local_run(result: Verdict) -> RawRun {
         raw_response: None,
         cached: false,
     }
+}
+
+/// Today's date (UTC) as `YYYY-MM-DD`: the default as-of date for evidence.
+fn today_utc() -> String {
+    let d = time::OffsetDateTime::now_utc().date();
+    format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day())
 }
