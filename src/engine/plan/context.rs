@@ -86,6 +86,10 @@ static LONG_BLOCK: LazyLock<Regex> = LazyLock::new(|| {
     re(r"(?i)\b(deep work|long block|uninterrupted|one big block|in one go|marathon)\b")
 });
 
+/// At most this many blocks and tasks are kept (a day's notes have far fewer), so that
+/// matching them against the plan stays linear in the input.
+pub const MAX_EXTRACTED: usize = 1000;
+
 /// Read the notes.
 pub fn extract(notes: &str) -> Context {
     let mut cx = Context {
@@ -110,6 +114,8 @@ pub fn extract(notes: &str) -> Context {
             }
         }
     }
+    cx.blocks.truncate(MAX_EXTRACTED);
+    cx.tasks.truncate(MAX_EXTRACTED);
     cx.blocks.sort_by_key(|b| (b.start, b.end));
     cx
 }

@@ -21,18 +21,38 @@ fn same_day_words(key: &str) -> &'static [&'static str] {
     }
 }
 
-/// Whether the notes state this deadline: a deadline or stop at the same clock time, or
-/// the same day word.
-fn deadline_grounded(key: &str, notes: &str, cx: &Context, source: &Source) -> bool {
-    if let Some(t) = find_times(key).first() {
-        let stated = plan_entities::extract(notes)
+/// The notes, read once for every deadline in the plan (linear in notes + plan).
+struct Notes<'a> {
+    source: Source<'a>,
+    lower: String,
+    /// Clock minutes of the notes' own deadlines and of their stop.
+    stated: Vec<u32>,
+}
+
+impl<'a> Notes<'a> {
+    fn new(text: &'a str, cx: &Context) -> Notes<'a> {
+        let mut stated: Vec<u32> = plan_entities::extract(text)
             .into_iter()
             .filter(|e| e.kind == PlanEntityKind::Deadline)
-            .filter_map(|e| find_times(&e.key).first().map(|f| f.start));
-        return cx.window_end == Some(t.start) || stated.into_iter().any(|m| m == t.start);
+            .filter_map(|e| find_times(&e.key).first().map(|f| f.start))
+            .collect();
+        stated.extend(cx.window_end);
+        Notes {
+            source: Source::new(text),
+            lower: text.to_lowercase(),
+            stated,
+        }
     }
-    let lower = notes.to_lowercase();
-    source.find_words(key).is_some() || same_day_words(key).iter().any(|w| lower.contains(w))
+
+    /// Whether the notes state this deadline: a deadline or stop at the same clock time,
+    /// or the same day word.
+    fn has_deadline(&self, key: &str) -> bool {
+        if let Some(t) = find_times(key).first() {
+            return self.stated.contains(&t.start);
+        }
+        self.source.find_words(key).is_some()
+            || same_day_words(key).iter().any(|w| self.lower.contains(w))
+    }
 }
 
 fn shared_grounded(e: &Entity, source: &Source) -> bool {
@@ -48,13 +68,8 @@ struct Flag {
 }
 
 /// Flags in one piece of plan text (a task or its why), `at` locating its item.
-fn flags_in(
-    text: &str,
-    notes: (&str, &Context),
-    source: &Source,
-    at: (usize, usize),
-    out: &mut Vec<Flag>,
-) {
+fn flags_in(text: &str, notes: &Notes, at: (usize, usize), out: &mut Vec<Flag>) {
+    let source = &notes.source;
     let found = plan_entities::extract(text);
     // A made-up meeting is one invention, not one per name in it.
     let invented_meeting = found
@@ -65,7 +80,7 @@ fn flags_in(
             PlanEntityKind::Meeting => source.find_words(&e.key).is_some(),
             PlanEntityKind::Name if invented_meeting => continue,
             PlanEntityKind::Name => e.key.split(' ').any(|w| source.find_words(w).is_some()),
-            PlanEntityKind::Deadline => deadline_grounded(&e.key, notes.0, notes.1, source),
+            PlanEntityKind::Deadline => notes.has_deadline(&e.key),
         };
         if !grounded {
             let shown = if e.kind == PlanEntityKind::Meeting {
@@ -107,11 +122,11 @@ pub fn grounded_entities(a: &Analysis) -> Part {
     let (Some(cx), Some(notes)) = (&a.context, a.notes.as_deref()) else {
         return super::validate::no_context();
     };
-    let source = Source::new(notes);
+    let notes = Notes::new(notes, cx);
     let mut flags = Vec::new();
     for it in &a.plan.items {
-        flags_in(&it.task, (notes, cx), &source, it.at, &mut flags);
-        flags_in(&it.why, (notes, cx), &source, it.at, &mut flags);
+        flags_in(&it.task, &notes, it.at, &mut flags);
+        flags_in(&it.why, &notes, it.at, &mut flags);
     }
     let mut seen = BTreeSet::new();
     flags.retain(|f| seen.insert((f.kind, f.key.clone())));

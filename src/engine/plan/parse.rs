@@ -40,6 +40,10 @@ pub struct Plan {
     pub problems: Vec<String>,
 }
 
+/// Items past this many are not read (a plan has 3–7; `plan_schema` reports the count):
+/// matching items against the notes stays linear in the input.
+pub const MAX_ITEMS: usize = 200;
+
 impl Plan {
     pub fn planned_minutes(&self) -> i64 {
         self.items
@@ -128,7 +132,7 @@ fn from_json(v: &Value, text: &str, at: usize, len: usize) -> Plan {
     match obj.get("plan") {
         Some(Value::Array(items)) => {
             let mut cursor = at;
-            for (i, it) in items.iter().enumerate() {
+            for (i, it) in items.iter().take(MAX_ITEMS).enumerate() {
                 let task = it.get("task").and_then(Value::as_str).unwrap_or("").trim();
                 let why = it
                     .get("why")
@@ -284,13 +288,14 @@ fn from_markdown(text: &str, body: (usize, usize)) -> Plan {
         match section {
             Section::Assumptions => push(&mut p.assumptions, content),
             Section::Questions => push(&mut p.questions, content),
-            Section::Plan | Section::Other => {
+            Section::Plan | Section::Other if p.items.len() < MAX_ITEMS => {
                 let tb = timebox(content);
                 if section == Section::Other && tb.is_none() {
                     continue;
                 }
                 p.items.push(markdown_item(content, content_at, tb));
             }
+            Section::Plan | Section::Other => {}
         }
     }
     if p.items.is_empty() {

@@ -762,6 +762,39 @@ mod tests {
     }
 
     #[test]
+    fn huge_inputs_are_bounded() {
+        let notes: String = (0..20_000)
+            .map(|i| {
+                format!(
+                    "- Task number{i} alpha\n- Meeting {}:00-{}:30\n",
+                    9 + i % 8,
+                    9 + i % 8
+                )
+            })
+            .collect();
+        let items: Vec<(String, i64)> = (0..20_000)
+            .map(|i| (format!("Task number{i} alpha"), 10))
+            .collect();
+        let items: Vec<(&str, i64)> = items.iter().map(|(t, m)| (t.as_str(), *m)).collect();
+        let a = run(
+            &doc("2026-06-01T09:00:00-04:00", &json_plan(&items)),
+            Some(&notes),
+        );
+        assert_eq!(a.plan.items.len(), crate::engine::plan::parse::MAX_ITEMS);
+        let cx = a.context.as_ref().unwrap();
+        assert_eq!(cx.tasks.len(), crate::engine::plan::context::MAX_EXTRACTED);
+        let v = all(&a);
+        assert_eq!(v.status, ValidationStatus::Fail);
+        assert!(
+            v.errors
+                .iter()
+                .any(|e| e.starts_with("Plan has 200 item(s)")),
+            "{:?}",
+            &v.errors[..3]
+        );
+    }
+
+    #[test]
     fn dst_day_has_an_hour_less() {
         // 2026-03-08 in Toronto: clocks go 2 AM → 3 AM. From midnight to a 4 AM stop is 3 hours.
         let notes = "hard stop at 4am\n- Ship the release\n- Write notes\n- Email Dana";
