@@ -276,7 +276,7 @@ pub fn time_budget(a: &Analysis) -> Part {
             .map(|i| vec![item_spot(a, i, "the plan runs out of time here")])
             .unwrap_or_default();
         let mut p = part(Verdict::Fail, metrics, vec![err], spots, String::new());
-        p.notes = format!("{} {detail}", p.notes);
+        p.notes = format!("{}. {detail}", p.notes);
         return p;
     }
     part(Verdict::Pass, metrics, vec![], vec![], detail)
