@@ -251,3 +251,39 @@ fn evaluator_calls_run_concurrently_and_a_rerun_is_served_from_the_cache() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(llm.calls(), 2 * first);
 }
+
+#[test]
+fn bare_outputs_inherit_the_scenarios_front_matter() {
+    let ws = Ws::new();
+    let body = |rel: &str| {
+        let t = std::fs::read_to_string(examples().join("planproof").join(rel)).unwrap();
+        let end = t[4..].find("\n---\n").unwrap() + 4 + 5;
+        t[end..].to_string()
+    };
+    std::fs::create_dir_all(ws.path("mini/scenarios")).unwrap();
+    std::fs::create_dir_all(ws.path("mini/variants/naive")).unwrap();
+    std::fs::copy(
+        examples().join("planproof/scenarios/school_pickup.md"),
+        ws.path("mini/scenarios/school_pickup.md"),
+    )
+    .unwrap();
+    ws.write(
+        "mini/variants/naive/school_pickup.json",
+        &body("variants/v1_naive/school_pickup.md"),
+    );
+    let o = ws.run(&[
+        "dataset",
+        "mini",
+        "--playbook",
+        "planproof_v1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let s = json_of(&o);
+    // The hand-worked values of school_pickup/v1_naive: 285 available, one violation.
+    assert_eq!(s["variants"][0]["constraint_violations"], 1);
+    assert_eq!(s["variants"][0]["overflow_frequency"], 1.0);
+    assert_eq!(s["variants"][0]["hallucination_flags"], 1);
+    assert!(s["comparison"].is_null(), "one variant: nothing to pair");
+}
