@@ -120,8 +120,6 @@ impl<'a> Source<'a> {
     }
 
     /// The citation locator over the whole source (exact → normalized → ellipsis → fuzzy).
-    // `Location` is about to grow a `pieces` vector (not `Copy`): clone, not copy.
-    #[allow(clippy::clone_on_copy)]
     pub fn locate(&self, quote: &str) -> Location {
         if let Some(l) = self.located.borrow().get(quote) {
             return l.clone();

@@ -167,3 +167,21 @@ fn bad_input_never_panics() {
     let s = Source::new(t);
     let _ = s.locate("unclosed");
 }
+
+#[test]
+fn every_grounding_rule_survives_multibyte_text_at_every_offset() {
+    use crate::engine::playbook::resolve;
+    use crate::engine::rules::{Companions, RuleContext};
+    let pb = resolve("evidence_contract_v1", std::path::Path::new(".")).unwrap();
+    let text = "──this Section 8.7 “€5 million” § 3 — this── \"Quoted words here now…\"\n> ─ block\n8.7 ─ ninety (90) days ─ Acme Inc.─";
+    for a in (0..text.len()).filter(|&a| text.is_char_boundary(a)) {
+        let cx = RuleContext::new(text, (a, text.len())).with_companions(Companions {
+            source: Some("── Section 8 ─ Acme Inc. “€5 million”"),
+            prompt: Some("─"),
+            ..Default::default()
+        });
+        for rule in pb.compiled.iter().flatten() {
+            let _ = rule.apply(&cx);
+        }
+    }
+}

@@ -12,10 +12,9 @@ use regex::Regex;
 use serde::Deserialize;
 
 use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome, SourceRef};
-use super::markdown::sentence_bounds;
 use super::regexes::compile_all;
 use super::skip::{SkipRules, Skipped, compile_skips};
-use crate::engine::citations::Locator;
+use crate::engine::citations::{Locator, word_diff};
 use crate::engine::grounding::{EntityKind, RefKind, Source, entities, quotes, references};
 use crate::model::{Located, Verdict};
 
@@ -211,27 +210,35 @@ impl GroundingRule {
         !skipped.covers(start, end)
     }
 
+    /// The words leading into a quote: the sentence so far on its line, or the previous
+    /// non-blank line when the quote opens its line (a block quote, a quoted clause).
     fn lead_in_says_new(&self, cx: &RuleContext, start: usize) -> bool {
         let Some(re) = &self.lead_in else {
             return false;
         };
-        let (s, _) = sentence_bounds(cx.text, cx.body.0, cx.body.1, start.min(cx.body.1));
-        let mut lo = s.max(start.saturating_sub(160));
-        // A block quote's lead-in is the line before it.
-        if lo >= start.saturating_sub(2) {
-            lo = cx.text[..start]
-                .trim_end()
-                .rfind('\n')
-                .map_or(cx.body.0, |i| i + 1);
-            lo = cx.text[..lo.saturating_sub(1)]
-                .rfind('\n')
-                .map_or(cx.body.0, |i| i + 1)
-                .max(cx.body.0);
-        }
-        while !cx.text.is_char_boundary(lo) {
-            lo += 1;
-        }
-        re.is_match(&cx.text[lo.min(start)..start])
+        let before = cx.text.get(cx.body.0..start).unwrap_or("");
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let on_line = &before[line_start..];
+        let bare = |t: &str| {
+            t.trim_matches(|c: char| {
+                c.is_whitespace() || matches!(c, '>' | '*' | '_' | '-' | '"' | '“' | '(' | '[')
+            })
+            .is_empty()
+        };
+        let lead = if bare(on_line) {
+            let prev = before[..line_start].trim_end();
+            &prev[prev.rfind('\n').map_or(0, |i| i + 1)..]
+        } else {
+            let from = on_line
+                .rfind(". ")
+                .map_or(0, |i| i + 2)
+                .max(on_line.len().saturating_sub(160));
+            let from = (from..=on_line.len())
+                .find(|&i| on_line.is_char_boundary(i))
+                .unwrap_or(on_line.len());
+            &on_line[from..]
+        };
+        re.is_match(lead)
     }
 
     fn quotes(
@@ -269,13 +276,14 @@ impl GroundingRule {
             t.examined += 1;
             let excerpt = |a: usize, b: usize| source.text[a..b].to_string();
             match (loc.located, misquoted) {
-                (Located::Exact | Located::Normalized, _) => t.grounded += 1,
+                _ if loc.is_evidence() => t.grounded += 1,
                 (Located::Fuzzy, true) => hits.push(Hit {
                     start: q.start,
                     end: q.end,
                     note: format!(
-                        "misquoted: the source reads “{}”",
-                        clip(&excerpt(loc.start, loc.end))
+                        "misquoted: the source reads “{}” ({})",
+                        clip(&excerpt(loc.start, loc.end)),
+                        clip(&word_diff(&q.text, &excerpt(loc.start, loc.end)))
                     ),
                     source: Some(SourceRef {
                         start: loc.start,
@@ -319,9 +327,13 @@ impl GroundingRule {
             .collect();
         for r in all {
             let this = cx.text[..r.start].trim_end_matches([' ', '*', '_']);
-            let self_ref = this.len() >= 4
-                && this[this.len() - 4..].eq_ignore_ascii_case("this")
-                && !cx.text[..this.len() - 4].ends_with(char::is_alphanumeric);
+            let self_ref = this
+                .len()
+                .checked_sub(4)
+                .and_then(|i| Some((this.get(i..)?, &this[..i])))
+                .is_some_and(|(w, rest)| {
+                    w.eq_ignore_ascii_case("this") && !rest.ends_with(char::is_alphanumeric)
+                });
             if self_ref || !self.is_claim(skipped, r.start, r.end) {
                 t.skipped += 1;
                 continue;
