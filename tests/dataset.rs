@@ -214,6 +214,29 @@ fn legal_reviews_give_each_checks_fail_rate_per_variant() {
     assert_eq!(c["broken"], serde_json::json!(["msa"]));
     // No validation object for legal playbooks: no plan metrics.
     assert!(s["variants"][0]["mean_coverage"].is_null());
+    let o = ws.run(&["dataset", "legal", "--mode", "deterministic"]);
+    let out = stdout(&o);
+    assert!(!out.contains("hallucinations"), "no plan columns: {out}");
+    assert!(
+        out.contains("unchecked_areas_disclosure")
+            && out.contains("50% (1)")
+            && out.contains("100% (2)"),
+        "{out}"
+    );
+    assert!(out.contains("broken (pass → fail): msa"), "{out}");
+    let o = ws.run(&[
+        "dataset",
+        "legal",
+        "--mode",
+        "deterministic",
+        "--format",
+        "html",
+    ]);
+    let html = stdout(&o);
+    assert!(
+        html.contains("Fail rate: unchecked_areas_disclosure"),
+        "a chart per check"
+    );
     // Without dataset.toml the layout must be scenarios/ + variants/.
     let ws = Ws::new();
     legal_dataset(&ws, false);

@@ -11,8 +11,30 @@ fn yes_no(passed: bool) -> &'static str {
     if passed { "pass" } else { "FAIL" }
 }
 
+/// Whether the playbook validates plans (a `validation` object, seed 002 metrics).
+fn has_plan_metrics(s: &DatasetSummary) -> bool {
+    s.variants.iter().any(|v| v.mean_coverage.is_some())
+}
+
 pub fn text(s: &DatasetSummary) -> String {
     let mut out = format!("Dataset · playbook {}\n\n", s.playbook_id);
+    if !has_plan_metrics(s) {
+        out += &format!(
+            "{:<16} {:>7} {:>9} {:>14}\n",
+            "variant", "outputs", "pass rate", "indeterminate"
+        );
+        for v in &s.variants {
+            out += &format!(
+                "{:<16} {:>7} {:>9} {:>14}\n",
+                v.variant,
+                v.outputs,
+                pct(v.pass_rate),
+                v.indeterminate
+            );
+        }
+        out += "\n(pass: no check failed; indeterminate: outputs with a check not decided)\n";
+        return out + &tables(s);
+    }
     out += &format!(
         "{:<16} {:>7} {:>9} {:>11} {:>9} {:>14} {:>9} {:>11}\n",
         "variant",
@@ -39,7 +61,13 @@ pub fn text(s: &DatasetSummary) -> String {
             v.confidence_mismatches
         );
     }
-    out += "\n(violations: constraints violated; overflow: share of outputs over the available time; mismatches: confidence high on a failed output)\n\nFail rate per check:\n";
+    out += "\n(violations: constraints violated; overflow: share of outputs over the available time; mismatches: confidence high on a failed output)\n";
+    out + &tables(s)
+}
+
+/// Per-check fail rates, the per-scenario table and the paired comparison.
+fn tables(s: &DatasetSummary) -> String {
+    let mut out = "\nFail rate per check:\n".to_string();
     let names: Vec<&str> = s.variants.iter().map(|v| v.variant.as_str()).collect();
     out += &format!("  {:<28}", "check");
     for n in &names {
@@ -143,7 +171,7 @@ pub fn html(s: &DatasetSummary) -> String {
     let violations = |v: &VariantStats| v.constraint_violations as f64;
     let halluc = |v: &VariantStats| v.hallucination_flags as f64;
     let mism = |v: &VariantStats| v.confidence_mismatches as f64;
-    let charts = [
+    let plan_charts = [
         chart("Pass rate", &series(s, |v| v.pass_rate), 1.0, pct),
         chart(
             "Constraint violations",
@@ -176,6 +204,22 @@ pub fn html(s: &DatasetSummary) -> String {
             |x| format!("{x:.0}"),
         ),
     ];
+    let charts: Vec<String> = if has_plan_metrics(s) {
+        plan_charts.to_vec()
+    } else {
+        // Legal playbooks: the pass rate and each check's fail rate per variant.
+        std::iter::once(plan_charts[0].clone())
+            .chain(s.checks.iter().map(|c| {
+                let values: Vec<(String, f64)> = s
+                    .variants
+                    .iter()
+                    .zip(&c.fail_rate)
+                    .map(|(v, r)| (v.variant.clone(), *r))
+                    .collect();
+                chart(&format!("Fail rate: {}", c.check_id), &values, 1.0, pct)
+            }))
+            .collect()
+    };
     let names: Vec<&str> = s.variants.iter().map(|v| v.variant.as_str()).collect();
     let head: String = names
         .iter()
