@@ -38,3 +38,26 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
         Box::new(move |a| coverage(a, min)),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn min_ratio_must_be_a_share() {
+        let e = compile(serde_json::json!({"min_ratio": 1.5})).unwrap_err();
+        assert_eq!(e.path, [Seg::key("min_ratio")]);
+        assert!(
+            compile(serde_json::json!({"min_ratio": 0.5}))
+                .unwrap()
+                .describe()
+                .contains("50%")
+        );
+        let e = compile(serde_json::json!({"threshold": 0.5})).unwrap_err();
+        assert!(
+            e.message.contains("unknown field `threshold`"),
+            "{}",
+            e.message
+        );
+    }
+}

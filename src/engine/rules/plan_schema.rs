@@ -56,3 +56,28 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
         Box::new(move |a| plan_schema(a, &lim)),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::rules::RuleContext;
+    use crate::model::Verdict;
+
+    #[test]
+    fn limits_are_checked_and_applied() {
+        let e = compile(serde_json::json!({"min_items": 8})).unwrap_err();
+        assert_eq!(e.path, [Seg::key("min_items")]);
+        let rule = compile(serde_json::json!({"min_items": 1, "max_items": 2})).unwrap();
+        let t = r#"{"plan":[{"task":"A","timebox_minutes":10},{"task":"B","timebox_minutes":10},{"task":"C","timebox_minutes":10}],"assumptions":[],"questions":[]}"#;
+        let o = rule.apply(&RuleContext::new(t, (0, t.len()))).unwrap();
+        assert_eq!(o.verdict, Verdict::Fail);
+        assert!(
+            o.notes.contains("Plan has 3 item(s); expected 1 to 2"),
+            "{}",
+            o.notes
+        );
+        assert_eq!(o.code.as_deref(), Some("PLAN-SCHEMA"));
+        let part = rule.validation(&RuleContext::new(t, (0, t.len()))).unwrap();
+        assert_eq!(part.errors.len(), 1);
+    }
+}
