@@ -136,7 +136,7 @@ fn planted_inventions_in_a_synthetic_review_are_all_caught() {
         ),
         (
             "entities_grounded",
-            "The annual fee is $2,500,000.",
+            "Section 2 sets the annual fee at $2,500,000.",
             "$2,500,000",
         ),
         (
@@ -146,7 +146,7 @@ fn planted_inventions_in_a_synthetic_review_are_all_caught() {
         ),
         (
             "entities_grounded",
-            "Late amounts bear interest at 2% per month.",
+            "Under the Agreement, late amounts bear interest at 2% per month.",
             "2%",
         ),
         (
@@ -156,12 +156,12 @@ fn planted_inventions_in_a_synthetic_review_are_all_caught() {
         ),
         (
             "entities_grounded",
-            "The customer is Globex Industries Inc.",
+            "The Agreement names the customer as Globex Industries Inc.",
             "Globex Industries Inc.",
         ),
         (
             "entities_grounded",
-            "It protects \"Trade Secrets\" too.",
+            "Section 5 protects \"Trade Secrets\" too.",
             "Trade Secrets",
         ),
     ];
@@ -532,4 +532,117 @@ fn corpus_pair(dir: &Path, name: &str) -> (String, String) {
         .expect("source in front matter");
     let src = std::fs::read_to_string(dir.join("outputs").join(src)).unwrap();
     (doc.body_text().to_string(), src)
+}
+
+/// Inventions planted (at the top, before any heading) in copies of real reviews and
+/// summaries: every one is caught, and the
+/// copy's other findings are the original's (planting adds exactly the planted findings).
+#[test]
+fn planted_inventions_in_real_outputs_are_all_caught() {
+    let Some(dir) = corpus() else { return };
+    let outputs = [
+        "contract_004_review_3__claude-sonnet-4.5.ai.md",
+        "contract_005_review_3__gpt-5.ai.md",
+        "contract_010_review_2__claude-sonnet-4.5.ai.md",
+        "contract_011_review_2__gemini-2.5-flash.ai.md",
+        "contract_014_review_2__deepseek-chat-v3.ai.md",
+        "contract_015_summarize_1__gpt-5.ai.md",
+        "contract_016_review_2__grok-4.ai.md",
+        "contract_017_summarize_1__mistral-large.ai.md",
+    ];
+    let planted: &[(&str, &str, &str)] = &[
+        (
+            "references_grounded",
+            "Termination for convenience is governed by Section 47.3 of the Agreement.",
+            "Section 47.3",
+        ),
+        (
+            "references_grounded",
+            "The pricing schedule is in Exhibit Q.",
+            "Exhibit Q",
+        ),
+        (
+            "entities_grounded",
+            "Section 1 of the Agreement caps liability at $7,654,321.",
+            "$7,654,321",
+        ),
+        (
+            "entities_grounded",
+            "The Agreement requires notice of seventy-seven (77) days.",
+            "seventy-seven (77) days",
+        ),
+        (
+            "entities_grounded",
+            "The Agreement is dated February 29, 2012.",
+            "February 29, 2012",
+        ),
+        (
+            "entities_grounded",
+            "The Agreement sets a late fee of 13.7%.",
+            "13.7%",
+        ),
+        (
+            "entities_grounded",
+            "The Agreement is between the parties and Zyxwv Holdings LLC.",
+            "Zyxwv Holdings LLC",
+        ),
+        (
+            "quotes_grounded",
+            "The Agreement states: \"the Licensor shall refund all fees within three hours of any complaint\".",
+            "the Licensor shall refund all fees within three hours of any complaint",
+        ),
+    ];
+    let mut found_any = 0;
+    for name in outputs {
+        if !dir.join("outputs").join(name).exists() {
+            continue;
+        }
+        found_any += 1;
+        let (body, src) = corpus_pair(&dir, name);
+        let inp = Inputs {
+            source: Some(&src),
+            ..Default::default()
+        };
+        for (check, sentence, span) in planted {
+            let before = apply(check, &body, &inp).hits.len();
+            let copy = format!("{sentence}\n\n{body}");
+            let o = apply(check, &copy, &inp);
+            let spans = flagged(&o, &copy);
+            assert!(
+                spans.contains(span),
+                "{name}: {check} missed planted {span}: {spans:?}"
+            );
+            assert_eq!(
+                o.hits.len(),
+                before + 1,
+                "{name}: {check}: planting changed other findings"
+            );
+        }
+        // A misquote planted from the source's own words (one word changed) is caught too.
+        let all: Vec<&str> = src.split_whitespace().collect();
+        let plain = |w: &&str| {
+            w.chars().all(|c| c.is_alphabetic() || ",.;'".contains(c)) && w.len() >= 2
+        };
+        let at = (200..all.len() - 14)
+            .find(|&i| all[i..i + 14].iter().all(plain))
+            .expect("a plain 14-word run");
+        let words: Vec<&str> = all[at..at + 14].to_vec();
+        let mut changed = words.clone();
+        changed[6] = "zebra";
+        let copy = format!(
+            "The Agreement reads: \"{}\".\n\n{body}",
+            changed.join(" ")
+        );
+        let o = apply("quotes_verbatim", &copy, &inp);
+        assert!(
+            o.hits
+                .iter()
+                .any(|h| copy[h.start..h.end].contains("zebra")),
+            "{name}: misquote missed ({:?}; not-in-source: {:?}; {})",
+            flagged(&o, &copy),
+            flagged(&apply("quotes_grounded", &copy, &inp), &copy),
+            o.notes
+        );
+    }
+    assert!(found_any >= 6, "corpus outputs missing");
 }

@@ -82,12 +82,22 @@ impl<'a> Source<'a> {
         Some((first.0, last.1))
     }
 
-    /// "Under Acme Corp" is "Acme Corp": the longest tail of the name (at least one word
-    /// before the suffix) that the source has.
+    /// "Under Acme Corp" is "Acme Corp": leading sentence words are dropped; then the whole
+    /// name, or the name without its suffix ("Acme" defined as "Acme, Inc."), must be there.
     fn org_words(&self, key: &str) -> Option<Span> {
-        let words: Vec<&str> = key.split(' ').collect();
-        // Without the suffix too: the source may name "Acme" and define it as "Acme, Inc.".
-        (0..words.len().saturating_sub(1)).find_map(|i| self.find_words(&words[i..].join(" ")))
+        const LEAD: &[&str] = &[
+            "the", "under", "between", "and", "by", "with", "from", "for", "to", "of", "a", "an",
+            "per", "via", "including", "both", "if", "when", "while", "as", "in", "on", "at",
+        ];
+        let mut words: Vec<&str> = key.split(' ').collect();
+        while words.len() > 2 && LEAD.contains(&words[0]) {
+            words.remove(0);
+        }
+        self.find_words(&words.join(" ")).or_else(|| {
+            (words.len() >= 2)
+                .then(|| self.find_words(&words[..words.len() - 1].join(" ")))
+                .flatten()
+        })
     }
 
     /// "12 months" = "1 year", "2 weeks" = "14 days".

@@ -12,6 +12,7 @@ use regex::Regex;
 use serde::Deserialize;
 
 use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome, SourceRef};
+use super::markdown::sentence_bounds;
 use super::regexes::compile_all;
 use super::skip::{SkipRules, Skipped, compile_skips};
 use crate::engine::citations::{Locator, word_diff};
@@ -40,6 +41,10 @@ struct Params {
     /// quotes: `unlocated` (not in the source) or `misquoted` (fuzzy match only).
     #[serde(default)]
     flag: Option<String>,
+    /// entities: a stated fact is a claim about the source only when its sentence (or line)
+    /// also points at the source ("Section 4 provides", "the Agreement", "currently").
+    #[serde(default)]
+    claim_markers: Vec<String>,
     /// entities: which kinds to check (default all): amount, percentage, duration, date,
     /// defined_term, organisation, person.
     #[serde(default)]
@@ -58,6 +63,7 @@ struct GroundingRule {
     what: What,
     skips: SkipRules,
     lead_in: Option<Regex>,
+    markers: Option<Regex>,
     kinds: Vec<EntityKind>,
 }
 
@@ -95,6 +101,7 @@ fn compile_with(value: serde_json::Value, what: What) -> Result<GroundingRule, R
         what,
         skips: compile_skips(&p.skip_sentences, &p.skip_sections)?,
         lead_in: compile_all("not_source_lead_in", &p.not_source_lead_in)?,
+        markers: compile_all("claim_markers", &p.claim_markers)?,
         kinds,
     })
 }
@@ -208,6 +215,23 @@ impl GroundingRule {
     /// Is this span a claim about the source (not drafted, proposed or quoted-prompt text)?
     fn is_claim(&self, skipped: &Skipped, start: usize, end: usize) -> bool {
         !skipped.covers(start, end)
+    }
+
+    /// Does the sentence or line around `at` point at the source (when markers are given)?
+    fn attributed(&self, cx: &RuleContext, at: usize) -> bool {
+        let Some(re) = &self.markers else {
+            return true;
+        };
+        let (s, e) = sentence_bounds(cx.text, cx.body.0, cx.body.1, at);
+        let ls = cx.text[..at]
+            .rfind('\n')
+            .map_or(cx.body.0, |i| i + 1)
+            .max(cx.body.0);
+        let le = cx.text[at..]
+            .find('\n')
+            .map_or(cx.body.1, |i| at + i)
+            .min(cx.body.1);
+        re.is_match(&cx.text[s.min(ls)..e.max(le)])
     }
 
     /// The words leading into a quote: the sentence so far on its line, or the previous
@@ -375,7 +399,11 @@ impl GroundingRule {
             }
             // Inside a quote, the quote checks speak for it; a defined term is itself quoted.
             let quoted = e.kind != EntityKind::DefinedTerm && cx.prose.is_quoted(e.start, e.end);
-            if quoted || !self.is_claim(skipped, e.start, e.end) || is_definition(cx.text, e) {
+            if quoted
+                || !self.is_claim(skipped, e.start, e.end)
+                || is_definition(cx.text, e)
+                || !self.attributed(cx, e.start)
+            {
                 t.skipped += 1;
                 continue;
             }
