@@ -620,19 +620,15 @@ fn planted_inventions_in_real_outputs_are_all_caught() {
         }
         // A misquote planted from the source's own words (one word changed) is caught too.
         let all: Vec<&str> = src.split_whitespace().collect();
-        let plain = |w: &&str| {
-            w.chars().all(|c| c.is_alphabetic() || ",.;'".contains(c)) && w.len() >= 2
-        };
+        let plain =
+            |w: &&str| w.chars().all(|c| c.is_alphabetic() || ",.;'".contains(c)) && w.len() >= 2;
         let at = (200..all.len() - 14)
             .find(|&i| all[i..i + 14].iter().all(plain))
             .expect("a plain 14-word run");
         let words: Vec<&str> = all[at..at + 14].to_vec();
         let mut changed = words.clone();
         changed[6] = "zebra";
-        let copy = format!(
-            "The Agreement reads: \"{}\".\n\n{body}",
-            changed.join(" ")
-        );
+        let copy = format!("The Agreement reads: \"{}\".\n\n{body}", changed.join(" "));
         let o = apply("quotes_verbatim", &copy, &inp);
         assert!(
             o.hits

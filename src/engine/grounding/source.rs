@@ -86,8 +86,29 @@ impl<'a> Source<'a> {
     /// name, or the name without its suffix ("Acme" defined as "Acme, Inc."), must be there.
     fn org_words(&self, key: &str) -> Option<Span> {
         const LEAD: &[&str] = &[
-            "the", "under", "between", "and", "by", "with", "from", "for", "to", "of", "a", "an",
-            "per", "via", "including", "both", "if", "when", "while", "as", "in", "on", "at",
+            "the",
+            "under",
+            "between",
+            "and",
+            "by",
+            "with",
+            "from",
+            "for",
+            "to",
+            "of",
+            "a",
+            "an",
+            "per",
+            "via",
+            "including",
+            "both",
+            "if",
+            "when",
+            "while",
+            "as",
+            "in",
+            "on",
+            "at",
         ];
         let mut words: Vec<&str> = key.split(' ').collect();
         while words.len() > 2 && LEAD.contains(&words[0]) {
