@@ -201,6 +201,10 @@ impl CompiledRule for GroundingRule {
         })
     }
 
+    fn proves(&self) -> bool {
+        true
+    }
+
     fn describe(&self) -> String {
         match self.what {
             What::Quotes { misquoted: false, min_words } => format!("Locates every passage of {min_words}+ words the output quotes from the source (exact, normalized, ellipsis pieces, fuzzy); fails on quotes the source does not contain. Proves a violation."),
