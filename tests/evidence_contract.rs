@@ -2,7 +2,11 @@
 //! evidence set's LC codes, on real corpus outputs (`../shared/corpus/contract-reviews`) and on
 //! copies with planted inventions.
 
+mod support;
+
 use std::path::{Path, PathBuf};
+
+use support::workspace::{Ws, json, stderr, stdout};
 
 use byop::engine::playbook::{LoadedPlaybook, resolve};
 use byop::engine::rules::{Companions, RuleContext, RuleOutcome};
@@ -620,19 +624,15 @@ fn planted_inventions_in_real_outputs_are_all_caught() {
         }
         // A misquote planted from the source's own words (one word changed) is caught too.
         let all: Vec<&str> = src.split_whitespace().collect();
-        let plain = |w: &&str| {
-            w.chars().all(|c| c.is_alphabetic() || ",.;'".contains(c)) && w.len() >= 2
-        };
+        let plain =
+            |w: &&str| w.chars().all(|c| c.is_alphabetic() || ",.;'".contains(c)) && w.len() >= 2;
         let at = (200..all.len() - 14)
             .find(|&i| all[i..i + 14].iter().all(plain))
             .expect("a plain 14-word run");
         let words: Vec<&str> = all[at..at + 14].to_vec();
         let mut changed = words.clone();
         changed[6] = "zebra";
-        let copy = format!(
-            "The Agreement reads: \"{}\".\n\n{body}",
-            changed.join(" ")
-        );
+        let copy = format!("The Agreement reads: \"{}\".\n\n{body}", changed.join(" "));
         let o = apply("quotes_verbatim", &copy, &inp);
         assert!(
             o.hits
@@ -645,4 +645,144 @@ fn planted_inventions_in_real_outputs_are_all_caught() {
         );
     }
     assert!(found_any >= 6, "corpus outputs missing");
+}
+
+// ---- from the command line: report codes, SARIF, JUnit ----
+
+#[test]
+fn byop_check_with_the_evidence_playbook_reports_codes_and_source_locations() {
+    let ws = Ws::new();
+    ws.write("contract.txt", SOURCE);
+    ws.write(
+        "review.ai.md",
+        "---\nbyop:\n  source: contract.txt\n---\n# Review\n\nClause 4.1 reads: \"In no event shall either party be liable for direct or consequential damages.\"\n\n\
+         Termination is governed by Section 14.3 of the Agreement.\n",
+    );
+    ws.write(
+        "bare.ai.md",
+        "# Review\n\nSection 4.1 caps liability at $5,000,000.\n",
+    );
+    let o = ws.run(&[
+        "check",
+        "--playbook",
+        "evidence_contract_v1",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        "review.ai.md",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    let r = &v["byop_report"];
+    let by_id = |id: &str| {
+        r["check_results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["check_id"] == id)
+            .cloned()
+            .unwrap()
+    };
+    let verbatim = by_id("quotes_verbatim");
+    assert_eq!(verbatim["result"], "fail");
+    assert_eq!(verbatim["code"], "GROUNDING-QUOTE");
+    let src = &verbatim["evidence_citations"][0]["source"];
+    assert_eq!(
+        src["path"].as_str().map(|p| p.ends_with("contract.txt")),
+        Some(true),
+        "{src}"
+    );
+    assert!(
+        src["excerpt"]
+            .as_str()
+            .unwrap()
+            .contains("indirect or consequential"),
+        "{src}"
+    );
+    assert_eq!(src["range"]["start"]["line"], 4, "{src}");
+    let refs = by_id("references_grounded");
+    assert_eq!(
+        (refs["result"].as_str(), refs["code"].as_str()),
+        (Some("fail"), Some("GROUNDING-REF"))
+    );
+    assert!(
+        by_id("entities_grounded").get("code").is_none(),
+        "a pass has no code"
+    );
+
+    // No source: indeterminate LC-001, never pass.
+    let o = ws.run(&[
+        "check",
+        "--playbook",
+        "evidence_contract_v1",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        "bare.ai.md",
+    ]);
+    let v = json(&o);
+    for c in v["byop_report"]["check_results"].as_array().unwrap() {
+        if [
+            "quotes_grounded",
+            "quotes_verbatim",
+            "references_grounded",
+            "entities_grounded",
+        ]
+        .contains(&c["check_id"].as_str().unwrap())
+        {
+            assert_eq!(
+                (c["result"].as_str(), c["code"].as_str()),
+                (Some("indeterminate"), Some("LC-001")),
+                "{c}"
+            );
+        }
+    }
+
+    // SARIF: the code in properties, the source passage as a related location.
+    let o = ws.run(&[
+        "check",
+        "--playbook",
+        "evidence_contract_v1",
+        "--format",
+        "sarif",
+        "--fail-on",
+        "never",
+        "review.ai.md",
+    ]);
+    let sarif: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("sarif json");
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let misquote = results
+        .iter()
+        .find(|x| x["ruleId"] == "quotes_verbatim")
+        .expect("sarif result");
+    assert_eq!(misquote["properties"]["code"], "GROUNDING-QUOTE");
+    let related = &misquote["relatedLocations"][0]["physicalLocation"];
+    assert!(
+        related["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("contract.txt"),
+        "{related}"
+    );
+    assert_eq!(related["region"]["startLine"], 5);
+    assert!(results.iter().any(
+        |x| x["ruleId"] == "references_grounded" && x["properties"]["code"] == "GROUNDING-REF"
+    ));
+
+    // JUnit: the code leads the failure message.
+    let o = ws.run(&[
+        "check",
+        "--playbook",
+        "evidence_contract_v1",
+        "--format",
+        "junit",
+        "--fail-on",
+        "never",
+        "review.ai.md",
+    ]);
+    let xml = stdout(&o);
+    assert!(xml.contains("message=\"[GROUNDING-REF] "), "{xml}");
+    assert!(xml.contains("message=\"[GROUNDING-QUOTE] "), "{xml}");
 }

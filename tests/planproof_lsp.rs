@@ -1,5 +1,6 @@
 //! PlanProof in the language server: a plan document gets the plan checks' diagnostics
-//! (on open, no evaluator) and the exported report carries the seed's `validation`.
+//! (on open, no evaluator; `code` is the rule's stable code, `PLAN-…`) and the exported
+//! report carries the seed's `validation`.
 
 #[path = "lsp_support/client.rs"]
 #[allow(dead_code)]
@@ -63,14 +64,14 @@ async fn a_failing_plan_gets_diagnostics_and_its_validation_is_exported() {
             .unwrap_or_else(|| panic!("no {code} in {diags:#?}"))
             .clone()
     };
-    let time = find("time_budget");
+    let time = find("PLAN-TIME");
     assert!(
         time["message"].as_str().unwrap().contains(
             "Planned 330 minutes of work but only 285 minutes available after 3 PM cutoff"
         ),
         "{time}"
     );
-    let g = find("grounded_entities");
+    let g = find("PLAN-GROUNDING");
     assert_eq!(
         range_text(&text, &g["range"]),
         Some("Sync with Marcus on the offsite agenda")

@@ -177,12 +177,44 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
     }
     for c in ORG.captures_iter(hay) {
         let m = c.get(0).expect("match");
-        let e = m.end() - usize::from(m.as_str().ends_with(','));
+        // "AGENTS" is not "AG": the suffix must end a word.
+        let glued = hay[m.end()..]
+            .chars()
+            .next()
+            .is_some_and(char::is_alphanumeric);
+        let name = c.name("name").expect("group").as_str();
+        // A sentence or list break inside the run starts the name after it: "Texas. If Apex
+        // Consulting Group LLC" is "Apex Consulting Group LLC" ("U.S. Bank N.A." stays whole).
+        let cut = name
+            .char_indices()
+            .filter(|&(i, ch)| {
+                let next_space = name[i + 1..].starts_with(' ') && !name[i + 1..].trim().is_empty();
+                let prev_lower = name[..i].chars().last().is_some_and(char::is_lowercase);
+                next_space && (ch == ',' || (ch == '.' && prev_lower))
+            })
+            .last()
+            .map_or(0, |(i, _)| i + 1);
+        let mut cut = cut + (name[cut..].len() - name[cut..].trim_start().len());
+        // Sentence words before the name: "If Apex …", "Under Acme …".
+        const LEADING: &[&str] = &[
+            "If ", "The ", "Under ", "When ", "While ", "As ", "By ", "Between ", "And ", "With ",
+            "From ", "For ", "To ", "Of ", "Both ", "Per ", "Whereas ",
+        ];
+        while let Some(w) = LEADING.iter().find(|w| name[cut..].starts_with(**w)) {
+            if name[cut + w.len()..].trim().is_empty() {
+                break;
+            }
+            cut += w.len();
+        }
+        let s = m.start() + cut;
+        if glued || !plausible_org_name(&name[cut..]) {
+            continue;
+        }
         push(
             EntityKind::Organization,
-            m.start(),
-            e,
-            Some(org_key(&hay[m.start()..e])),
+            s,
+            m.end(),
+            Some(org_key(&hay[s..m.end()])),
         );
     }
     for c in PERSON.captures_iter(hay) {
@@ -292,6 +324,56 @@ pub fn words_key(s: &str) -> String {
         .map(|(w, _, _)| canon_word(&w))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Upper-case legal boilerplate ("AND ITS AFFILIATES, … AG") and a place before the suffix
+/// ("a Delaware LLC") are not names.
+fn plausible_org_name(name: &str) -> bool {
+    const STOP: &[&str] = &[
+        "and", "or", "of", "to", "the", "for", "by", "in", "with", "any", "its", "all", "a", "an",
+        "each", "such", "other",
+    ];
+    const PLACES: &[&str] = &[
+        "delaware",
+        "texas",
+        "california",
+        "new",
+        "york",
+        "florida",
+        "nevada",
+        "missouri",
+        "bermuda",
+        "uk",
+        "us",
+        "u",
+        "s",
+        "english",
+        "british",
+        "cayman",
+        "irish",
+        "indian",
+        "chinese",
+        "german",
+        "a",
+        "an",
+        "based",
+        "limited",
+        "liability",
+    ];
+    let words: Vec<String> = tokens(name).map(|(w, _, _)| w).collect();
+    let Some(first) = words.first() else {
+        return false;
+    };
+    if STOP.contains(&first.as_str()) {
+        return false;
+    }
+    let upper_stop = name.split_whitespace().any(|w| {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+        w.len() > 1
+            && w.chars().all(|c| c.is_ascii_uppercase())
+            && STOP.contains(&w.to_ascii_lowercase().as_str())
+    });
+    !upper_stop && !words.iter().all(|w| PLACES.contains(&w.as_str()))
 }
 
 /// An organisation's key: leading "The" dropped, the suffix in one spelling.

@@ -63,7 +63,7 @@ static NUMBERING: LazyLock<Regex> = LazyLock::new(|| {
         .expect("numbering regex")
 });
 static SUBPART: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\((?P<p>[a-zA-Z0-9]{1,4})\)|(?:^|\s)(?P<q>[a-z]|[ivx]+)\)").expect("subpart regex")
+    Regex::new(r"(?m)\((?P<p>[a-zA-Z0-9]{1,4})\)|(?:^|\s)(?P<q>[a-z]|[ivx]+)\)|(?:^|\s{2,})(?P<r>[a-z]|[ivx]+)\.\s").expect("subpart regex")
 });
 
 /// Words after a reference that make it a statute's, not the document's: "Section 2-207 of
@@ -207,7 +207,7 @@ pub fn has_subpart(text: &str, from: usize, window: usize, part: &str) -> Option
         hi -= 1;
     }
     for c in SUBPART.captures_iter(&text[lo..hi]) {
-        let p = c.name("p").or(c.name("q")).expect("group");
+        let p = c.name("p").or(c.name("q")).or(c.name("r")).expect("group");
         if p.as_str().eq_ignore_ascii_case(part) {
             let m = c.get(0).expect("match");
             return Some((lo + m.start(), lo + m.end()));

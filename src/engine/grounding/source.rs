@@ -14,7 +14,8 @@ pub type Span = (usize, usize);
 pub struct Source<'a> {
     pub text: &'a str,
     values: HashMap<(EntityKind, String), Span>,
-    numbering: HashMap<(RefKind, String), Span>,
+    /// Up to 8 places per numbered part (the first may be a cross-reference).
+    numbering: HashMap<(RefKind, String), Vec<Span>>,
     /// " w1 w2 … " (canonical lower-case words) and each word's source span.
     joined: String,
     word_at: Vec<(usize, Span)>,
@@ -33,7 +34,10 @@ impl<'a> Source<'a> {
         }
         let mut numbering = HashMap::new();
         for (k, span) in references::numbering(text) {
-            numbering.entry(k).or_insert(span);
+            let v: &mut Vec<Span> = numbering.entry(k).or_default();
+            if v.len() < 8 {
+                v.push(span);
+            }
         }
         let mut joined = String::with_capacity(text.len() + 2);
         let mut word_at = Vec::new();
@@ -86,8 +90,29 @@ impl<'a> Source<'a> {
     /// name, or the name without its suffix ("Acme" defined as "Acme, Inc."), must be there.
     fn org_words(&self, key: &str) -> Option<Span> {
         const LEAD: &[&str] = &[
-            "the", "under", "between", "and", "by", "with", "from", "for", "to", "of", "a", "an",
-            "per", "via", "including", "both", "if", "when", "while", "as", "in", "on", "at",
+            "the",
+            "under",
+            "between",
+            "and",
+            "by",
+            "with",
+            "from",
+            "for",
+            "to",
+            "of",
+            "a",
+            "an",
+            "per",
+            "via",
+            "including",
+            "both",
+            "if",
+            "when",
+            "while",
+            "as",
+            "in",
+            "on",
+            "at",
         ];
         let mut words: Vec<&str> = key.split(' ').collect();
         while words.len() > 2 && LEAD.contains(&words[0]) {
@@ -121,12 +146,14 @@ impl<'a> Source<'a> {
 
     /// Where the referenced part is numbered or named in the source.
     pub fn reference(&self, r: &Reference) -> Option<Span> {
-        let span = *self.numbering.get(&(r.kind, r.label.clone()))?;
-        let mut end = span;
-        for part in &r.parts {
-            end = references::has_subpart(self.text, end.1, 20_000, part)?;
-        }
-        Some((span.0, end.1.max(span.1)))
+        let places = self.numbering.get(&(r.kind, r.label.clone()))?;
+        places.iter().find_map(|&span| {
+            let mut end = span;
+            for part in &r.parts {
+                end = references::has_subpart(self.text, end.1, 20_000, part)?;
+            }
+            Some((span.0, end.1.max(span.1)))
+        })
     }
 
     /// The citation locator over the whole source (exact → normalized → ellipsis → fuzzy).

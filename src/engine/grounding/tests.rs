@@ -185,3 +185,28 @@ fn every_grounding_rule_survives_multibyte_text_at_every_offset() {
         }
     }
 }
+
+#[test]
+fn organisation_names_are_cut_at_sentence_and_list_breaks() {
+    let orgs = |t: &str| -> Vec<String> {
+        entities::extract(t)
+            .into_iter()
+            .filter(|e| e.kind == EntityKind::Organization)
+            .map(|e| e.text)
+            .collect()
+    };
+    assert_eq!(
+        orgs("based in Texas. If Apex Consulting Group LLC is"),
+        vec!["Apex Consulting Group LLC"]
+    );
+    assert_eq!(
+        orgs("references IMPCO Technologies Inc., Minda Industries Limited, and"),
+        vec!["Minda Industries Limited"]
+    );
+    assert!(orgs("EITHER PARTY AND ITS AFFILIATES, OFFICERS, EMPLOYEES, AGENTS").is_empty());
+    assert!(orgs("an Operating Company (Bermuda LLC) and").is_empty());
+    assert_eq!(
+        orgs("Acme, Inc. and U.S. Bank N.A."),
+        vec!["Acme, Inc.", "U.S. Bank N.A."]
+    );
+}

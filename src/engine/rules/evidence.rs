@@ -173,6 +173,10 @@ impl CompiledRule for EvidenceRule {
         Some(outcome(Verdict::Fail, code, notes, hits))
     }
 
+    fn proves(&self) -> bool {
+        true
+    }
+
     fn describe(&self) -> String {
         "Verifies the evidence set named in front matter: schema (LC-003), evidence_hash and allowed source_origin (LC-002), missing (LC-001), temporal validity at as_of (LC-004), and that every statute or case the output cites is in the set (LC-002). Proves a violation.".into()
     }

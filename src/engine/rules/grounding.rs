@@ -201,6 +201,10 @@ impl CompiledRule for GroundingRule {
         })
     }
 
+    fn proves(&self) -> bool {
+        true
+    }
+
     fn describe(&self) -> String {
         match self.what {
             What::Quotes { misquoted: false, min_words } => format!("Locates every passage of {min_words}+ words the output quotes from the source (exact, normalized, ellipsis pieces, fuzzy); fails on quotes the source does not contain. Proves a violation."),
@@ -280,6 +284,11 @@ impl GroundingRule {
             if q.words() < min_words {
                 continue;
             }
+            if q.text.trim_start().starts_with('[') {
+                // "[ADD] …": the output quoting its own redline.
+                t.skipped += 1;
+                continue;
+            }
             if !self.is_claim(skipped, q.start, q.end) || self.lead_in_says_new(cx, q.start) {
                 t.skipped += 1;
                 continue;
@@ -299,6 +308,20 @@ impl GroundingRule {
             }
             t.examined += 1;
             let excerpt = |a: usize, b: usize| source.text[a..b].to_string();
+            // Differing only in spacing or punctuation ("and /or" for "and/or") is verbatim.
+            let same_words = |a: &str, b: &str| {
+                let w = |s: &str| {
+                    s.chars()
+                        .filter(|c| c.is_alphanumeric())
+                        .flat_map(char::to_lowercase)
+                        .collect::<String>()
+                };
+                w(a) == w(b)
+            };
+            if loc.located == Located::Fuzzy && same_words(&q.text, &excerpt(loc.start, loc.end)) {
+                t.grounded += 1;
+                continue;
+            }
             match (loc.located, misquoted) {
                 _ if loc.is_evidence() => t.grounded += 1,
                 (Located::Fuzzy, true) => hits.push(Hit {

@@ -29,6 +29,12 @@ pub trait CompiledRule: Send + Sync + std::fmt::Debug {
     fn validation(&self, _cx: &RuleContext) -> Option<crate::engine::plan::Part> {
         None
     }
+    /// Does a `fail` of this rule prove the violation (a grounding failure, a required
+    /// section missing), so that no evaluator can turn it into `pass`? Kinds that only find
+    /// candidates for the evaluator (patterns) suggest.
+    fn proves(&self) -> bool {
+        false
+    }
 }
 
 /// What a rule reads: the whole text, the byte range of the evaluated body, and which

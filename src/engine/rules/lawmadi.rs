@@ -235,6 +235,10 @@ impl CompiledRule for LawmadiRule {
         }
     }
 
+    fn proves(&self) -> bool {
+        true
+    }
+
     fn describe(&self) -> String {
         "When the output is a JSON object, validates it against seed 004 §8's strict schema (LC-003); a success needs decision_token and an evidence hash matching the evidence set's (LC-002). Proves a violation.".into()
     }

@@ -52,6 +52,11 @@ impl CompiledRule for PlanRule {
         self.description.clone()
     }
 
+    /// Seed 002 §5: deterministic validators are authoritative, no evaluator overrides them.
+    fn proves(&self) -> bool {
+        true
+    }
+
     fn validation(&self, cx: &RuleContext) -> Option<Part> {
         let a = plan::analyze(cx.text, cx.body, source(cx));
         Some((self.validator)(&a))

@@ -47,6 +47,10 @@ impl CompiledRule for SectionRule {
         Some(SectionRule::apply(self, cx.text, cx.body, &cx.prose))
     }
 
+    fn proves(&self) -> bool {
+        true
+    }
+
     fn describe(&self) -> String {
         format!(
             "Passes when one of {} heading pattern(s) or {} statement pattern(s) is present; outputs under {} non-blank characters are `indeterminate`.",

@@ -24,6 +24,8 @@ pub(super) struct Prepared<'a> {
     locator: OnceCell<Locator<'a>>,
     /// Line index of the source companion, built on the first grounding citation.
     source_index: OnceCell<LineIndex>,
+    /// Per check: does its rule's `fail` prove the violation?
+    proves: Vec<bool>,
 }
 
 impl<'a> Prepared<'a> {
@@ -55,6 +57,11 @@ impl<'a> Prepared<'a> {
             suppressions: Suppressions::parse(&doc.text, &doc.line_index),
             locator: OnceCell::new(),
             source_index: OnceCell::new(),
+            proves: playbook
+                .compiled
+                .iter()
+                .map(|r| r.as_ref().is_some_and(|r| r.proves()))
+                .collect(),
         }
     }
 
@@ -128,6 +135,40 @@ impl<'a> Prepared<'a> {
             .collect()
     }
 
+    /// The local outcome of check `i` when its rule proved a violation.
+    fn proven(&self, i: usize) -> Option<&RuleOutcome> {
+        let o = self.outcomes.get(i)?.as_ref()?;
+        (self.proves.get(i) == Some(&true) && o.verdict == Verdict::Fail).then_some(o)
+    }
+
+    /// Deterministic validators are authoritative (seed 002 §4–§6): when check `i`'s rule
+    /// proved a violation, its result stays `fail` whatever the evaluator said; the
+    /// evaluator's findings are added and its notes kept as explanation.
+    pub fn uphold_proof(&self, i: usize, r: &mut CheckResult) {
+        let Some(o) = self.proven(i) else {
+            return;
+        };
+        let mut cites = self.hit_citations(o);
+        let seen: std::collections::HashSet<Option<(usize, usize)>> =
+            cites.iter().map(|c| c.byte_range).collect();
+        cites.extend(
+            r.evidence_citations
+                .drain(..)
+                .filter(|c| !seen.contains(&c.byte_range)),
+        );
+        if r.result != Verdict::Fail {
+            r.notes = format!(
+                "Proved by the local rule: {} The evaluator's `{}` cannot overturn a proof. Evaluator: {}",
+                o.notes,
+                r.result.as_str(),
+                r.notes
+            );
+        }
+        r.evidence_citations = cites;
+        r.result = Verdict::Fail;
+        r.code = o.code.clone();
+    }
+
     /// A check decided without the evaluator in this run; `why` says why an evaluator-backed
     /// check was not evaluated.
     pub fn local_result(&self, check: &Check, i: usize, why: &str) -> CheckResult {
@@ -151,6 +192,12 @@ impl<'a> Prepared<'a> {
                 vec![],
                 "Not evaluated: this deterministic check has no machine-readable `rules`.".into(),
             ),
+            (_, Some(o)) if self.proven(i).is_some() => {
+                let mut r = base(Verdict::Fail, 1.0, self.hit_citations(o), o.notes.clone());
+                r.raw_runs = vec![local_run(o.verdict)];
+                r.code = o.code.clone();
+                r
+            }
             (_, Some(o)) if o.hits_are_problems && !o.hits.is_empty() => base(
                 Verdict::Indeterminate,
                 0.0,
