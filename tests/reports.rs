@@ -31,6 +31,7 @@ fn located(text: &str, span: &str) -> Citation {
     let end = start + span.len();
     let index = LineIndex::new(text);
     Citation {
+        source: None,
         span: span.to_string(),
         location: format!("line {}", index.line_of(start) + 1),
         located: Located::Exact,
@@ -44,6 +45,7 @@ fn located(text: &str, span: &str) -> Citation {
 
 fn unlocated(span: &str) -> Citation {
     Citation {
+        source: None,
         span: span.to_string(),
         location: "unlocated".into(),
         located: Located::Unlocated,
@@ -82,6 +84,7 @@ fn check(
     run_results: &[Verdict],
 ) -> CheckResult {
     CheckResult {
+        code: None,
         check_id: id.into(),
         result,
         per_check_confidence: 0.8,
@@ -224,6 +227,7 @@ fn fixture_report(text: &str) -> Report {
         notices: vec![],
         playbook_source: None,
         request_id: None,
+        validation: None,
     }
 }
 

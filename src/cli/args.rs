@@ -76,6 +76,8 @@ pub enum Command {
         #[arg(long, default_value_t = 200)]
         limit: usize,
     },
+    /// Compare variants' outputs over a dataset of scenarios (seed 002 §8).
+    Dataset(DatasetArgs),
     /// Keep the store small: prune old reports, give space back.
     Store {
         #[command(subcommand)]
@@ -264,6 +266,39 @@ pub enum Format {
     Json,
     Sarif,
     Junit,
+    Html,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct DatasetArgs {
+    /// `DIR/scenarios/<name>.*` and `DIR/variants/<variant>/<name>.*`, or a `DIR/dataset.toml`.
+    pub dir: PathBuf,
+    #[arg(long, default_value = "text")]
+    pub format: DatasetFormat,
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Built-in playbook id or path (over `dataset.toml` and the outputs' front matter).
+    #[arg(long)]
+    pub playbook: Option<String>,
+    #[arg(long)]
+    pub mode: Option<Mode>,
+    /// The two variants of the paired comparison (default: the first two).
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    pub compare: Option<Vec<String>>,
+    #[arg(long, env = "BYOP_DB")]
+    pub db: Option<PathBuf>,
+    #[arg(long)]
+    pub fresh: bool,
+    #[arg(long)]
+    pub provider: Option<ProviderKind>,
+    #[arg(long)]
+    pub model: Option<String>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DatasetFormat {
+    Text,
+    Json,
     Html,
 }
 

@@ -6,6 +6,7 @@ mod args;
 mod baseline;
 mod check;
 mod counterfactual;
+mod dataset;
 mod diff;
 mod error;
 mod fix;
@@ -73,6 +74,7 @@ fn run(cli: Cli) -> Result<u8, CliError> {
             db,
             limit,
         } => log::run(file, format, verify, db, limit),
+        Command::Dataset(args) => runtime.block_on(dataset::run(args)),
         Command::Store { action } => store::run(action),
         Command::Playbook { action } => playbook::run(action),
         Command::Counterfactual(args) => runtime.block_on(counterfactual::run(args)),

@@ -11,7 +11,9 @@ pub fn run(action: PlaybookAction) -> Result<u8, CliError> {
     match action {
         PlaybookAction::List => {
             for id in playbook::builtin_ids() {
-                let b = playbook::builtin();
+                let Some(b) = playbook::builtin_by_id(id) else {
+                    continue;
+                };
                 println!("{id}\t{}\tbuilt-in\t{}", b.playbook.version, b.logic_hash);
             }
             let root = Config::discover(&std::env::current_dir()?)?.root;

@@ -201,6 +201,7 @@ mod tests {
     #[test]
     fn spans_are_compared_with_normalized_whitespace() {
         let cit = |s: &str| crate::model::Citation {
+            source: None,
             span: s.into(),
             location: "line 1".into(),
             located: crate::model::Located::Exact,
@@ -211,6 +212,7 @@ mod tests {
             context: String::new(),
         };
         let check = CheckResult {
+            code: None,
             check_id: "x".into(),
             result: Verdict::Fail,
             per_check_confidence: 1.0,

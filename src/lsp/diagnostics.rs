@@ -95,7 +95,10 @@ fn findings(
     let base = |range: Range, span: Option<(usize, usize)>, related| Diagnostic {
         range,
         severity: Some(severity(r.result, r.severity)),
-        code: Some(NumberOrString::String(r.check_id.clone())),
+        // A stable code (LC-00x, GROUNDING-*) when the check gives one, else the check id.
+        code: Some(NumberOrString::String(
+            r.code.clone().unwrap_or_else(|| r.check_id.clone()),
+        )),
         code_description: code_description.clone(),
         source: Some(SOURCE.into()),
         message: message.clone(),
@@ -103,6 +106,7 @@ fn findings(
         tags: None,
         data: Some(json!({
             "check_id": r.check_id,
+            "code": r.code,
             "result": r.result.as_str(),
             "span": span.map(|(s, e)| &view.text[s..e]),
             "version": view.version,
@@ -137,8 +141,20 @@ fn findings(
                 .enumerate()
                 .filter(|(j, _)| *j != i)
                 .map(|(_, q)| related_at(q[0], format!("also cited for {}", r.check_id)));
-            let related: Vec<DiagnosticRelatedInformation> =
-                own.chain(others).take(MAX_RELATED).collect();
+            // Where the claim is in the source companion (grounding checks) comes first.
+            let in_source = r
+                .evidence_citations
+                .iter()
+                .filter(|c| is_located(c))
+                .nth(i)
+                .and_then(|c| c.source.as_ref())
+                .and_then(source_related);
+            let related: Vec<DiagnosticRelatedInformation> = in_source
+                .into_iter()
+                .chain(own)
+                .chain(others)
+                .take(MAX_RELATED)
+                .collect();
             let first = pieces[0];
             base(
                 view.range(first.0, first.1, enc),
@@ -147,6 +163,28 @@ fn findings(
             )
         })
         .collect()
+}
+
+/// The source companion's passage for a grounding finding, as related information.
+fn source_related(src: &crate::model::SourceLocation) -> Option<DiagnosticRelatedInformation> {
+    let path = std::path::absolute(&src.path).ok()?;
+    let uri = crate::render::sarif::path_to_uri(&path.display().to_string())
+        .parse::<Uri>()
+        .ok()?;
+    let r = src.range;
+    let range = Range::new(
+        Position::new(r.start.line, r.start.character),
+        Position::new(r.end.line, r.end.character),
+    );
+    let words: String = src.excerpt.split_whitespace().collect::<Vec<_>>().join(" ");
+    let clipped = match words.char_indices().nth(160) {
+        Some((k, _)) => format!("{}…", &words[..k]),
+        None => words,
+    };
+    Some(DiagnosticRelatedInformation {
+        location: Location::new(uri, range),
+        message: format!("the source: “{clipped}”"),
+    })
 }
 
 /// A diagnostic for text that could not be parsed (front matter, companions).

@@ -10,6 +10,7 @@ pub mod integrity;
 pub mod playbook;
 pub mod report;
 pub mod text;
+pub mod validation;
 pub mod verdict;
 
 pub use audit::{AuditEvent, AuditRow, AuditState, CallRecord, Usage};
@@ -22,6 +23,7 @@ pub use playbook::{
 };
 pub use report::*;
 pub use text::{Encoding, LineIndex, Position, Range};
+pub use validation::{Validation, ValidationMetrics, ValidationStatus};
 pub use verdict::{DetectionType, Mode, STABILITY_THRESHOLD, Severity, Status, Verdict};
 
 /// Now, RFC 3339 in UTC to the second: the one clock format of reports, rows and logs.

@@ -61,6 +61,9 @@ pub struct Report {
     /// The evaluation request in the audit log (`byop log`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
+    /// Seed 002 §3.1's `validation` object, for playbooks with plan validators.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validation: Option<super::validation::Validation>,
 }
 
 /// Who chose the playbook a document is checked against.
@@ -114,6 +117,10 @@ pub struct CheckResult {
     /// Assumptions the evaluator extracted (assumption checks), for the code action.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assumptions: Vec<String>,
+    /// Stable code of a failing or indeterminate result (`LC-001`…`LC-006`,
+    /// `GROUNDING-QUOTE`, `GROUNDING-REF`, `GROUNDING-ENTITY`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
 }
 
 /// How a quote was found in the text it claims to quote.
@@ -176,6 +183,21 @@ pub struct Citation {
     pub byte_ranges: Vec<(usize, usize)>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub context: String,
+    /// Where the cited claim is in the source companion (grounding checks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<SourceLocation>,
+}
+
+/// A place in the source companion: its path, range (UTF-16, 0-based), byte range, the
+/// source's words there, and the replacement a fix would put at the citation.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SourceLocation {
+    pub path: String,
+    pub range: Range,
+    pub byte_range: (usize, usize),
+    pub excerpt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replacement: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

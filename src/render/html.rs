@@ -337,6 +337,7 @@ mod tests {
     fn out_of_bounds_and_split_char_ranges_are_not_highlighted() {
         let text = "é and more";
         let cit = |r: Option<(usize, usize)>, located| Citation {
+            source: None,
             span: "x".into(),
             location: "line 1".into(),
             located,

@@ -136,7 +136,11 @@ fn write_suite(w: &mut Writer<Vec<u8>>, report: &Report) -> io::Result<()> {
                         case.write_inner_content(|w| {
                             w.create_element("failure")
                                 .with_attributes([
-                                    ("message", first_line(&check.notes, "check failed").as_str()),
+                                    (
+                                        "message",
+                                        coded(check, first_line(&check.notes, "check failed"))
+                                            .as_str(),
+                                    ),
                                     ("type", check.severity.as_str()),
                                 ])
                                 .write_text_content(BytesText::new(&failure_text(check)))?;
@@ -145,9 +149,12 @@ fn write_suite(w: &mut Writer<Vec<u8>>, report: &Report) -> io::Result<()> {
                     }
                     Verdict::Indeterminate => {
                         case.write_inner_content(|w| {
-                            let reason = first_line(
-                                &check.notes,
-                                "indeterminate: no determination was possible",
+                            let reason = coded(
+                                check,
+                                first_line(
+                                    &check.notes,
+                                    "indeterminate: no determination was possible",
+                                ),
                             );
                             w.create_element("skipped")
                                 .with_attribute(("message", reason.as_str()))
@@ -198,4 +205,12 @@ pub fn render(reports: &[&Report]) -> String {
     let mut xml = String::from_utf8(w.into_inner()).expect("quick-xml writes the UTF-8 we give it");
     xml.push('\n');
     xml
+}
+
+/// A message with the check's stable code in front: `[GROUNDING-QUOTE] …`.
+fn coded(check: &CheckResult, message: String) -> String {
+    match &check.code {
+        Some(code) => format!("[{code}] {message}"),
+        None => message,
+    }
 }

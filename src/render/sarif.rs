@@ -109,6 +109,25 @@ fn location(uri: &str, citation: Option<&Citation>) -> Value {
     json!({ "physicalLocation": physical })
 }
 
+/// Where a grounding finding's claim is (or should be) in the source companion.
+fn source_location(src: &crate::model::SourceLocation) -> Value {
+    let r = src.range;
+    json!({
+        "id": 0,
+        "message": { "text": format!("source: {}", src.excerpt) },
+        "physicalLocation": {
+            "artifactLocation": { "uri": path_to_uri(&src.path) },
+            "region": {
+                "startLine": r.start.line + 1,
+                "startColumn": r.start.character + 1,
+                "endLine": r.end.line + 1,
+                "endColumn": r.end.character + 1,
+                "snippet": { "text": src.excerpt },
+            },
+        },
+    })
+}
+
 /// The rule of text addressed to the evaluator (not a playbook check).
 pub const INJECTION_RULE: &str = "prompt_injection";
 
@@ -233,6 +252,12 @@ fn results_for(item: &SarifItem, rule_index: &dyn Fn(&str) -> Option<usize>, out
                     "report_id": report.report_id,
                 },
             });
+            if let Some(code) = &check.code {
+                result["properties"]["code"] = json!(code);
+            }
+            if let Some(src) = citation.and_then(|c| c.source.as_ref()) {
+                result["relatedLocations"] = json!([source_location(src)]);
+            }
             if let Some(i) = rule_index(&check.check_id) {
                 result["ruleIndex"] = json!(i);
             }

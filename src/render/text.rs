@@ -2,7 +2,10 @@
 
 use anstyle::{AnsiColor, Style};
 
-use crate::model::{CheckResult, DISCLAIMERS, HistoryRow, Located, Report, Status, Verdict};
+use crate::model::{
+    CheckResult, DISCLAIMERS, HistoryRow, Located, Report, Status, Validation, ValidationStatus,
+    Verdict,
+};
 
 fn paint(on: bool, style: Style, s: &str) -> String {
     if on {
@@ -46,6 +49,9 @@ pub fn report(r: &Report, color: bool) -> String {
     for c in &r.check_results {
         out += &check_lines(c, color);
     }
+    if let Some(v) = &r.validation {
+        out += &validation_lines(v, color);
+    }
     for w in &r.untrusted_input_warnings {
         let line = w.range.map(|rg| rg.start.line + 1).unwrap_or(0);
         let magenta = Style::new()
@@ -81,6 +87,39 @@ pub fn report(r: &Report, color: bool) -> String {
         }
     }
     out += &format!("  {}\n", paint(color, dim, &DISCLAIMERS.join(" ")));
+    out
+}
+
+/// Seed 002's `validation`: the plan's status, its errors, its metrics on one line.
+fn validation_lines(v: &Validation, color: bool) -> String {
+    let (word, style) = match v.status {
+        ValidationStatus::Pass => ("PASS (recommended)", verdict_label(Verdict::Pass).1),
+        ValidationStatus::Fail => ("FAIL (rejected)", verdict_label(Verdict::Fail).1),
+    };
+    let mut out = format!(
+        "  validation: {}
+",
+        paint(color, style, word)
+    );
+    for e in &v.errors {
+        out += &format!(
+            "   - {e}
+"
+        );
+    }
+    let m = &v.metrics;
+    let metrics = format!(
+        "constraints {}/{} violated · time {} planned / {} available, overflow {} · hallucinations {} · feasibility flags {} · coverage {:.2}",
+        m.constraints_violated,
+        m.constraints_declared,
+        m.time_planned_minutes,
+        m.time_available_minutes,
+        m.time_overflow_minutes,
+        m.hallucination_flags,
+        m.human_feasibility_flags,
+        m.context_coverage_ratio
+    );
+    out += &format!("  {}\n", paint(color, Style::new().dimmed(), &metrics));
     out
 }
 

@@ -33,11 +33,13 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
     let checks = CHECKS
         .iter()
         .map(|(check_id, severity, detection_type)| CheckResult {
+            code: None,
             check_id: check_id.to_string(),
             result: Verdict::Fail,
             per_check_confidence: 0.8,
             per_check_consistency: 1.0,
             evidence_citations: vec![Citation {
+                source: None,
                 span: "The Receiving Party shall indemnify…".into(),
                 location: "line 3".into(),
                 located: Located::Normalized,
@@ -102,6 +104,7 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
         notices: vec![],
         playbook_source: None,
         request_id: None,
+        validation: None,
     }
 }
 

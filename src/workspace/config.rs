@@ -21,6 +21,16 @@ pub struct ConfigFile {
     pub db: Option<String>,
     #[serde(default)]
     pub evaluator: EvaluatorSection,
+    #[serde(default)]
+    pub evidence: EvidenceSection,
+}
+
+/// `[evidence]`: which evidence sources a workspace accepts (issue 11).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct EvidenceSection {
+    /// `source_origin` values an evidence set may come from; empty accepts none.
+    pub allowed_origins: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]

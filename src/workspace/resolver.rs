@@ -119,6 +119,12 @@ impl Resolver {
         roots.push(config.root.clone());
         let boundary = Boundary::new(roots);
         attach_companions(&mut doc, &boundary, req.source, req.prompt, &mut problems);
+        doc.allowed_origins = config
+            .file
+            .evidence
+            .allowed_origins
+            .clone()
+            .unwrap_or_default();
         let choices = Choices {
             cli: req.cli_playbook,
             setting: req.setting_playbook,
@@ -232,6 +238,12 @@ fn attach_companions(
             doc.front_matter.prompt.clone(),
             "prompt",
         ),
+        (
+            CompanionRole::Evidence,
+            None,
+            doc.front_matter.evidence.clone(),
+            "evidence",
+        ),
     ];
     for (role, over, fm, key) in wanted {
         let Some(path) = over
@@ -243,6 +255,7 @@ fn attach_companions(
         let what = match role {
             CompanionRole::Source => "source document",
             CompanionRole::Prompt => "prompt",
+            CompanionRole::Evidence => "evidence set",
         };
         let allowed = match over {
             Some(_) => user_file(&path),
@@ -251,13 +264,16 @@ fn attach_companions(
         let read = allowed.and_then(|real| read_companion(&real));
         match read {
             Ok(text) => doc.attach(role, Companion { path, text }),
-            Err(e) => problems.push(Problem {
-                kind: ProblemKind::Companion,
-                message: format!("cannot read {what} `{}`: {e}", path.display()),
-                position: over
-                    .is_none()
-                    .then(|| doc.position(front_matter_key(doc, key))),
-            }),
+            Err(e) => {
+                doc.evidence_unreadable |= role == CompanionRole::Evidence;
+                problems.push(Problem {
+                    kind: ProblemKind::Companion,
+                    message: format!("cannot read {what} `{}`: {e}", path.display()),
+                    position: over
+                        .is_none()
+                        .then(|| doc.position(front_matter_key(doc, key))),
+                })
+            }
         }
     }
 }

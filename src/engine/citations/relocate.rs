@@ -148,6 +148,7 @@ mod tests {
 
     fn citation(doc: &Document, start: usize, end: usize) -> Citation {
         Citation {
+            source: None,
             span: doc.text[start..end].to_string(),
             location: String::new(),
             located: Located::Exact,

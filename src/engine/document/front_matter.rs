@@ -17,6 +17,12 @@ pub struct FrontMatter {
     /// body or the prompt that fills it (e.g. `author: "a junior associate"`).
     #[serde(default)]
     pub cues: Option<std::collections::BTreeMap<String, String>>,
+    /// An evidence set (seed 004 §5.1 JSON), relative to the document.
+    #[serde(default)]
+    pub evidence: Option<String>,
+    /// The date evidence must be in force at, `YYYY-MM-DD` (default: today).
+    #[serde(default)]
+    pub as_of: Option<String>,
 }
 
 #[derive(Deserialize)]

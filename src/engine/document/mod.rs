@@ -27,6 +27,8 @@ pub enum CompanionRole {
     Source,
     /// The prompt that produced the output.
     Prompt,
+    /// The evidence set the output must cite from (seed 004 §5.1).
+    Evidence,
 }
 
 /// A companion's path and its text as read (not normalized), for locating things in it.
@@ -46,6 +48,11 @@ pub struct Document {
     pub front_matter: FrontMatter,
     pub source: Option<Companion>,
     pub prompt: Option<Companion>,
+    pub evidence: Option<Companion>,
+    /// Front matter names an evidence file that could not be read.
+    pub evidence_unreadable: bool,
+    /// `byop.toml` `evidence.allowed_origins` (set by the workspace).
+    pub allowed_origins: Vec<String>,
     pub inputs: Inputs,
     pub line_index: LineIndex,
 }
@@ -78,6 +85,9 @@ impl Document {
             front_matter,
             source: None,
             prompt: None,
+            evidence: None,
+            evidence_unreadable: false,
+            allowed_origins: Vec::new(),
             inputs: Inputs {
                 ai_output,
                 ..Default::default()
@@ -98,6 +108,7 @@ impl Document {
                 self.inputs.prompt = normalized;
                 self.prompt = Some(companion);
             }
+            CompanionRole::Evidence => self.evidence = Some(companion),
         }
     }
 

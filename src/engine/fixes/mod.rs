@@ -21,9 +21,9 @@ pub fn for_finding(
     result: &CheckResult,
     span: Option<(usize, usize)>,
 ) -> Vec<Fix> {
-    let mut out: Vec<Fix> = check
-        .and_then(|c| own_fix(t, c, result, span))
+    let mut out: Vec<Fix> = source_words(t, result, span)
         .into_iter()
+        .chain(check.and_then(|c| own_fix(t, c, result, span)))
         .collect();
     if let Some((s, _)) = span {
         let at = t.line_index.line_start(t.line_index.line_of(s));
@@ -154,6 +154,28 @@ fn own_fix(
             Some(unsafe_fix(format!("Qualify: \"{q}\""), true, edits))
         }
     }
+}
+
+/// A misquote's fix, computed by the grounding check: the source's exact words in place of
+/// the quoted ones. Not applied by `--fix` (the author should see what changed).
+fn source_words(t: &FixTarget, result: &CheckResult, span: Option<(usize, usize)>) -> Option<Fix> {
+    let (s, e) = span?;
+    let c = result
+        .evidence_citations
+        .iter()
+        .find(|c| c.byte_range == Some((s, e)))?;
+    let words = c.source.as_ref()?.replacement.clone()?;
+    (e <= t.text.len() && t.text.get(s..e)? != words).then(|| {
+        unsafe_fix(
+            "Replace the misquote with the source's exact words".into(),
+            true,
+            vec![Edit {
+                start: s,
+                end: e,
+                new_text: words,
+            }],
+        )
+    })
 }
 
 fn unsafe_fix(title: String, preferred: bool, edits: Vec<Edit>) -> Fix {

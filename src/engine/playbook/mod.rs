@@ -15,6 +15,12 @@ mod validate;
 
 pub const BUILTIN_ID: &str = "ai_plugin_observability_v1";
 const BUILTIN_JSON: &str = include_str!("../../../playbooks/ai_plugin_observability_v1.json");
+/// Seed 002's PlanProof contract: plan validators and the `validation` object.
+pub const PLANPROOF_ID: &str = "planproof_v1";
+const PLANPROOF_JSON: &str = include_str!("../../../playbooks/planproof_v1.json");
+/// The second built-in playbook: deterministic grounding and evidence checks (issue 11).
+pub const EVIDENCE_ID: &str = "evidence_contract_v1";
+const EVIDENCE_JSON: &str = include_str!("../../../playbooks/evidence_contract_v1.json");
 
 /// A loaded playbook and where it came from.
 #[derive(Debug, Clone)]
@@ -49,6 +55,18 @@ pub fn builtin() -> LoadedPlaybook {
         .clone()
 }
 
+/// The evidence-contract playbook, parsed and compiled once per process.
+pub fn evidence_contract() -> LoadedPlaybook {
+    static EVIDENCE: std::sync::OnceLock<LoadedPlaybook> = std::sync::OnceLock::new();
+    EVIDENCE
+        .get_or_init(|| {
+            let pb = parse(EVIDENCE_JSON, "<builtin:evidence_contract_v1>")
+                .expect("built-in evidence playbook is valid (tested)");
+            loaded(pb, None)
+        })
+        .clone()
+}
+
 impl LoadedPlaybook {
     /// A playbook already parsed and validated (`parse`), with no file behind it.
     pub fn from_playbook(pb: Playbook) -> LoadedPlaybook {
@@ -78,13 +96,35 @@ fn loaded(pb: Playbook, path: Option<PathBuf>) -> LoadedPlaybook {
 
 /// Names of the playbooks shipped in the binary.
 pub fn builtin_ids() -> &'static [&'static str] {
-    &[BUILTIN_ID]
+    &[BUILTIN_ID, EVIDENCE_ID, PLANPROOF_ID]
+}
+
+/// A built-in playbook by id, parsed and compiled once per process.
+pub fn builtin_by_id(id: &str) -> Option<LoadedPlaybook> {
+    static PLANPROOF: std::sync::OnceLock<LoadedPlaybook> = std::sync::OnceLock::new();
+    match id {
+        BUILTIN_ID => Some(builtin()),
+        EVIDENCE_ID => Some(evidence_contract()),
+        PLANPROOF_ID => Some(
+            PLANPROOF
+                .get_or_init(|| {
+                    let pb = parse(PLANPROOF_JSON, "<builtin planproof_v1>")
+                        .expect("built-in playbook is valid (tested)");
+                    loaded(pb, None)
+                })
+                .clone(),
+        ),
+        _ => None,
+    }
 }
 
 /// Resolve `ID|PATH`: a built-in id, else a path relative to `base_dir`.
 pub fn resolve(spec: &str, base_dir: &Path) -> Result<LoadedPlaybook, String> {
-    if spec == BUILTIN_ID {
-        return Ok(builtin());
+    if let Some(pb) = builtin_by_id(spec) {
+        return Ok(pb);
+    }
+    if spec == EVIDENCE_ID {
+        return Ok(evidence_contract());
     }
     let path = base_dir.join(spec);
     if !path.exists() && !spec.ends_with(".json") && !spec.contains('/') {
@@ -203,6 +243,32 @@ mod tests {
             ]
         );
         assert!(b.logic_hash.starts_with("sha256:"));
+    }
+
+    #[test]
+    fn planproof_playbook_is_built_in_and_resolvable() {
+        let p = builtin_by_id(PLANPROOF_ID).expect("built in");
+        let kinds: Vec<_> = p
+            .playbook
+            .checks
+            .iter()
+            .map(|c| c.rules.as_ref().unwrap().kind.as_str())
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "plan_schema",
+                "time_budget",
+                "constraints",
+                "grounded_entities",
+                "coverage",
+                "feasibility"
+            ]
+        );
+        assert!(p.compiled.iter().all(Option::is_some));
+        let r = resolve(PLANPROOF_ID, Path::new("/nonexistent")).unwrap();
+        assert_eq!(r.logic_hash, p.logic_hash);
+        assert!(builtin_ids().contains(&PLANPROOF_ID));
     }
 
     #[test]

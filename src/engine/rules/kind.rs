@@ -25,6 +25,16 @@ pub trait CompiledRule: Send + Sync + std::fmt::Debug {
     fn report_level(&self) -> Option<ReportLevel> {
         None
     }
+    /// Plan validators (seed 002) give their part of the report's `validation` object.
+    fn validation(&self, _cx: &RuleContext) -> Option<crate::engine::plan::Part> {
+        None
+    }
+    /// Does a `fail` of this rule prove the violation (a grounding failure, a required
+    /// section missing), so that no evaluator can turn it into `pass`? Kinds that only find
+    /// candidates for the evaluator (patterns) suggest.
+    fn proves(&self) -> bool {
+        false
+    }
 }
 
 /// What a rule reads: the whole text, the byte range of the evaluated body, and which
@@ -33,6 +43,30 @@ pub struct RuleContext<'a> {
     pub text: &'a str,
     pub body: (usize, usize),
     pub prose: ProseMap,
+    /// The document's companions and evidence policy (empty when there are none).
+    pub companions: Companions<'a>,
+    /// The source companion indexed once for every grounding check of a run.
+    grounding: std::cell::OnceCell<Option<crate::engine::grounding::Source<'a>>>,
+}
+
+/// What the output is checked against: the companions' texts (read through the workspace
+/// boundary, untrusted) and the evidence policy.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Companions<'a> {
+    /// The source document the AI analysed (front matter `source`).
+    pub source: Option<&'a str>,
+    /// The prompt that produced the output (a quote of it is not a claim about the source).
+    pub prompt: Option<&'a str>,
+    /// The evidence set (front matter `evidence`), JSON as read.
+    pub evidence: Option<&'a str>,
+    /// Front matter `evidence` was named but could not be read.
+    pub evidence_unreadable: bool,
+    /// The as-of date for temporal validity, `YYYY-MM-DD` (front matter `as_of`, else today).
+    pub as_of: Option<&'a str>,
+    /// Today, `YYYY-MM-DD` (UTC), when `as_of` is not given.
+    pub today: Option<&'a str>,
+    /// `byop.toml` `evidence.allowed_origins`.
+    pub allowed_origins: &'a [String],
 }
 
 impl<'a> RuleContext<'a> {
@@ -41,7 +75,25 @@ impl<'a> RuleContext<'a> {
             text,
             body,
             prose: ProseMap::new(text, body),
+            companions: Companions::default(),
+            grounding: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The source companion, indexed for grounding on first use; `None` without a source.
+    pub fn source(&self) -> Option<&crate::engine::grounding::Source<'a>> {
+        self.grounding
+            .get_or_init(|| {
+                self.companions
+                    .source
+                    .map(crate::engine::grounding::Source::new)
+            })
+            .as_ref()
+    }
+
+    pub fn with_companions(mut self, companions: Companions<'a>) -> Self {
+        self.companions = companions;
+        self
     }
 }
 
@@ -80,6 +132,19 @@ pub struct Hit {
     pub start: usize,
     pub end: usize,
     pub note: String,
+    /// Where the claim at this hit is (or should be) in the source document.
+    pub source: Option<SourceRef>,
+}
+
+/// A place in the source document a hit relates to (byte offsets into the source text).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceRef {
+    pub start: usize,
+    pub end: usize,
+    /// The source's words there (for hover).
+    pub excerpt: String,
+    /// The source's exact words to put in place of the hit (a misquote's fix).
+    pub replacement: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -90,6 +155,8 @@ pub struct RuleOutcome {
     /// Do the hits point at problems (candidates for the evaluator) or at satisfying text?
     pub hits_are_problems: bool,
     pub notes: String,
+    /// Stable code of a failing or indeterminate outcome (`LC-001`, `GROUNDING-QUOTE`, …).
+    pub code: Option<String>,
 }
 
 /// Read a kind's parameters; an unknown or mistyped field is an error at that field.

@@ -6,21 +6,33 @@
 //! `runner`): deterministic checks take the rule's verdict, hybrid and semantic
 //! checks hand the hits to the evaluator as candidate spans.
 
+mod citations_legal;
+mod constraints;
+mod coverage;
+mod evidence;
+mod feasibility;
+mod grounded_entities;
+mod grounding;
 mod kind;
+mod lawmadi;
 mod markdown;
 mod pattern;
+mod plan_rule;
+mod plan_schema;
 mod qualifier;
 mod regexes;
 mod report_level;
 mod section;
 mod skip;
+mod time_budget;
 
 use std::sync::Arc;
 
 use crate::model::Rule;
 
 pub use kind::{
-    CompiledRule, Hit, ReportLevel, RuleContext, RuleError, RuleOutcome, Seg, params, yes,
+    Companions, CompiledRule, Hit, ReportLevel, RuleContext, RuleError, RuleOutcome, Seg,
+    SourceRef, params, yes,
 };
 pub use markdown::{ProseMap, is_heading_line, sentence_bounds};
 
@@ -30,10 +42,21 @@ type Compile = fn(serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError>
 /// Every rule kind. A new kind is a new file and one line here.
 const KINDS: &[(&str, Compile)] = &[
     ("pattern", pattern::compile),
+    ("quotes_grounded", grounding::compile_quotes),
+    ("references_grounded", grounding::compile_references),
+    ("entities_grounded", grounding::compile_entities),
+    ("evidence_set", evidence::compile),
+    ("lawmadi_output", lawmadi::compile),
     ("qualifier_window", qualifier::compile),
     ("required_section", section::compile),
     ("run_variance", report_level::compile_variance),
     ("baseline_drift", report_level::compile_drift),
+    ("plan_schema", plan_schema::compile),
+    ("time_budget", time_budget::compile),
+    ("constraints", constraints::compile),
+    ("coverage", coverage::compile),
+    ("grounded_entities", grounded_entities::compile),
+    ("feasibility", feasibility::compile),
 ];
 
 pub fn kind_names() -> impl Iterator<Item = &'static str> {

@@ -84,6 +84,7 @@ impl PatternRule {
             .filter(|&(s, e)| !(self.skip_quoted && prose.is_quoted(s, e)))
             .filter(|&(s, e)| self.skips.is_empty() || !skipped.covers(s, e))
             .map(|(start, end)| Hit {
+                source: None,
                 start,
                 end,
                 note: format!("matched “{}”", &text[start..end]),
@@ -143,6 +144,7 @@ fn outcome(
     notes: String,
 ) -> RuleOutcome {
     RuleOutcome {
+        code: None,
         verdict,
         hits,
         hits_are_problems,

@@ -102,6 +102,7 @@ impl QualifierRule {
     pub fn apply(&self, text: &str, body: (usize, usize), prose: &ProseMap) -> RuleOutcome {
         let Some(terms) = &self.terms else {
             return RuleOutcome {
+                code: None,
                 verdict: Verdict::Pass,
                 hits: vec![],
                 hits_are_problems: true,
@@ -124,6 +125,7 @@ impl QualifierRule {
                 continue;
             }
             hits.push(Hit {
+                source: None,
                 start,
                 end,
                 note: format!("“{}” without a qualifier nearby", &text[start..end]),
@@ -137,6 +139,7 @@ impl QualifierRule {
         };
         let verdict = if n == 0 { Verdict::Pass } else { Verdict::Fail };
         RuleOutcome {
+            code: None,
             verdict,
             hits,
             hits_are_problems: true,

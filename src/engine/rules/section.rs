@@ -47,6 +47,10 @@ impl CompiledRule for SectionRule {
         Some(SectionRule::apply(self, cx.text, cx.body, &cx.prose))
     }
 
+    fn proves(&self) -> bool {
+        true
+    }
+
     fn describe(&self) -> String {
         format!(
             "Passes when one of {} heading pattern(s) or {} statement pattern(s) is present; outputs under {} non-blank characters are `indeterminate`.",
@@ -79,6 +83,7 @@ impl SectionRule {
         let chars = body_text.chars().filter(|c| !c.is_whitespace()).count();
         if chars < self.min_body_chars {
             return RuleOutcome {
+                code: None,
                 verdict: Verdict::Indeterminate,
                 hits: vec![],
                 hits_are_problems: false,
@@ -99,6 +104,7 @@ impl SectionRule {
                     let _ = m;
                     let s = line_start + (line.len() - line.trim_start().len());
                     found.push(Hit {
+                        source: None,
                         start: s,
                         end: line_end,
                         note: "disclosure section".into(),
@@ -112,6 +118,7 @@ impl SectionRule {
                 let (s, e) = (body.0 + m.start(), body.0 + m.end());
                 if !prose.is_quoted(s, e) && !found.iter().any(|h| h.start <= s && e <= h.end) {
                     found.push(Hit {
+                        source: None,
                         start: s,
                         end: e,
                         note: "disclosure statement".into(),
@@ -123,14 +130,16 @@ impl SectionRule {
         if found.is_empty() {
             let (s, e) = last_line(text, body);
             RuleOutcome {
+code: None,
                 verdict: Verdict::Fail,
-                hits: vec![Hit { start: s, end: e, note: "ends without stating what was not checked".into() }],
+                hits: vec![Hit { source: None,  start: s, end: e, note: "ends without stating what was not checked".into() }],
                 hits_are_problems: true,
                 notes: "The output presents itself as complete: no section or statement says what was not checked or what information was missing.".into(),
             }
         } else {
             let n = found.len();
             RuleOutcome {
+                code: None,
                 verdict: Verdict::Pass,
                 hits: found,
                 hits_are_problems: false,

@@ -31,6 +31,7 @@ pub(super) fn evaluated_result(
     let assumptions = assumptions_of(&agreeing, runs);
     let (result, notes) = require_evidence(check, result, &citations, notes);
     CheckResult {
+        code: None,
         check_id: check.id.clone(),
         result,
         per_check_confidence: mean_confidence(&agreeing),
@@ -157,6 +158,7 @@ fn locate(prepared: &Prepared, span: &str, context: &str) -> Citation {
     let loc = prepared.locator().locate(span);
     if loc.located == Located::Unlocated {
         return Citation {
+            source: None,
             span: span.to_string(),
             location: "unlocated".into(),
             located: Located::Unlocated,

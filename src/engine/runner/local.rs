@@ -5,33 +5,63 @@ use std::cell::OnceCell;
 
 use crate::engine::citations::Locator;
 use crate::engine::document::Document;
+use crate::engine::plan::Part;
 use crate::engine::playbook::LoadedPlaybook;
-use crate::engine::rules::{RuleContext, RuleOutcome};
+use crate::engine::rules::{Companions, RuleContext, RuleOutcome, SourceRef};
 use crate::engine::suppress::Suppressions;
 use crate::evaluator::prompt::Candidate;
+use crate::model::SourceLocation;
+use crate::model::text::{Encoding, LineIndex};
 use crate::model::{Check, CheckResult, Citation, DetectionType, Located, RawRun, Verdict};
 
 pub(super) struct Prepared<'a> {
     pub doc: &'a Document,
     pub outcomes: Vec<Option<RuleOutcome>>,
+    /// Plan validators' parts of the `validation` object (seed 002), by check.
+    pub parts: Vec<Option<Part>>,
     pub suppressions: Suppressions,
     /// Built on the first evaluator citation: the body normalized once per run.
     locator: OnceCell<Locator<'a>>,
+    /// Line index of the source companion, built on the first grounding citation.
+    source_index: OnceCell<LineIndex>,
+    /// Per check: does its rule's `fail` prove the violation?
+    proves: Vec<bool>,
 }
 
 impl<'a> Prepared<'a> {
     pub fn new(playbook: &LoadedPlaybook, doc: &'a Document) -> Self {
-        let cx = RuleContext::new(&doc.text, doc.body);
+        let today = today_utc();
+        let cx = RuleContext::new(&doc.text, doc.body).with_companions(Companions {
+            source: doc.source.as_ref().map(|c| c.text.as_str()),
+            prompt: doc.prompt.as_ref().map(|c| c.text.as_str()),
+            evidence: doc.evidence.as_ref().map(|c| c.text.as_str()),
+            evidence_unreadable: doc.evidence_unreadable,
+            as_of: doc.front_matter.as_of.as_deref(),
+            today: Some(&today),
+            allowed_origins: &doc.allowed_origins,
+        });
         let outcomes = playbook
             .compiled
             .iter()
             .map(|r| r.as_ref().and_then(|r| r.apply(&cx)))
             .collect();
+        let parts = playbook
+            .compiled
+            .iter()
+            .map(|r| r.as_ref().and_then(|r| r.validation(&cx)))
+            .collect();
         Prepared {
             doc,
             outcomes,
+            parts,
             suppressions: Suppressions::parse(&doc.text, &doc.line_index),
             locator: OnceCell::new(),
+            source_index: OnceCell::new(),
+            proves: playbook
+                .compiled
+                .iter()
+                .map(|r| r.as_ref().is_some_and(|r| r.proves()))
+                .collect(),
         }
     }
 
@@ -49,6 +79,7 @@ impl<'a> Prepared<'a> {
     ) -> Citation {
         let range = self.doc.range(start, end);
         Citation {
+            source: None,
             span: self.doc.text[start..end].to_string(),
             location: format!("line {}", range.start.line + 1),
             located,
@@ -64,8 +95,29 @@ impl<'a> Prepared<'a> {
         outcome
             .hits
             .iter()
-            .map(|h| self.citation(h.start, h.end, Located::Exact, h.note.clone()))
+            .map(|h| {
+                let mut c = self.citation(h.start, h.end, Located::Exact, h.note.clone());
+                c.source = h.source.as_ref().and_then(|s| self.source_location(s));
+                c
+            })
             .collect()
+    }
+
+    /// A hit's place in the source companion, with its range in the source's own lines.
+    fn source_location(&self, s: &SourceRef) -> Option<SourceLocation> {
+        let src = self.doc.source.as_ref()?;
+        let text = src.text.as_str();
+        if s.start > s.end || s.end > text.len() {
+            return None;
+        }
+        let index = self.source_index.get_or_init(|| LineIndex::new(text));
+        Some(SourceLocation {
+            path: src.path.display().to_string(),
+            range: index.range(text, s.start, s.end, Encoding::Utf16),
+            byte_range: (s.start, s.end),
+            excerpt: s.excerpt.clone(),
+            replacement: s.replacement.clone(),
+        })
     }
 
     /// Problem spans found locally, handed to the evaluator (hybrid/semantic checks with rules).
@@ -83,6 +135,40 @@ impl<'a> Prepared<'a> {
             .collect()
     }
 
+    /// The local outcome of check `i` when its rule proved a violation.
+    fn proven(&self, i: usize) -> Option<&RuleOutcome> {
+        let o = self.outcomes.get(i)?.as_ref()?;
+        (self.proves.get(i) == Some(&true) && o.verdict == Verdict::Fail).then_some(o)
+    }
+
+    /// Deterministic validators are authoritative (seed 002 §4–§6): when check `i`'s rule
+    /// proved a violation, its result stays `fail` whatever the evaluator said; the
+    /// evaluator's findings are added and its notes kept as explanation.
+    pub fn uphold_proof(&self, i: usize, r: &mut CheckResult) {
+        let Some(o) = self.proven(i) else {
+            return;
+        };
+        let mut cites = self.hit_citations(o);
+        let seen: std::collections::HashSet<Option<(usize, usize)>> =
+            cites.iter().map(|c| c.byte_range).collect();
+        cites.extend(
+            r.evidence_citations
+                .drain(..)
+                .filter(|c| !seen.contains(&c.byte_range)),
+        );
+        if r.result != Verdict::Fail {
+            r.notes = format!(
+                "Proved by the local rule: {} The evaluator's `{}` cannot overturn a proof. Evaluator: {}",
+                o.notes,
+                r.result.as_str(),
+                r.notes
+            );
+        }
+        r.evidence_citations = cites;
+        r.result = Verdict::Fail;
+        r.code = o.code.clone();
+    }
+
     /// A check decided without the evaluator in this run; `why` says why an evaluator-backed
     /// check was not evaluated.
     pub fn local_result(&self, check: &Check, i: usize, why: &str) -> CheckResult {
@@ -97,6 +183,7 @@ impl<'a> Prepared<'a> {
             (DetectionType::Deterministic, Some(o)) => {
                 let mut r = base(o.verdict, 1.0, self.hit_citations(o), o.notes.clone());
                 r.raw_runs = vec![local_run(o.verdict)];
+                r.code = o.code.clone();
                 r
             }
             (DetectionType::Deterministic, None) => base(
@@ -105,6 +192,12 @@ impl<'a> Prepared<'a> {
                 vec![],
                 "Not evaluated: this deterministic check has no machine-readable `rules`.".into(),
             ),
+            (_, Some(o)) if self.proven(i).is_some() => {
+                let mut r = base(Verdict::Fail, 1.0, self.hit_citations(o), o.notes.clone());
+                r.raw_runs = vec![local_run(o.verdict)];
+                r.code = o.code.clone();
+                r
+            }
             (_, Some(o)) if o.hits_are_problems && !o.hits.is_empty() => base(
                 Verdict::Indeterminate,
                 0.0,
@@ -135,6 +228,7 @@ pub(super) fn blank_result(
     notes: String,
 ) -> CheckResult {
     CheckResult {
+        code: None,
         check_id: check.id.clone(),
         result,
         per_check_confidence: confidence,
@@ -160,4 +254,10 @@ fn local_run(result: Verdict) -> RawRun {
         raw_response: None,
         cached: false,
     }
+}
+
+/// Today's date (UTC) as `YYYY-MM-DD`: the default as-of date for evidence.
+fn today_utc() -> String {
+    let d = time::OffsetDateTime::now_utc().date();
+    format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day())
 }

@@ -134,6 +134,7 @@ pub async fn run(
             if results[i].is_none() {
                 per_check[i].sort_by_key(|(r, _)| *r);
                 let mut r = evaluated::evaluated_result(&prepared, check, &per_check[i]);
+                prepared.uphold_proof(i, &mut r);
                 let used = per_check[i].len() as u32;
                 if used > runs {
                     r.notes = format!(

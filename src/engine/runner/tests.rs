@@ -224,3 +224,66 @@ fn a_deterministic_run_decides_local_checks_and_explains_the_others() {
     );
     assert_eq!(report.report_id, report_id(&report));
 }
+
+/// A hybrid playbook whose local rule proves: quotes not in the source.
+fn hybrid_grounding() -> crate::engine::playbook::LoadedPlaybook {
+    let json = r#"{"id":"h","version":"1","metadata":{"name":"h","description":"d","spec_version":"0.1"},
+        "checks":[{"id":"quotes","severity":"high","question":"q?",
+          "detection_method":{"type":"hybrid","instructions":"i"},
+          "rules":{"kind":"quotes_grounded"}},
+          {"id":"words","severity":"high","question":"q?",
+          "detection_method":{"type":"hybrid","instructions":"i"},
+          "rules":{"kind":"pattern","patterns":["\\bSupplier\\b"]}}]}"#;
+    let pb = crate::engine::playbook::parse(json, "h.json").expect("valid");
+    crate::engine::playbook::LoadedPlaybook::from_playbook(pb)
+}
+
+#[test]
+fn a_proof_by_a_deterministic_rule_outranks_the_evaluator() {
+    let pb = hybrid_grounding();
+    let text = "The contract says \"the Supplier may terminate at any time without notice\".";
+    let mut doc = crate::engine::document::Document::parse(text.into(), None).unwrap();
+    doc.attach(
+        crate::engine::document::CompanionRole::Source,
+        crate::engine::document::Companion {
+            path: "src.txt".into(),
+            text: "The Supplier may terminate on ninety days' notice.".into(),
+        },
+    );
+    let prepared = Prepared::new(&pb, &doc);
+    let quotes = &pb.playbook.checks[0];
+    // The evaluator says pass; the rule proved an invented quote: the result stays fail.
+    let mut r = evaluated_result(
+        &prepared,
+        quotes,
+        &[(1, verdict(Verdict::Pass, "contract says"))],
+    );
+    assert_eq!(r.result, Verdict::Pass);
+    prepared.uphold_proof(0, &mut r);
+    assert_eq!(r.result, Verdict::Fail, "{}", r.notes);
+    assert_eq!(r.code.as_deref(), Some("GROUNDING-QUOTE"));
+    assert!(r.notes.contains("cannot overturn a proof"), "{}", r.notes);
+    assert!(
+        r.evidence_citations
+            .iter()
+            .any(|c| c.span.contains("may terminate at any time"))
+    );
+    // Without an evaluator, the proof alone decides a hybrid check.
+    assert_eq!(
+        prepared.local_result(quotes, 0, "Not evaluated.").result,
+        Verdict::Fail
+    );
+    // A pattern rule only suggests: the evaluator's pass stands.
+    let words = &pb.playbook.checks[1];
+    let mut w = evaluated_result(
+        &prepared,
+        words,
+        &[(1, verdict(Verdict::Pass, "contract says"))],
+    );
+    prepared.uphold_proof(1, &mut w);
+    assert_eq!(w.result, Verdict::Pass);
+    assert_eq!(
+        prepared.local_result(words, 1, "Not evaluated.").result,
+        Verdict::Indeterminate
+    );
+}

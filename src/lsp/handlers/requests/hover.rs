@@ -46,6 +46,9 @@ pub fn hover(view: &View, pos: crate::model::text::Position, enc: Encoding) -> O
             if c.located == Located::Fuzzy {
                 m.push_str(&misquote_markdown(view, c));
             }
+            if let Some(src) = &c.source {
+                m.push_str(&source_markdown(view, c, src));
+            }
             parts.push((span, m));
         }
     }
@@ -184,4 +187,26 @@ fn misquote_markdown(view: &View, c: &Citation) -> String {
         "\n\n**The quote differs from the text** (a misquote: shown, but not evidence).\n\n```text\n{}\n```",
         word_diff(&c.span, &actual.join(" … "))
     )
+}
+
+/// A grounding finding's passage in the source companion, and for a misquote what changed.
+fn source_markdown(view: &View, c: &Citation, src: &crate::model::SourceLocation) -> String {
+    let mut m = format!(
+        "\n\n**The source** (`{}`, line {}):\n\n> {}",
+        src.path,
+        src.range.start.line + 1,
+        src.excerpt.split_whitespace().collect::<Vec<_>>().join(" ")
+    );
+    if src.replacement.is_some() {
+        let quoted = c
+            .byte_range
+            .and_then(|(s, e)| view.text.get(s..e))
+            .unwrap_or(&c.span);
+        let _ = write!(
+            m,
+            "\n\nMisquoted: `{}`",
+            word_diff(quoted, &src.excerpt).replace('`', "'")
+        );
+    }
+    m
 }

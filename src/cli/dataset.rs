@@ -1,0 +1,267 @@
+//! `byop dataset DIR`: every variant's output for every scenario through the playbook
+//! (all documents at once: the evaluator bounds the calls in flight, the store's response
+//! cache serves repeats), then per-variant rates, per-check fail rates, the per-scenario
+//! table and a paired comparison (seed 002 §8, §10).
+//!
+//! Layout: `DIR/scenarios/<name>.*` (the source: the user's notes, or the contract) and
+//! `DIR/variants/<variant>/<name>.*` (one output per scenario), or a `DIR/dataset.toml`
+//! naming them: `playbook = "…"`, `scenarios = "dir"`, `[variants] name = "dir"`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use futures::future::join_all;
+use serde::Deserialize;
+
+use super::args::DatasetArgs;
+use super::error::CliError;
+use crate::engine::dataset::{self, Row};
+use crate::engine::runner::RunOptions;
+use crate::evaluator::Evaluator;
+use crate::model::Mode;
+use crate::store::Store;
+use crate::workspace::evaluate::evaluate_and_save;
+use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
+use crate::workspace::files::read_text;
+use crate::workspace::{Config, Request, Resolved, Resolver, doc_key};
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct DatasetToml {
+    playbook: Option<String>,
+    scenarios: Option<PathBuf>,
+    #[serde(default)]
+    variants: std::collections::BTreeMap<String, PathBuf>,
+}
+
+struct Layout {
+    playbook: Option<String>,
+    scenarios: Vec<(String, PathBuf)>,
+    variants: Vec<(String, Vec<(String, PathBuf)>)>,
+}
+
+/// "nda.txt" → "nda", "review.ai.md" → "review".
+fn name_of(p: &Path) -> String {
+    let f = p
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    f.split('.').next().unwrap_or(&f).to_string()
+}
+
+fn files_in(dir: &Path) -> Result<Vec<(String, PathBuf)>, CliError> {
+    let rd = std::fs::read_dir(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
+    let mut out: Vec<(String, PathBuf)> = rd
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && !name_of(p).is_empty())
+        .map(|p| (name_of(&p), p))
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+fn layout(dir: &Path) -> Result<Layout, CliError> {
+    let toml_path = dir.join("dataset.toml");
+    let conf: DatasetToml = match std::fs::read_to_string(&toml_path) {
+        Ok(t) => toml::from_str(&t)
+            .map_err(|e| CliError(format!("{}: {}", toml_path.display(), e.message())))?,
+        Err(_) => DatasetToml::default(),
+    };
+    let scenarios_dir = dir.join(conf.scenarios.unwrap_or_else(|| "scenarios".into()));
+    let scenarios = if scenarios_dir.is_dir() {
+        files_in(&scenarios_dir)?
+    } else {
+        vec![]
+    };
+    let variant_dirs: Vec<(String, PathBuf)> = if conf.variants.is_empty() {
+        let vd = dir.join("variants");
+        let rd = std::fs::read_dir(&vd).map_err(|_| {
+            CliError(format!(
+                "{}: not a dataset (expected {}/variants/<variant>/ or a dataset.toml naming the variants)",
+                dir.display(),
+                dir.display()
+            ))
+        })?;
+        let mut v: Vec<(String, PathBuf)> = rd
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .map(|p| {
+                (
+                    p.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned(),
+                    p,
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    } else {
+        conf.variants
+            .into_iter()
+            .map(|(k, p)| (k, dir.join(p)))
+            .collect()
+    };
+    if variant_dirs.is_empty() {
+        return Err(CliError(format!("{}: no variants", dir.display())));
+    }
+    let variants = variant_dirs
+        .into_iter()
+        .map(|(name, d)| files_in(&d).map(|f| (name, f)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Layout {
+        playbook: conf.playbook,
+        scenarios,
+        variants,
+    })
+}
+
+/// The output with the scenario's front matter when it has none of its own (a scenario
+/// carries `current_time`, `timezone`).
+fn compose(output: String, scenario_text: Option<&str>) -> String {
+    let fm = scenario_text.and_then(|s| {
+        let rest = s.strip_prefix("---\n")?;
+        let end = rest.find("\n---\n")?;
+        Some(&s[..4 + end + 5])
+    });
+    match fm {
+        Some(fm) if !output.starts_with("---\n") => format!("{fm}{output}"),
+        _ => output,
+    }
+}
+
+struct Job {
+    scenario: String,
+    variant: String,
+    resolved: Resolved,
+    key: String,
+}
+
+fn resolve_all(args: &DatasetArgs, workspace: &Config, lay: &Layout) -> Result<Vec<Job>, CliError> {
+    let cwd = std::env::current_dir()?;
+    let resolver = Resolver::new();
+    let playbook = args.playbook.clone().or(lay.playbook.clone());
+    let mut jobs = Vec::new();
+    for (variant, outputs) in &lay.variants {
+        for (name, path) in outputs {
+            let scenario = lay
+                .scenarios
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, p)| p);
+            let scenario_text = scenario.map(|p| read_text(p)).transpose()?;
+            let resolved = resolver.resolve(Request {
+                text: compose(read_text(path)?, scenario_text.as_deref()),
+                path: Some(path),
+                roots: vec![workspace.root.clone(), args.dir.clone()],
+                cli_playbook: playbook.clone().map(|p| (p, cwd.clone())),
+                setting_playbook: None,
+                source: scenario.map(PathBuf::as_path),
+                prompt: None,
+            })?;
+            if let Some(p) = resolved.problems.first() {
+                return Err(CliError(format!("{}: {}", path.display(), p.message)));
+            }
+            jobs.push(Job {
+                scenario: name.clone(),
+                variant: variant.clone(),
+                resolved,
+                key: doc_key(path),
+            });
+        }
+    }
+    if jobs.is_empty() {
+        return Err(CliError(format!(
+            "{}: the variants hold no outputs",
+            args.dir.display()
+        )));
+    }
+    Ok(jobs)
+}
+
+fn evaluator(args: &DatasetArgs, workspace: &Config) -> Result<Option<Evaluator>, CliError> {
+    let user = UserChoices {
+        provider: args.provider,
+        model: args.model.clone(),
+        ..Default::default()
+    };
+    let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);
+    if let (Some(mode @ (Mode::Screening | Mode::Full)), Some(why)) =
+        (args.mode, &resolved.missing_key)
+    {
+        return Err(CliError(format!(
+            "--mode {} needs an evaluator: {why}",
+            mode.as_str()
+        )));
+    }
+    match (args.mode != Some(Mode::Deterministic), resolved.settings) {
+        (true, Some(s)) => Ok(Some(
+            Evaluator::new(s).map_err(|e| CliError(format!("evaluator: {e}")))?,
+        )),
+        _ => Ok(None),
+    }
+}
+
+pub async fn run(args: DatasetArgs) -> Result<u8, CliError> {
+    let workspace = Config::discover(&std::env::current_dir()?)?;
+    let lay = layout(&args.dir)?;
+    let jobs = resolve_all(&args, &workspace, &lay)?;
+    let evaluator = evaluator(&args, &workspace)?;
+    let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
+    let store = Arc::new(Store::open(&db)?);
+    // Every document at once; the evaluator's permits bound the calls in flight.
+    let runs = jobs.iter().map(|j| {
+        let opts = RunOptions {
+            mode: args.mode,
+            fresh: args.fresh,
+            evaluator: evaluator.clone(),
+            canary: workspace.file.evaluator.canary,
+            ..Default::default()
+        };
+        evaluate_and_save(&j.resolved, Some(store.clone()), &j.key, opts)
+    });
+    let reports = join_all(runs).await;
+    let mut rows = Vec::new();
+    let mut notice = None;
+    for (j, r) in jobs.into_iter().zip(reports) {
+        let report = r?;
+        notice = notice.or_else(|| report.notices.first().cloned());
+        let doc = &j.resolved.doc;
+        let confidence = crate::engine::plan::parse::parse(&doc.text, doc.body).confidence;
+        rows.push(Row {
+            scenario: j.scenario,
+            variant: j.variant,
+            report,
+            confidence,
+        });
+    }
+    if let Some(n) = notice {
+        eprintln!("byop: {n}");
+    }
+    let compare = args
+        .compare
+        .as_ref()
+        .map(|v| (v[0].as_str(), v[1].as_str()));
+    if let Some((a, b)) = compare {
+        for v in [a, b] {
+            if !rows.iter().any(|r| r.variant == v) {
+                return Err(CliError(format!(
+                    "--compare: no variant `{v}` in the dataset"
+                )));
+            }
+        }
+    }
+    let summary = dataset::summarize(&rows, compare);
+    let body = match args.format {
+        super::args::DatasetFormat::Text => crate::render::dataset::text(&summary),
+        super::args::DatasetFormat::Json => {
+            serde_json::to_string_pretty(&summary).map_err(|e| CliError(e.to_string()))? + "\n"
+        }
+        super::args::DatasetFormat::Html => crate::render::dataset::html(&summary),
+    };
+    super::output::write(args.output.as_deref(), &body)?;
+    Ok(0)
+}

@@ -1,0 +1,401 @@
+//! Variants compared on a dataset (seed 002 §8, §10): one report per (scenario,
+//! variant) in, per-variant rates, per-check fail rates, the per-scenario table and a
+//! paired comparison of two variants out. Pure: the caller runs the reports.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::model::{Report, ValidationStatus, Verdict};
+
+/// One evaluated output: which scenario and variant it is, its report, and the plan's
+/// self-reported confidence when it has one.
+pub struct Row {
+    pub scenario: String,
+    pub variant: String,
+    pub report: Report,
+    pub confidence: Option<String>,
+}
+
+impl Row {
+    /// A plan passes by its `validation`; any other output when no check failed.
+    pub fn passed(&self) -> bool {
+        match &self.report.validation {
+            Some(v) => v.status == ValidationStatus::Pass,
+            None => !self
+                .report
+                .check_results
+                .iter()
+                .any(|c| c.result == Verdict::Fail),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct VariantStats {
+    pub variant: String,
+    pub outputs: usize,
+    pub passed: usize,
+    pub pass_rate: f64,
+    /// Sum of `constraints_violated` (plan playbooks).
+    pub constraint_violations: u64,
+    /// Share of outputs whose planned time overflows known availability.
+    pub overflow_frequency: f64,
+    pub hallucination_flags: u64,
+    pub mean_coverage: Option<f64>,
+    /// Outputs that said `confidence: high` and failed.
+    pub confidence_mismatches: usize,
+    /// Outputs with a check that could not be decided.
+    pub indeterminate: usize,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CheckRate {
+    pub check_id: String,
+    /// Per variant (in `variants` order): fails / outputs.
+    pub fail_rate: Vec<f64>,
+    pub fails: Vec<usize>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Cell {
+    pub passed: bool,
+    pub status: String,
+    pub failed_checks: Vec<String>,
+    pub errors: Vec<String>,
+    pub confidence: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ScenarioRow {
+    pub scenario: String,
+    /// Per variant, in `variants` order; `None` when that variant has no output for it.
+    pub cells: Vec<Option<Cell>>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Comparison {
+    pub a: String,
+    pub b: String,
+    /// Scenarios both variants have.
+    pub paired: usize,
+    pub both_pass: usize,
+    pub both_fail: usize,
+    /// Failed under `a`, passed under `b`.
+    pub fixed: Vec<String>,
+    /// Passed under `a`, failed under `b`.
+    pub broken: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct DatasetSummary {
+    pub playbook_id: String,
+    pub variants: Vec<VariantStats>,
+    pub checks: Vec<CheckRate>,
+    pub scenarios: Vec<ScenarioRow>,
+    pub comparison: Option<Comparison>,
+}
+
+fn stats(variant: &str, rows: &[&Row]) -> VariantStats {
+    let n = rows.len();
+    let passed = rows.iter().filter(|r| r.passed()).count();
+    let metrics: Vec<_> = rows
+        .iter()
+        .filter_map(|r| r.report.validation.as_ref().map(|v| &v.metrics))
+        .collect();
+    let overflow = metrics
+        .iter()
+        .filter(|m| m.time_available_minutes > 0 && m.time_overflow_minutes > 0)
+        .count();
+    let rate = |k: usize| if n == 0 { 0.0 } else { k as f64 / n as f64 };
+    VariantStats {
+        variant: variant.to_string(),
+        outputs: n,
+        passed,
+        pass_rate: rate(passed),
+        constraint_violations: metrics
+            .iter()
+            .map(|m| u64::from(m.constraints_violated))
+            .sum(),
+        overflow_frequency: rate(overflow),
+        hallucination_flags: metrics
+            .iter()
+            .map(|m| u64::from(m.hallucination_flags))
+            .sum(),
+        mean_coverage: (!metrics.is_empty()).then(|| {
+            metrics
+                .iter()
+                .map(|m| m.context_coverage_ratio)
+                .sum::<f64>()
+                / metrics.len() as f64
+        }),
+        confidence_mismatches: rows
+            .iter()
+            .filter(|r| r.confidence.as_deref() == Some("high") && !r.passed())
+            .count(),
+        indeterminate: rows
+            .iter()
+            .filter(|r| {
+                r.report
+                    .check_results
+                    .iter()
+                    .any(|c| c.result == Verdict::Indeterminate)
+            })
+            .count(),
+    }
+}
+
+fn cell(r: &Row) -> Cell {
+    Cell {
+        passed: r.passed(),
+        status: r.report.summary.overall_status.as_str().to_string(),
+        failed_checks: r
+            .report
+            .check_results
+            .iter()
+            .filter(|c| c.result == Verdict::Fail)
+            .map(|c| c.check_id.clone())
+            .collect(),
+        errors: r
+            .report
+            .validation
+            .as_ref()
+            .map(|v| v.errors.clone())
+            .unwrap_or_default(),
+        confidence: r.confidence.clone(),
+    }
+}
+
+/// Summarize rows; `variants` fixes the order (else first seen), `compare` the pair
+/// (else the first two variants).
+pub fn summarize(rows: &[Row], compare: Option<(&str, &str)>) -> DatasetSummary {
+    let mut variants: Vec<String> = Vec::new();
+    for r in rows {
+        if !variants.contains(&r.variant) {
+            variants.push(r.variant.clone());
+        }
+    }
+    let by_variant: Vec<Vec<&Row>> = variants
+        .iter()
+        .map(|v| rows.iter().filter(|r| &r.variant == v).collect())
+        .collect();
+    let mut check_ids: Vec<String> = Vec::new();
+    for r in rows {
+        for c in &r.report.check_results {
+            if !check_ids.contains(&c.check_id) {
+                check_ids.push(c.check_id.clone());
+            }
+        }
+    }
+    let checks = check_ids
+        .iter()
+        .map(|id| {
+            let fails: Vec<usize> = by_variant
+                .iter()
+                .map(|rs| {
+                    rs.iter()
+                        .filter(|r| {
+                            r.report
+                                .check(id)
+                                .is_some_and(|c| c.result == Verdict::Fail)
+                        })
+                        .count()
+                })
+                .collect();
+            let fail_rate = fails
+                .iter()
+                .zip(&by_variant)
+                .map(|(f, rs)| {
+                    if rs.is_empty() {
+                        0.0
+                    } else {
+                        *f as f64 / rs.len() as f64
+                    }
+                })
+                .collect();
+            CheckRate {
+                check_id: id.clone(),
+                fail_rate,
+                fails,
+            }
+        })
+        .collect();
+    let mut table: BTreeMap<&str, Vec<Option<Cell>>> = BTreeMap::new();
+    for r in rows {
+        let i = variants
+            .iter()
+            .position(|v| v == &r.variant)
+            .expect("known");
+        table
+            .entry(&r.scenario)
+            .or_insert_with(|| vec![None; variants.len()])[i] = Some(cell(r));
+    }
+    let scenarios: Vec<ScenarioRow> = table
+        .into_iter()
+        .map(|(s, cells)| ScenarioRow {
+            scenario: s.to_string(),
+            cells,
+        })
+        .collect();
+    let pair = match compare {
+        Some((a, b)) => Some((a.to_string(), b.to_string())),
+        None if variants.len() >= 2 => Some((variants[0].clone(), variants[1].clone())),
+        None => None,
+    };
+    let comparison = pair.and_then(|(a, b)| {
+        let ia = variants.iter().position(|v| *v == a)?;
+        let ib = variants.iter().position(|v| *v == b)?;
+        Some(compare_pair(&scenarios, (ia, a), (ib, b)))
+    });
+    DatasetSummary {
+        playbook_id: rows
+            .first()
+            .map(|r| r.report.playbook_id.clone())
+            .unwrap_or_default(),
+        variants: variants
+            .iter()
+            .zip(&by_variant)
+            .map(|(v, rs)| stats(v, rs))
+            .collect(),
+        checks,
+        scenarios,
+        comparison,
+    }
+}
+
+fn compare_pair(
+    scenarios: &[ScenarioRow],
+    (ia, a): (usize, String),
+    (ib, b): (usize, String),
+) -> Comparison {
+    let mut c = Comparison {
+        a,
+        b,
+        paired: 0,
+        both_pass: 0,
+        both_fail: 0,
+        fixed: vec![],
+        broken: vec![],
+    };
+    for s in scenarios {
+        let (Some(x), Some(y)) = (&s.cells[ia], &s.cells[ib]) else {
+            continue;
+        };
+        c.paired += 1;
+        match (x.passed, y.passed) {
+            (true, true) => c.both_pass += 1,
+            (false, false) => c.both_fail += 1,
+            (false, true) => c.fixed.push(s.scenario.clone()),
+            (true, false) => c.broken.push(s.scenario.clone()),
+        }
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Validation, ValidationMetrics};
+
+    fn report(pass: bool, metrics: ValidationMetrics, failed: &[&str]) -> Report {
+        let pb = crate::engine::playbook::builtin_by_id("planproof_v1").unwrap();
+        let doc = crate::engine::document::Document::parse("x".into(), None).unwrap();
+        let mut r = crate::engine::runner::run_deterministic(&pb, &doc);
+        for c in r.check_results.iter_mut() {
+            c.result = if failed.contains(&c.check_id.as_str()) {
+                Verdict::Fail
+            } else {
+                Verdict::Pass
+            };
+        }
+        r.validation = Some(Validation {
+            status: if pass {
+                ValidationStatus::Pass
+            } else {
+                ValidationStatus::Fail
+            },
+            errors: vec![],
+            metrics,
+        });
+        r
+    }
+
+    fn row(s: &str, v: &str, pass: bool, m: ValidationMetrics, failed: &[&str], conf: &str) -> Row {
+        Row {
+            scenario: s.into(),
+            variant: v.into(),
+            report: report(pass, m, failed),
+            confidence: Some(conf.into()),
+        }
+    }
+
+    #[test]
+    fn rates_mismatches_and_flips() {
+        let over = ValidationMetrics {
+            time_available_minutes: 100,
+            time_overflow_minutes: 20,
+            constraints_violated: 1,
+            context_coverage_ratio: 0.5,
+            ..Default::default()
+        };
+        let ok = ValidationMetrics {
+            time_available_minutes: 100,
+            context_coverage_ratio: 1.0,
+            ..Default::default()
+        };
+        let halluc = ValidationMetrics {
+            hallucination_flags: 2,
+            context_coverage_ratio: 1.0,
+            ..Default::default()
+        };
+        let rows = vec![
+            row("a", "v1", false, over.clone(), &["time_budget"], "high"),
+            row("b", "v1", true, ok.clone(), &[], "high"),
+            row("c", "v1", false, halluc, &["grounded_entities"], "low"),
+            row("a", "v4", true, ok.clone(), &[], "medium"),
+            row("b", "v4", false, over, &["time_budget"], "high"),
+            row("c", "v4", true, ok, &[], "high"),
+        ];
+        let s = summarize(&rows, None);
+        let v1 = &s.variants[0];
+        assert_eq!((v1.outputs, v1.passed), (3, 1));
+        assert!((v1.pass_rate - 1.0 / 3.0).abs() < 1e-9);
+        assert_eq!(v1.constraint_violations, 1);
+        assert!((v1.overflow_frequency - 1.0 / 3.0).abs() < 1e-9);
+        assert_eq!(v1.hallucination_flags, 2);
+        assert!((v1.mean_coverage.unwrap() - 2.5 / 3.0).abs() < 1e-9);
+        assert_eq!(v1.confidence_mismatches, 1);
+        assert_eq!(s.variants[1].confidence_mismatches, 1);
+        let c = s.comparison.unwrap();
+        assert_eq!((c.a.as_str(), c.b.as_str(), c.paired), ("v1", "v4", 3));
+        assert_eq!(c.fixed, ["a", "c"]);
+        assert_eq!(c.broken, ["b"]);
+        let tb = s
+            .checks
+            .iter()
+            .find(|c| c.check_id == "time_budget")
+            .unwrap();
+        assert_eq!(tb.fails, [1, 1]);
+        assert_eq!(s.scenarios.len(), 3);
+        assert_eq!(
+            s.scenarios[0].cells[0].as_ref().unwrap().failed_checks,
+            ["time_budget"]
+        );
+    }
+
+    #[test]
+    fn compare_names_a_pair_and_missing_outputs_are_unpaired() {
+        let ok = ValidationMetrics::default();
+        let rows = vec![
+            row("a", "v1", true, ok.clone(), &[], "low"),
+            row("a", "v2", false, ok.clone(), &["constraints"], "low"),
+            row("b", "v2", true, ok.clone(), &[], "low"),
+            row("a", "v3", true, ok, &[], "low"),
+        ];
+        let s = summarize(&rows, Some(("v2", "v3")));
+        let c = s.comparison.unwrap();
+        assert_eq!((c.paired, c.fixed.len(), c.broken.len()), (1, 1, 0));
+        assert!(s.scenarios[1].cells[0].is_none());
+        assert!(summarize(&rows, Some(("v2", "nope"))).comparison.is_none());
+    }
+}

@@ -1,0 +1,25 @@
+//! Grounding: is what an AI output says about its source in that source?
+//!
+//! Stable API (other checks, e.g. plans, reuse it):
+//! - `entities::extract(text) -> Vec<Entity{kind, start, end, text, normalized}>`
+//!   (amounts, percentages, durations, dates, defined terms, organisations, people);
+//! - `references::extract_in(text, range) -> Vec<Reference>` (section/clause/article/
+//!   exhibit/schedule/§ references, statute references left out);
+//! - `quotes::extract_in(text, range) -> Vec<Quote>` (passages presented as quoted);
+//! - `Source::new(text)` then `.contains(&Entity)`, `.reference(&Reference)`,
+//!   `.locate(quote)`, each giving the source location when there is one.
+
+pub mod entities;
+pub mod numbers;
+pub mod plan_entities;
+pub mod quotes;
+pub mod references;
+mod source;
+
+pub use entities::{Entity, EntityKind};
+pub use quotes::Quote;
+pub use references::{RefKind, Reference};
+pub use source::{Source, Span};
+
+#[cfg(test)]
+mod tests;

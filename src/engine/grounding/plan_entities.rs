@@ -1,0 +1,250 @@
+//! Plan-specific entities (seed 002 §5.3): names of people and organisations written as
+//! proper nouns, meetings ("sync with Marcus", "1:1"), and deadlines ("due at noon",
+//! "by Friday"), with keys that `Source::find_words` compares. Additive to the shared
+//! entity kinds in `entities`; the plan validator grounds both against the user's notes.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::entities::words_key;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PlanEntityKind {
+    /// A capitalised name that does not start a sentence: "Marcus", "Brightline".
+    Name,
+    /// A meeting word: "sync", "standup", "1:1", "call with".
+    Meeting,
+    /// A due time or day: "due at noon", "by 3 PM", "before Friday".
+    Deadline,
+}
+
+impl PlanEntityKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlanEntityKind::Name => "person or organisation",
+            PlanEntityKind::Meeting => "meeting",
+            PlanEntityKind::Deadline => "deadline",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanEntity {
+    pub kind: PlanEntityKind,
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    /// Names and meetings: canonical words (`words_key`). Deadlines: the "when" part,
+    /// lower-cased ("noon", "3 pm", "friday").
+    pub key: String,
+}
+
+static CAPITALISED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b[A-Z][a-z]+(?:['’]s)?\b").expect("name regex"));
+static MEETING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(meeting|sync|standup|stand-up|1:1|one-on-one|check-in|huddle|interview|demo|call with|catch-up|catch up with|offsite|all-hands|\d{1,2}(?::\d{2})?\s*(?:am|pm)\s+(?:[a-z]+\s+)?(?:call|review|meeting|sync))\b")
+        .expect("meeting regex")
+});
+static DEADLINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:due|deadline(?:\s+is)?|by|before)\s+(?:at\s+)?(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|eod|end of (?:the )?day|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b")
+        .expect("deadline regex")
+});
+
+/// Words that are capitalised in plans without naming anyone.
+const NOT_NAMES: &[&str] = &[
+    "i",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "today",
+    "tomorrow",
+    "morning",
+    "afternoon",
+    "evening",
+    "plan",
+    "break",
+    "lunch",
+    "the",
+    "a",
+    "an",
+    "and",
+    "or",
+    "for",
+    "with",
+    "to",
+    "of",
+    "on",
+    "in",
+    "at",
+    "by",
+    "before",
+    "after",
+    "from",
+    "then",
+    "also",
+    "if",
+    "this",
+    "that",
+    "my",
+    "your",
+    "our",
+    "am",
+    "pm",
+    "eod",
+    "asap",
+    "buffer",
+    "focus",
+    "admin",
+    "wrap",
+    "quick",
+    "short",
+    "final",
+    "notes",
+    "deep",
+    "work",
+    "walk",
+    "coffee",
+    "stretch",
+    "rest",
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "prof",
+];
+
+/// Start of a sentence or list item: capitalised for grammar, not for a name.
+fn sentence_start(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end_matches([' ', '\t', '*', '_', '"', '“', '(']);
+    before.is_empty()
+        || before.ends_with(['.', '!', '?', ':', ';', '\n', '-', '—', '–', '•'])
+        || before.ends_with(char::is_numeric) && before.len() + 3 >= at
+}
+
+/// "4pm investor call" is a call: the meeting word is the key.
+fn meeting_key(s: &str) -> String {
+    let key = words_key(s);
+    if key.starts_with(|c: char| c.is_ascii_digit()) {
+        key.rsplit(' ').next().unwrap_or("").to_string()
+    } else {
+        key
+    }
+}
+
+/// The plan entities in `text`, left to right; names next to each other join ("Acme Health").
+pub fn extract(text: &str) -> Vec<PlanEntity> {
+    let mut out: Vec<PlanEntity> = Vec::new();
+    let mut last_end: Option<usize> = None;
+    for m in CAPITALISED.find_iter(text) {
+        let word = m.as_str().trim_end_matches("'s").trim_end_matches("’s");
+        let lower = word.to_ascii_lowercase();
+        if NOT_NAMES.contains(&lower.as_str()) || sentence_start(text, m.start()) {
+            last_end = None;
+            continue;
+        }
+        let end = m.start() + word.len();
+        match (last_end, out.last_mut()) {
+            (Some(e), Some(prev))
+                if prev.kind == PlanEntityKind::Name && text[e..m.start()].trim().is_empty() =>
+            {
+                prev.end = end;
+                prev.text = text[prev.start..end].to_string();
+                prev.key = words_key(&prev.text);
+            }
+            _ => out.push(PlanEntity {
+                kind: PlanEntityKind::Name,
+                start: m.start(),
+                end,
+                text: word.to_string(),
+                key: words_key(word),
+            }),
+        }
+        last_end = Some(end);
+    }
+    for m in MEETING.find_iter(text) {
+        out.push(PlanEntity {
+            kind: PlanEntityKind::Meeting,
+            start: m.start(),
+            end: m.end(),
+            text: m.as_str().to_string(),
+            key: meeting_key(m.as_str()),
+        });
+    }
+    for c in DEADLINE.captures_iter(text) {
+        let m = c.get(0).expect("match");
+        out.push(PlanEntity {
+            kind: PlanEntityKind::Deadline,
+            start: m.start(),
+            end: m.end(),
+            text: m.as_str().to_string(),
+            key: c[1]
+                .to_ascii_lowercase()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+        });
+    }
+    out.sort_by_key(|e| (e.start, e.kind));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(t: &str) -> Vec<(PlanEntityKind, String)> {
+        extract(t).into_iter().map(|e| (e.kind, e.key)).collect()
+    }
+
+    #[test]
+    fn names_skip_sentence_starts_and_common_words() {
+        use PlanEntityKind::*;
+        assert_eq!(
+            found("Email Dana about the invoice"),
+            [(Name, "dana".to_string())]
+        );
+        assert_eq!(
+            found("Prep for Acme Health review. Then Friday notes"),
+            [(Name, "acme health".to_string())]
+        );
+        assert_eq!(found("Review Priya's draft"), [(Name, "priya".to_string())]);
+        assert!(found("- Draft the brief").is_empty());
+    }
+
+    #[test]
+    fn meetings_and_deadlines() {
+        use PlanEntityKind::*;
+        assert_eq!(
+            found("Sync with Marcus, due at noon"),
+            [
+                (Meeting, "sync".to_string()),
+                (Name, "marcus".to_string()),
+                (Deadline, "noon".to_string())
+            ]
+        );
+        assert_eq!(found("send it by 3 PM"), [(Deadline, "3 pm".to_string())]);
+        assert!(found("done by the team").is_empty());
+        assert_eq!(
+            found("Prep for the 4pm investor call"),
+            [(Meeting, "call".to_string())]
+        );
+        assert_eq!(found("Review with tutor Mr. Das"), []);
+    }
+}

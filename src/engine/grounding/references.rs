@@ -1,0 +1,217 @@
+//! References to parts of a document: "Section 7.2(b)", "Clause 12", "Article IV",
+//! "Exhibit C", "Schedule 1", "§ 4". Sections, clauses, articles, paragraphs and § share one
+//! numbering (an output's "Section 5" is the source's "5." or "Article 5"); exhibits,
+//! schedules, annexes and appendices each have their own.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// Which numbering a reference points into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RefKind {
+    /// Section, clause, article, paragraph, §.
+    Numbered,
+    Exhibit,
+    Schedule,
+    Annex,
+    Appendix,
+}
+
+impl RefKind {
+    fn from_word(w: &str) -> RefKind {
+        let w = w.to_ascii_lowercase();
+        if w.starts_with("exhibit") {
+            RefKind::Exhibit
+        } else if w.starts_with("schedule") {
+            RefKind::Schedule
+        } else if w.starts_with("annex") {
+            RefKind::Annex
+        } else if w.starts_with("appendi") {
+            RefKind::Appendix
+        } else {
+            RefKind::Numbered
+        }
+    }
+}
+
+/// One reference, whole-text byte offsets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    pub kind: RefKind,
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    /// The top-level label, lower case, roman numerals as digits: "7.2", "c", "4".
+    pub label: String,
+    /// Sub-parts after it: "(b)(ii)" → ["b", "ii"].
+    pub parts: Vec<String>,
+}
+
+const LABEL: &str = r"(?P<label>\d+(?:[.-]\d+)*[A-Za-z]?|[IVXLC]+\b|[A-Z]\b(?:-?\d+)?)(?P<parts>(?:\s?\([a-zA-Z0-9]{1,4}\))*)";
+
+static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?P<word>\b(?:[Ss]ections?|SECTIONS?|[Cc]lauses?|CLAUSES?|[Aa]rticles?|ARTICLES?|[Pp]aragraphs?|PARAGRAPHS?|[Ee]xhibits?|EXHIBITS?|[Ss]chedules?|SCHEDULES?|[Aa]nnex(?:es)?|ANNEX(?:ES)?|[Aa]ppendix|APPENDIX)|§§?)[\s-]*{LABEL}"
+    ))
+    .expect("reference regex")
+});
+
+/// Numbering as a contract writes it, without a word before it: "7.2 ", "  5.  Term".
+static NUMBERING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)(?:^|\s{2,}|[.;:]\s)(?P<n>\d+(?:\.\d+)+|\d+\.?|[IVXLC]+\.)[\s)]")
+        .expect("numbering regex")
+});
+static SUBPART: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)\((?P<p>[a-zA-Z0-9]{1,4})\)|(?:^|\s)(?P<q>[a-z]|[ivx]+)\)|(?:^|\s{2,})(?P<r>[a-z]|[ivx]+)\.\s").expect("subpart regex")
+});
+
+/// Words after a reference that make it a statute's, not the document's: "Section 2-207 of
+/// the UCC", "Article 28 GDPR", "Section 16600 of the California Business and Professions Code".
+static STATUTE_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[\s,]*(?:(?:of|under|in)\s+(?:the\s+)?(?:[A-Z][\w.&'’-]*\s+|\d{4}\s+|of\s+|and\s+)*(?:Act|Code|Regulations?|Directive|GDPR|Convention|Rules?|U\.?S\.?C\.?|C\.?F\.?R\.?|UCC|Restatement|Constitution|Statute|Law|CCPA|DTSA|HIPAA|Bankruptcy)\b|(?:GDPR|U\.?S\.?C|C\.?F\.?R|UCC|CCPA|HIPAA|DTSA)\b)")
+        .expect("statute regex")
+});
+static STATUTE_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?:U\.?S\.?C\.?|C\.?F\.?R\.?|Code|GDPR|UCC|Act|Cal\.|Civ\.|Bus\.\s*&\s*Prof\.)\s*$",
+    )
+    .expect("statute-before regex")
+});
+
+/// Every reference to a part of a document in `text[range]`; statute references excluded.
+pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Reference> {
+    let end = range.1.min(text.len());
+    let start = range.0.min(end);
+    let Some(hay) = text.get(start..end) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for c in REFERENCE.captures_iter(hay) {
+        let m = c.get(0).expect("match");
+        let word = c.name("word").expect("group").as_str();
+        let kind = RefKind::from_word(word);
+        let raw = c.name("label").expect("group").as_str();
+        // A bare capital letter or roman numeral is only a label for lettered parts or
+        // articles: "Section A" is rare, "Article I" and "Exhibit A" are common.
+        let lettered = raw.chars().all(|ch| ch.is_ascii_alphabetic());
+        if lettered
+            && kind == RefKind::Numbered
+            && !word.to_ascii_lowercase().starts_with("article")
+            && !is_roman(raw)
+        {
+            continue;
+        }
+        let mut a1 = (m.end() + 80).min(hay.len());
+        while !hay.is_char_boundary(a1) {
+            a1 -= 1;
+        }
+        let mut b0 = m.start().saturating_sub(30);
+        while !hay.is_char_boundary(b0) {
+            b0 += 1;
+        }
+        let (after, before) = (&hay[m.end()..a1], &hay[b0..m.start()]);
+        // "§ 16600", "Section 1542": four or more digits number a statute, not a contract.
+        let statute_number = raw.chars().take_while(char::is_ascii_digit).count() >= 4;
+        if statute_number
+            || STATUTE_AFTER.is_match(after)
+            || (word.starts_with('§') && STATUTE_BEFORE.is_match(before))
+        {
+            continue;
+        }
+        let parts = SUBPART
+            .captures_iter(c.name("parts").map_or("", |p| p.as_str()))
+            .filter_map(|p| {
+                p.name("p")
+                    .or(p.name("q"))
+                    .map(|x| x.as_str().to_ascii_lowercase())
+            })
+            .collect();
+        out.push(Reference {
+            kind,
+            start: start + m.start(),
+            end: start + m.end(),
+            text: m.as_str().to_string(),
+            label: label_key(kind, raw),
+            parts,
+        });
+    }
+    out
+}
+
+fn is_roman(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| matches!(c, 'I' | 'V' | 'X' | 'L' | 'C'))
+}
+
+fn roman_value(s: &str) -> Option<u32> {
+    let val = |c| match c {
+        'I' => Some(1),
+        'V' => Some(5),
+        'X' => Some(10),
+        'L' => Some(50),
+        'C' => Some(100),
+        _ => None,
+    };
+    let vals: Option<Vec<u32>> = s.chars().map(val).collect();
+    let vals = vals?;
+    let mut total = 0;
+    for (i, v) in vals.iter().enumerate() {
+        if vals.get(i + 1).is_some_and(|n| n > v) {
+            total -= *v as i64;
+        } else {
+            total += *v as i64;
+        }
+    }
+    u32::try_from(total).ok().filter(|&t| t > 0)
+}
+
+/// "7.2." → "7.2"; "IV" → "4" in the shared numbering; letters lower case.
+pub fn label_key(kind: RefKind, raw: &str) -> String {
+    let raw = raw.trim_end_matches('.');
+    if kind == RefKind::Numbered && is_roman(raw) {
+        if let Some(v) = roman_value(raw) {
+            return v.to_string();
+        }
+    }
+    raw.to_ascii_lowercase()
+}
+
+/// The parts a source numbers: every reference it makes (to itself) and every number that
+/// starts a clause. Keys are `(kind, label)`; values the first place, whole-text offsets.
+pub fn numbering(text: &str) -> Vec<((RefKind, String), (usize, usize))> {
+    let mut out = Vec::new();
+    for c in REFERENCE.captures_iter(text) {
+        let m = c.get(0).expect("match");
+        let kind = RefKind::from_word(c.name("word").expect("group").as_str());
+        let raw = c.name("label").expect("group").as_str();
+        out.push(((kind, label_key(kind, raw)), (m.start(), m.end())));
+    }
+    for c in NUMBERING.captures_iter(text) {
+        let n = c.name("n").expect("group");
+        out.push((
+            (RefKind::Numbered, label_key(RefKind::Numbered, n.as_str())),
+            (n.start(), n.end()),
+        ));
+    }
+    out
+}
+
+/// Does a sub-part label "(b)" occur in `text` from `from`, within `window` bytes?
+pub fn has_subpart(text: &str, from: usize, window: usize, part: &str) -> Option<(usize, usize)> {
+    let mut lo = from.min(text.len());
+    while !text.is_char_boundary(lo) {
+        lo -= 1;
+    }
+    let mut hi = (from + window).min(text.len());
+    while !text.is_char_boundary(hi) {
+        hi -= 1;
+    }
+    for c in SUBPART.captures_iter(&text[lo..hi]) {
+        let p = c.name("p").or(c.name("q")).or(c.name("r")).expect("group");
+        if p.as_str().eq_ignore_ascii_case(part) {
+            let m = c.get(0).expect("match");
+            return Some((lo + m.start(), lo + m.end()));
+        }
+    }
+    None
+}

@@ -1,0 +1,170 @@
+//! A source document prepared once for many questions: is this entity in it, does this
+//! section exist, where is this quote.
+
+use std::collections::HashMap;
+
+use super::entities::{self, Entity, EntityKind, canon_word, tokens};
+use super::references::{self, RefKind, Reference};
+use crate::engine::citations::{Location, Locator};
+
+/// Where a claim was found in the source, byte offsets into the source text.
+pub type Span = (usize, usize);
+
+/// The source text with its entities, numbering and words indexed (linear in its length).
+pub struct Source<'a> {
+    pub text: &'a str,
+    values: HashMap<(EntityKind, String), Span>,
+    /// Up to 8 places per numbered part (the first may be a cross-reference).
+    numbering: HashMap<(RefKind, String), Vec<Span>>,
+    /// " w1 w2 … " (canonical lower-case words) and each word's source span.
+    joined: String,
+    word_at: Vec<(usize, Span)>,
+    locator: Locator<'a>,
+    /// Quotes already located (two checks ask about the same quotes).
+    located: std::cell::RefCell<HashMap<String, Location>>,
+}
+
+impl<'a> Source<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let mut values = HashMap::new();
+        for e in entities::extract(text) {
+            values
+                .entry((e.kind, e.normalized))
+                .or_insert((e.start, e.end));
+        }
+        let mut numbering = HashMap::new();
+        for (k, span) in references::numbering(text) {
+            let v: &mut Vec<Span> = numbering.entry(k).or_default();
+            if v.len() < 8 {
+                v.push(span);
+            }
+        }
+        let mut joined = String::with_capacity(text.len() + 2);
+        let mut word_at = Vec::new();
+        joined.push(' ');
+        for (w, s, e) in tokens(text) {
+            word_at.push((joined.len(), (s, e)));
+            joined.push_str(&canon_word(&w));
+            joined.push(' ');
+        }
+        Source {
+            text,
+            values,
+            numbering,
+            joined,
+            word_at,
+            locator: Locator::new(text, (0, text.len())),
+            located: Default::default(),
+        }
+    }
+
+    /// Where the source states this entity (same value, or same words), if it does.
+    pub fn contains(&self, e: &Entity) -> Option<Span> {
+        if let Some(span) = self.values.get(&(e.kind, e.normalized.clone())) {
+            return Some(*span);
+        }
+        match e.kind {
+            EntityKind::Duration => self.duration_equivalent(&e.normalized),
+            EntityKind::Organization => self.org_words(&e.normalized),
+            EntityKind::DefinedTerm | EntityKind::Person => self.find_words(&e.normalized),
+            _ => None,
+        }
+    }
+
+    /// Where the source has these words in this order (canonical lower-case words).
+    pub fn find_words(&self, key: &str) -> Option<Span> {
+        let key = key.trim();
+        if key.is_empty() {
+            return None;
+        }
+        let needle = format!(" {key} ");
+        let at = self.joined.find(&needle)? + 1;
+        let n = key.split(' ').count();
+        let i = self.word_at.partition_point(|(p, _)| *p < at);
+        let first = self.word_at.get(i)?.1;
+        let last = self.word_at.get(i + n - 1)?.1;
+        Some((first.0, last.1))
+    }
+
+    /// "Under Acme Corp" is "Acme Corp": leading sentence words are dropped; then the whole
+    /// name, or the name without its suffix ("Acme" defined as "Acme, Inc."), must be there.
+    fn org_words(&self, key: &str) -> Option<Span> {
+        const LEAD: &[&str] = &[
+            "the",
+            "under",
+            "between",
+            "and",
+            "by",
+            "with",
+            "from",
+            "for",
+            "to",
+            "of",
+            "a",
+            "an",
+            "per",
+            "via",
+            "including",
+            "both",
+            "if",
+            "when",
+            "while",
+            "as",
+            "in",
+            "on",
+            "at",
+        ];
+        let mut words: Vec<&str> = key.split(' ').collect();
+        while words.len() > 2 && LEAD.contains(&words[0]) {
+            words.remove(0);
+        }
+        self.find_words(&words.join(" ")).or_else(|| {
+            (words.len() >= 2)
+                .then(|| self.find_words(&words[..words.len() - 1].join(" ")))
+                .flatten()
+        })
+    }
+
+    /// "12 months" = "1 year", "2 weeks" = "14 days".
+    fn duration_equivalent(&self, norm: &str) -> Option<Span> {
+        let (v, unit) = norm.split_once(' ')?;
+        let v: f64 = v.parse().ok()?;
+        let alts: Vec<(f64, &str)> = match unit {
+            "month" => vec![(v / 12.0, "year")],
+            "year" => vec![(v * 12.0, "month")],
+            "week" => vec![(v * 7.0, "day")],
+            "day" => vec![(v / 7.0, "week")],
+            _ => vec![],
+        };
+        alts.into_iter()
+            .filter(|(a, _)| (a - a.round()).abs() < 1e-9 && *a >= 1.0)
+            .find_map(|(a, u)| {
+                let key = format!("{} {u}", super::numbers::fmt_value(a));
+                self.values.get(&(EntityKind::Duration, key)).copied()
+            })
+    }
+
+    /// Where the referenced part is numbered or named in the source.
+    pub fn reference(&self, r: &Reference) -> Option<Span> {
+        let places = self.numbering.get(&(r.kind, r.label.clone()))?;
+        places.iter().find_map(|&span| {
+            let mut end = span;
+            for part in &r.parts {
+                end = references::has_subpart(self.text, end.1, 20_000, part)?;
+            }
+            Some((span.0, end.1.max(span.1)))
+        })
+    }
+
+    /// The citation locator over the whole source (exact → normalized → ellipsis → fuzzy).
+    pub fn locate(&self, quote: &str) -> Location {
+        if let Some(l) = self.located.borrow().get(quote) {
+            return l.clone();
+        }
+        let l = self.locator.locate(quote);
+        self.located
+            .borrow_mut()
+            .insert(quote.to_string(), l.clone());
+        l
+    }
+}

@@ -1,0 +1,212 @@
+use super::*;
+
+fn norms(text: &str) -> Vec<(EntityKind, String)> {
+    entities::extract(text)
+        .into_iter()
+        .map(|e| (e.kind, e.normalized))
+        .collect()
+}
+
+#[test]
+fn money_forms_normalize_to_one_value() {
+    for s in [
+        "$1,000,000",
+        "USD 1 million",
+        "one million dollars",
+        "US$1M",
+        "1,000,000 dollars",
+    ] {
+        assert_eq!(
+            norms(s),
+            vec![(EntityKind::Money, "USD 1000000".to_string())],
+            "{s}"
+        );
+    }
+    assert_eq!(
+        norms("One Million Dollars ($1,000,000)"),
+        vec![(EntityKind::Money, "USD 1000000".to_string())]
+    );
+    assert_eq!(norms("€2.5 million")[0].1, "EUR 2500000");
+}
+
+#[test]
+fn durations_percent_dates() {
+    for s in ["90 days", "ninety (90) days", "90-day", "Ninety Days"] {
+        assert_eq!(
+            norms(s),
+            vec![(EntityKind::Duration, "90 day".to_string())],
+            "{s}"
+        );
+    }
+    assert_eq!(norms("ten (10) business days")[0].1, "10 business day");
+    assert_eq!(norms("twelve (12) months")[0].1, "12 month");
+    assert_eq!(norms("5%")[0], (EntityKind::Percent, "5%".into()));
+    assert_eq!(
+        norms("five percent (5%)"),
+        vec![(EntityKind::Percent, "5%".into())]
+    );
+    assert_eq!(norms("1.5% per month")[0].1, "1.5%");
+    for s in [
+        "January 15, 2024",
+        "15 January 2024",
+        "2024-01-15",
+        "1/15/2024",
+        "the 15th day of January, 2024",
+    ] {
+        assert!(
+            norms(s).contains(&(EntityKind::Date, "2024-01-15".into())),
+            "{s}: {:?}",
+            norms(s)
+        );
+    }
+}
+
+#[test]
+fn names_and_terms() {
+    let e = entities::extract(
+        "The agreement between Acme Corporation and Beta, LLC defines \"Confidential Information\"; Dr. Jane Smith signs.",
+    );
+    let got: Vec<_> = e.iter().map(|e| (e.kind, e.normalized.as_str())).collect();
+    assert!(
+        got.contains(&(EntityKind::Organization, "acme corp")),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&(EntityKind::Organization, "beta llc")),
+        "{got:?}"
+    );
+    assert!(
+        got.contains(&(EntityKind::DefinedTerm, "confidential information")),
+        "{got:?}"
+    );
+    assert!(got.contains(&(EntityKind::Person, "jane smith")), "{got:?}");
+}
+
+#[test]
+fn source_contains_by_value_and_by_words() {
+    let src = "The fee is ONE MILLION DOLLARS ($1,000,000). Notice within ninety (90) days. \
+               ACME CORP. (\"Supplier\") and the \"Confidential Information\" of either party. \
+               Term: one (1) year from March 1, 2024. Interest at 1.5% per month.";
+    let s = Source::new(src);
+    let out = "Supplier (Acme Corp.) owes USD 1 million within 90 days; the term is 12 months \
+               from 2024-03-01 at 1.5%; \"Confidential Information\" is defined.";
+    for e in entities::extract(out) {
+        let at = s.contains(&e);
+        assert!(at.is_some(), "{e:?} not found");
+    }
+    for planted in [
+        "$2,000,000",
+        "sixty (60) days",
+        "Globex Inc.",
+        "June 1, 2024",
+        "7.5%",
+        "\"Trade Secrets\"",
+    ] {
+        let e = entities::extract(planted);
+        assert_eq!(e.len(), 1, "{planted}: {e:?}");
+        assert_eq!(
+            s.contains(&e[0]),
+            None,
+            "{planted} should not be in the source"
+        );
+    }
+}
+
+#[test]
+fn references_against_numbering() {
+    let src = "ARTICLE IV TERM  4.1  The term ... (a) first (b) second.  5.  Fees  Exhibit C - Pricing. \
+               Section 15 of the 1933 Act applies.";
+    let s = Source::new(src);
+    let refs = references::extract_in(
+        "See Section 4.1(b), Article 4, Clause 5, Exhibit C, Section 9.2, Exhibit D, Section 4.1(f), \
+         and Section 2-207 of the UCC and Article 28 GDPR.",
+        (0, 200),
+    );
+    let got: Vec<(String, bool)> = refs
+        .iter()
+        .map(|r| (r.text.clone(), s.reference(r).is_some()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("Section 4.1(b)".into(), true),
+            ("Article 4".into(), true),
+            ("Clause 5".into(), true),
+            ("Exhibit C".into(), true),
+            ("Section 9.2".into(), false),
+            ("Exhibit D".into(), false),
+            ("Section 4.1(f)".into(), false),
+        ]
+    );
+}
+
+#[test]
+fn quotes_inline_and_block() {
+    let t = "He said “the Fund shall pay” and \"x\".\n> Section 2.3 The Fund shall pay\n> to Integrity.\nEnd";
+    let q = quotes::extract_in(t, (0, t.len()));
+    let texts: Vec<&str> = q.iter().map(|q| q.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        vec![
+            "the Fund shall pay",
+            "x",
+            "Section 2.3 The Fund shall pay to Integrity."
+        ]
+    );
+    assert_eq!(&t[q[0].start..q[0].end], "the Fund shall pay");
+}
+
+#[test]
+fn bad_input_never_panics() {
+    let t = "€€€ “unclosed § ... Section ½ $ 1,,, ninety-";
+    for a in 0..t.len() {
+        let _ = entities::extract_in(t, (a, t.len() + 5));
+        let _ = references::extract_in(t, (a, t.len()));
+        let _ = quotes::extract_in(t, (a, t.len()));
+    }
+    let s = Source::new(t);
+    let _ = s.locate("unclosed");
+}
+
+#[test]
+fn every_grounding_rule_survives_multibyte_text_at_every_offset() {
+    use crate::engine::playbook::resolve;
+    use crate::engine::rules::{Companions, RuleContext};
+    let pb = resolve("evidence_contract_v1", std::path::Path::new(".")).unwrap();
+    let text = "──this Section 8.7 “€5 million” § 3 — this── \"Quoted words here now…\"\n> ─ block\n8.7 ─ ninety (90) days ─ Acme Inc.─";
+    for a in (0..text.len()).filter(|&a| text.is_char_boundary(a)) {
+        let cx = RuleContext::new(text, (a, text.len())).with_companions(Companions {
+            source: Some("── Section 8 ─ Acme Inc. “€5 million”"),
+            prompt: Some("─"),
+            ..Default::default()
+        });
+        for rule in pb.compiled.iter().flatten() {
+            let _ = rule.apply(&cx);
+        }
+    }
+}
+
+#[test]
+fn organisation_names_are_cut_at_sentence_and_list_breaks() {
+    let orgs = |t: &str| -> Vec<String> {
+        entities::extract(t)
+            .into_iter()
+            .filter(|e| e.kind == EntityKind::Organization)
+            .map(|e| e.text)
+            .collect()
+    };
+    assert_eq!(
+        orgs("based in Texas. If Apex Consulting Group LLC is"),
+        vec!["Apex Consulting Group LLC"]
+    );
+    assert_eq!(
+        orgs("references IMPCO Technologies Inc., Minda Industries Limited, and"),
+        vec!["Minda Industries Limited"]
+    );
+    assert!(orgs("EITHER PARTY AND ITS AFFILIATES, OFFICERS, EMPLOYEES, AGENTS").is_empty());
+    assert!(orgs("an Operating Company (Bermuda LLC) and").is_empty());
+    assert_eq!(
+        orgs("Acme, Inc. and U.S. Bank N.A."),
+        vec!["Acme, Inc.", "U.S. Bank N.A."]
+    );
+}

@@ -1,0 +1,218 @@
+//! `grounded_entities` (seed 002 §5.3): meetings, deadlines, people and organisations
+//! in the plan that the notes do not mention, on the shared grounding engine
+//! (`engine::grounding`: `Source`, the shared entity kinds, and the plan entity kinds).
+
+use std::collections::BTreeSet;
+
+use super::clock::find_times;
+use super::context::Context;
+use super::{Analysis, Metric, Part, Spot};
+use crate::engine::grounding::plan_entities::{self, PlanEntityKind};
+use crate::engine::grounding::{Entity, EntityKind, Source, entities};
+use crate::model::Verdict;
+
+/// Notes words that make a deadline's day grounded: "eod" = "end of day" = "today".
+fn same_day_words(key: &str) -> &'static [&'static str] {
+    match key {
+        "eod" | "end of day" | "end of the day" | "today" => {
+            &["eod", "end of day", "end of the day", "today"]
+        }
+        _ => &[],
+    }
+}
+
+/// The notes, read once for every deadline in the plan (linear in notes + plan).
+struct Notes<'a> {
+    source: Source<'a>,
+    lower: String,
+    /// Clock minutes of the notes' own deadlines and of their stop.
+    stated: Vec<u32>,
+}
+
+impl<'a> Notes<'a> {
+    fn new(text: &'a str, cx: &Context) -> Notes<'a> {
+        let mut stated: Vec<u32> = plan_entities::extract(text)
+            .into_iter()
+            .filter(|e| e.kind == PlanEntityKind::Deadline)
+            .filter_map(|e| find_times(&e.key).first().map(|f| f.start))
+            .collect();
+        stated.extend(cx.window_end);
+        Notes {
+            source: Source::new(text),
+            lower: text.to_lowercase(),
+            stated,
+        }
+    }
+
+    /// Whether the notes state this deadline: a deadline or stop at the same clock time,
+    /// or the same day word.
+    fn has_deadline(&self, key: &str) -> bool {
+        if let Some(t) = find_times(key).first() {
+            return self.stated.contains(&t.start);
+        }
+        self.source.find_words(key).is_some()
+            || same_day_words(key).iter().any(|w| self.lower.contains(w))
+    }
+}
+
+fn shared_grounded(e: &Entity, source: &Source) -> bool {
+    source.contains(e).is_some()
+}
+
+/// One flagged entity: what it is, its words, where (in the document).
+struct Flag {
+    kind: &'static str,
+    key: String,
+    text: String,
+    at: (usize, usize),
+}
+
+/// Flags in one piece of plan text (a task or its why), `at` locating its item.
+fn flags_in(text: &str, notes: &Notes, at: (usize, usize), out: &mut Vec<Flag>) {
+    let source = &notes.source;
+    let found = plan_entities::extract(text);
+    // A made-up meeting is one invention, not one per name in it.
+    let invented_meeting = found
+        .iter()
+        .any(|e| e.kind == PlanEntityKind::Meeting && source.find_words(&e.key).is_none());
+    for e in &found {
+        let grounded = match e.kind {
+            PlanEntityKind::Meeting => source.find_words(&e.key).is_some(),
+            PlanEntityKind::Name if invented_meeting => continue,
+            PlanEntityKind::Name => e.key.split(' ').any(|w| source.find_words(w).is_some()),
+            PlanEntityKind::Deadline => notes.has_deadline(&e.key),
+        };
+        if !grounded {
+            let shown = if e.kind == PlanEntityKind::Meeting {
+                text.trim()
+            } else {
+                e.text.as_str()
+            };
+            out.push(Flag {
+                kind: e.kind.as_str(),
+                key: e.key.clone(),
+                text: shown.to_string(),
+                at,
+            });
+        }
+    }
+    let names: Vec<(usize, usize)> = found.iter().map(|e| (e.start, e.end)).collect();
+    for e in entities::extract(text) {
+        let kind = match e.kind {
+            EntityKind::Organization | EntityKind::Person if invented_meeting => continue,
+            EntityKind::Money
+            | EntityKind::Date
+            | EntityKind::Organization
+            | EntityKind::Person => e.kind,
+            _ => continue,
+        };
+        if names.iter().any(|&(s, en)| s < e.end && e.start < en) || shared_grounded(&e, source) {
+            continue;
+        }
+        out.push(Flag {
+            kind: kind.as_str(),
+            key: e.normalized.clone(),
+            text: e.text.clone(),
+            at,
+        });
+    }
+}
+
+pub fn grounded_entities(a: &Analysis) -> Part {
+    let (Some(cx), Some(notes)) = (&a.context, a.notes.as_deref()) else {
+        return super::validate::no_context();
+    };
+    let notes = Notes::new(notes, cx);
+    let mut flags = Vec::new();
+    for it in &a.plan.items {
+        flags_in(&it.task, &notes, it.at, &mut flags);
+        flags_in(&it.why, &notes, it.at, &mut flags);
+    }
+    let mut seen = BTreeSet::new();
+    flags.retain(|f| seen.insert((f.kind, f.key.clone())));
+    let errors: Vec<String> = flags
+        .iter()
+        .map(|f| format!("Mentions a {} not in the notes: “{}”", f.kind, f.text))
+        .collect();
+    let spots = flags
+        .iter()
+        .map(|f| Spot {
+            start: f.at.0,
+            end: f.at.1,
+            note: format!("{} not in the notes", f.kind),
+        })
+        .collect();
+    let n = flags.len() as u32;
+    let verdict = if n == 0 { Verdict::Pass } else { Verdict::Fail };
+    let notes_ok =
+        "Every meeting, deadline, person and organisation in the plan is in the notes.".to_string();
+    let mut p = Part {
+        verdict,
+        metrics: vec![Metric::HallucinationFlags(n)],
+        notes: if errors.is_empty() {
+            notes_ok
+        } else {
+            errors.join(" ")
+        },
+        errors,
+        advisory: false,
+        spots,
+    };
+    if n == 0 {
+        p.errors.clear();
+    }
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::plan::analyze;
+
+    const NOTES: &str = "- Standup 9:30-9:45\n- Lunch with Priya 12-1pm\n- Call with Jonas from Brightline at 2pm\n- Send the deck to Acme Corp by 3 PM\n- Email Dana about the invoice\n";
+
+    fn flags(plan: &str) -> (u32, Vec<String>) {
+        let a = analyze(plan, (0, plan.len()), Some(NOTES));
+        let p = grounded_entities(&a);
+        let n = match p.metrics[0] {
+            Metric::HallucinationFlags(n) => n,
+            _ => unreachable!(),
+        };
+        (n, p.errors)
+    }
+
+    #[test]
+    fn names_in_an_invented_meeting_are_one_flag() {
+        let plan = r#"{"plan":[{"task":"Prep for the board meeting with Dr. Chen","timebox_minutes":20,"why":"x"}],"assumptions":[],"questions":[]}"#;
+        let (n, errors) = flags(plan);
+        assert_eq!(n, 1, "{errors:?}");
+        let plan = r#"{"plan":[{"task":"Prep notes for Dr. Chen","timebox_minutes":20,"why":"x"}],"assumptions":[],"questions":[]}"#;
+        assert_eq!(
+            flags(plan).1,
+            ["Mentions a person not in the notes: “Chen”"]
+        );
+    }
+
+    #[test]
+    fn grounded_plan_has_no_flags() {
+        let plan = r#"{"plan":[{"task":"Prep for the call with Jonas","timebox_minutes":20,"why":"Brightline at 2pm"},{"task":"Send deck to Acme Corp.","timebox_minutes":60,"why":"due by 3 PM"},{"task":"Email Dana","timebox_minutes":10,"why":"invoice"}],"assumptions":[],"questions":[]}"#;
+        assert_eq!(flags(plan), (0, vec![]));
+    }
+
+    #[test]
+    fn invented_meeting_person_deadline_and_org() {
+        let plan = r#"{"plan":[{"task":"Sync with Marcus on pricing","timebox_minutes":30,"why":"before the demo"},{"task":"Email Dana","timebox_minutes":10,"why":"invoice is due at noon"},{"task":"Send deck to Globex Inc.","timebox_minutes":30,"why":"Ask Sofia"}],"assumptions":[],"questions":[]}"#;
+        let (n, errors) = flags(plan);
+        assert_eq!(
+            errors,
+            [
+                "Mentions a meeting not in the notes: “Sync with Marcus on pricing”",
+                "Mentions a meeting not in the notes: “before the demo”",
+                "Mentions a deadline not in the notes: “due at noon”",
+                "Mentions a person or organisation not in the notes: “Globex Inc”",
+                "Mentions a person or organisation not in the notes: “Sofia”",
+            ]
+        );
+        assert_eq!(n, 5);
+    }
+}

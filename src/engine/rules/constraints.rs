@@ -1,0 +1,23 @@
+//! `constraints`: seed 002 §5.1: no work in a blocked window, no must-do-today task
+//! left out, the stated availability not exceeded.
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use super::kind::{CompiledRule, RuleError};
+use super::plan_rule::rule;
+use crate::engine::plan::validate::constraints;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Params {}
+
+pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
+    let _: Params = super::kind::params(value)?;
+    Ok(rule(
+        "PLAN-CONSTRAINT",
+        "Counts the notes' constraints (meetings and other blocked windows, the working window or hard stop, must-do-today tasks) and fails on each one the plan violates: work scheduled in a blocked window or after the stop, a must-do task left out, more work than the time available.".into(),
+        Box::new(constraints),
+    ))
+}

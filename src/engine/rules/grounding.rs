@@ -1,0 +1,526 @@
+//! `quotes_grounded`, `references_grounded`, `entities_grounded`: what the output presents as
+//! the source's (quotes, section references, amounts, dates, names) must be in the source
+//! companion. Deterministic; without a source they are `indeterminate` (LC-001), never pass.
+//!
+//! Which text is a claim about the source is data: `skip_sections` / `skip_sentences` (drafted
+//! clauses, redlines, recommendations) and `not_source_lead_in` (a quote introduced as new
+//! language: "replace with", "add:"). A quote of the prompt is not about the source either.
+
+use std::sync::Arc;
+
+use regex::Regex;
+use serde::Deserialize;
+
+use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome, SourceRef};
+use super::markdown::sentence_bounds;
+use super::regexes::compile_all;
+use super::skip::{SkipRules, Skipped, compile_skips};
+use crate::engine::citations::{Locator, word_diff};
+use crate::engine::grounding::{EntityKind, RefKind, Source, entities, quotes, references};
+use crate::model::{Located, Verdict};
+
+pub const CODE_QUOTE: &str = "GROUNDING-QUOTE";
+pub const CODE_REF: &str = "GROUNDING-REF";
+pub const CODE_ENTITY: &str = "GROUNDING-ENTITY";
+pub const CODE_NO_EVIDENCE: &str = "LC-001";
+
+/// Parameters every grounding kind shares.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Params {
+    #[serde(default)]
+    skip_sentences: Vec<String>,
+    #[serde(default)]
+    skip_sections: Vec<String>,
+    /// Text just before a quote that makes it new language, not the source's.
+    #[serde(default)]
+    not_source_lead_in: Vec<String>,
+    /// quotes: shorter quotes are terms, not passages (default 4 words).
+    #[serde(default)]
+    min_words: Option<usize>,
+    /// quotes: `unlocated` (not in the source) or `misquoted` (fuzzy match only).
+    #[serde(default)]
+    flag: Option<String>,
+    /// entities: a stated fact is a claim about the source only when its sentence (or line)
+    /// also points at the source ("Section 4 provides", "the Agreement", "currently").
+    #[serde(default)]
+    claim_markers: Vec<String>,
+    /// entities: which kinds to check (default all): amount, percentage, duration, date,
+    /// defined_term, organisation, person.
+    #[serde(default)]
+    kinds: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum What {
+    Quotes { min_words: usize, misquoted: bool },
+    References,
+    Entities,
+}
+
+#[derive(Debug)]
+struct GroundingRule {
+    what: What,
+    skips: SkipRules,
+    lead_in: Option<Regex>,
+    markers: Option<Regex>,
+    kinds: Vec<EntityKind>,
+}
+
+fn compile_with(value: serde_json::Value, what: What) -> Result<GroundingRule, RuleError> {
+    let p: Params = super::kind::params(value)?;
+    let what = match what {
+        What::Quotes { .. } => {
+            let misquoted = match p.flag.as_deref() {
+                None | Some("unlocated") => false,
+                Some("misquoted") => true,
+                Some(other) => {
+                    return Err(RuleError::at(
+                        vec![super::kind::Seg::key("flag")],
+                        format!("unknown flag `{other}` (expected `unlocated` or `misquoted`)"),
+                    ));
+                }
+            };
+            What::Quotes {
+                min_words: p.min_words.unwrap_or(4).max(1),
+                misquoted,
+            }
+        }
+        w => w,
+    };
+    let mut kinds = Vec::new();
+    for (i, k) in p.kinds.iter().enumerate() {
+        kinds.push(kind_named(k).ok_or_else(|| {
+            RuleError::at(
+                vec![super::kind::Seg::key("kinds"), super::kind::Seg::Index(i)],
+                format!("unknown entity kind `{k}` (expected amount, percentage, duration, date, defined_term, organisation, person)"),
+            )
+        })?);
+    }
+    Ok(GroundingRule {
+        what,
+        skips: compile_skips(&p.skip_sentences, &p.skip_sections)?,
+        lead_in: compile_all("not_source_lead_in", &p.not_source_lead_in)?,
+        markers: compile_all("claim_markers", &p.claim_markers)?,
+        kinds,
+    })
+}
+
+fn kind_named(k: &str) -> Option<EntityKind> {
+    Some(match k {
+        "amount" => EntityKind::Money,
+        "percentage" => EntityKind::Percent,
+        "duration" => EntityKind::Duration,
+        "date" => EntityKind::Date,
+        "defined_term" => EntityKind::DefinedTerm,
+        "organisation" | "organization" => EntityKind::Organization,
+        "person" => EntityKind::Person,
+        _ => return None,
+    })
+}
+
+pub fn compile_quotes(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
+    let w = What::Quotes {
+        min_words: 4,
+        misquoted: false,
+    };
+    Ok(Arc::new(compile_with(value, w)?))
+}
+
+pub fn compile_references(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
+    Ok(Arc::new(compile_with(value, What::References)?))
+}
+
+pub fn compile_entities(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
+    Ok(Arc::new(compile_with(value, What::Entities)?))
+}
+
+/// What one examined claim came to; `counts` in the outcome notes.
+#[derive(Default)]
+struct Tally {
+    examined: usize,
+    grounded: usize,
+    skipped: usize,
+}
+
+impl CompiledRule for GroundingRule {
+    fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
+        let Some(source) = cx.source() else {
+            return Some(RuleOutcome {
+                verdict: Verdict::Indeterminate,
+                hits: vec![],
+                hits_are_problems: false,
+                notes: "No evidence to check against: the document names no readable `source` companion (front matter `byop: source:`).".into(),
+                code: Some(CODE_NO_EVIDENCE.into()),
+            });
+        };
+        let skipped = self.skips.prepare(cx.text, cx.body);
+        let (hits, tally, code) = match self.what {
+            What::Quotes {
+                min_words,
+                misquoted,
+            } => {
+                let (h, t) = self.quotes(cx, source, &skipped, min_words, misquoted);
+                (h, t, CODE_QUOTE)
+            }
+            What::References => {
+                let (h, t) = self.references(cx, source, &skipped);
+                (h, t, CODE_REF)
+            }
+            What::Entities => {
+                let (h, t) = self.entities(cx, source, &skipped);
+                (h, t, CODE_ENTITY)
+            }
+        };
+        let noun = match self.what {
+            What::Quotes {
+                misquoted: true, ..
+            } => "quote(s) misquoted",
+            What::Quotes { .. } => "quote(s) not in the source",
+            What::References => "reference(s) to parts the source does not have",
+            What::Entities => "fact(s) not in the source",
+        };
+        let notes = format!(
+            "{} claim(s) about the source examined, {} grounded, {} {noun}; {} passage(s) not read as claims about the source (drafted or proposed text).",
+            tally.examined,
+            tally.grounded,
+            hits.len(),
+            tally.skipped
+        );
+        let verdict = if hits.is_empty() {
+            Verdict::Pass
+        } else {
+            Verdict::Fail
+        };
+        Some(RuleOutcome {
+            verdict,
+            hits_are_problems: true,
+            code: (verdict != Verdict::Pass).then(|| code.to_string()),
+            hits,
+            notes,
+        })
+    }
+
+    fn proves(&self) -> bool {
+        true
+    }
+
+    fn describe(&self) -> String {
+        match self.what {
+            What::Quotes { misquoted: false, min_words } => format!("Locates every passage of {min_words}+ words the output quotes from the source (exact, normalized, ellipsis pieces, fuzzy); fails on quotes the source does not contain. Proves a violation."),
+            What::Quotes { misquoted: true, .. } => "Fails on quotes that only match the source approximately (a misquote); the fix replaces them with the source's exact words. Proves a violation.".into(),
+            What::References => "Every section, clause, article, paragraph, §, exhibit, schedule, annex or appendix reference must exist in the source's numbering and headings. Proves a violation.".into(),
+            What::Entities => "Amounts, percentages, durations, dates, defined terms, organisations and people the output states must appear in the source (compared by value: \"$1,000,000\" = \"one million dollars\"). Proves a violation.".into(),
+        }
+    }
+}
+
+impl GroundingRule {
+    /// Is this span a claim about the source (not drafted, proposed or quoted-prompt text)?
+    fn is_claim(&self, skipped: &Skipped, start: usize, end: usize) -> bool {
+        !skipped.covers(start, end)
+    }
+
+    /// Does the sentence or line around `at` point at the source (when markers are given)?
+    fn attributed(&self, cx: &RuleContext, at: usize) -> bool {
+        let Some(re) = &self.markers else {
+            return true;
+        };
+        let (s, e) = sentence_bounds(cx.text, cx.body.0, cx.body.1, at);
+        let ls = cx.text[..at]
+            .rfind('\n')
+            .map_or(cx.body.0, |i| i + 1)
+            .max(cx.body.0);
+        let le = cx.text[at..]
+            .find('\n')
+            .map_or(cx.body.1, |i| at + i)
+            .min(cx.body.1);
+        re.is_match(&cx.text[s.min(ls)..e.max(le)])
+    }
+
+    /// The words leading into a quote: the sentence so far on its line, or the previous
+    /// non-blank line when the quote opens its line (a block quote, a quoted clause).
+    fn lead_in_says_new(&self, cx: &RuleContext, start: usize) -> bool {
+        let Some(re) = &self.lead_in else {
+            return false;
+        };
+        let before = cx.text.get(cx.body.0..start).unwrap_or("");
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let on_line = &before[line_start..];
+        let bare = |t: &str| {
+            t.trim_matches(|c: char| {
+                c.is_whitespace() || matches!(c, '>' | '*' | '_' | '-' | '"' | '“' | '(' | '[')
+            })
+            .is_empty()
+        };
+        let lead = if bare(on_line) {
+            let prev = before[..line_start].trim_end();
+            &prev[prev.rfind('\n').map_or(0, |i| i + 1)..]
+        } else {
+            let from = on_line
+                .rfind(". ")
+                .map_or(0, |i| i + 2)
+                .max(on_line.len().saturating_sub(160));
+            let from = (from..=on_line.len())
+                .find(|&i| on_line.is_char_boundary(i))
+                .unwrap_or(on_line.len());
+            &on_line[from..]
+        };
+        re.is_match(lead)
+    }
+
+    fn quotes(
+        &self,
+        cx: &RuleContext,
+        source: &Source,
+        skipped: &Skipped,
+        min_words: usize,
+        misquoted: bool,
+    ) -> (Vec<Hit>, Tally) {
+        let prompt = cx.companions.prompt.map(|p| Locator::new(p, (0, p.len())));
+        let mut t = Tally::default();
+        let mut hits = Vec::new();
+        for q in quotes::extract_in(cx.text, cx.body) {
+            if q.words() < min_words {
+                continue;
+            }
+            if q.text.trim_start().starts_with('[') {
+                // "[ADD] …": the output quoting its own redline.
+                t.skipped += 1;
+                continue;
+            }
+            if !self.is_claim(skipped, q.start, q.end) || self.lead_in_says_new(cx, q.start) {
+                t.skipped += 1;
+                continue;
+            }
+            let loc = source.locate(&q.text);
+            if matches!(loc.located, Located::Unlocated | Located::Fuzzy) {
+                let in_prompt = prompt.as_ref().is_some_and(|p| {
+                    matches!(
+                        p.locate(&q.text).located,
+                        Located::Exact | Located::Normalized
+                    )
+                });
+                if in_prompt {
+                    t.skipped += 1;
+                    continue;
+                }
+            }
+            t.examined += 1;
+            let excerpt = |a: usize, b: usize| source.text[a..b].to_string();
+            // Differing only in spacing or punctuation ("and /or" for "and/or") is verbatim.
+            let same_words = |a: &str, b: &str| {
+                let w = |s: &str| {
+                    s.chars()
+                        .filter(|c| c.is_alphanumeric())
+                        .flat_map(char::to_lowercase)
+                        .collect::<String>()
+                };
+                w(a) == w(b)
+            };
+            if loc.located == Located::Fuzzy && same_words(&q.text, &excerpt(loc.start, loc.end)) {
+                t.grounded += 1;
+                continue;
+            }
+            match (loc.located, misquoted) {
+                _ if loc.is_evidence() => t.grounded += 1,
+                (Located::Fuzzy, true) => hits.push(Hit {
+                    start: q.start,
+                    end: q.end,
+                    note: format!(
+                        "misquoted: the source reads “{}” ({})",
+                        clip(&excerpt(loc.start, loc.end)),
+                        clip(&word_diff(&q.text, &excerpt(loc.start, loc.end)))
+                    ),
+                    source: Some(SourceRef {
+                        start: loc.start,
+                        end: loc.end,
+                        excerpt: excerpt(loc.start, loc.end),
+                        replacement: (!q.block).then(|| excerpt(loc.start, loc.end)),
+                    }),
+                }),
+                (Located::Unlocated, false) => hits.push(Hit {
+                    start: q.start,
+                    end: q.end,
+                    note: "quote not in the source".into(),
+                    source: None,
+                }),
+                _ => {}
+            }
+        }
+        (hits, t)
+    }
+
+    fn references(
+        &self,
+        cx: &RuleContext,
+        source: &Source,
+        skipped: &Skipped,
+    ) -> (Vec<Hit>, Tally) {
+        let mut t = Tally::default();
+        let mut hits = Vec::new();
+        let all = references::extract_in(cx.text, cx.body);
+        // Parts the output numbers itself (a line that starts with "Section 8.7 …" or "8.7 …"):
+        // references to them are to the output's own drafted text.
+        let own: std::collections::HashSet<(RefKind, String)> = all
+            .iter()
+            .filter(|r| starts_line(cx.text, r.start))
+            .map(|r| (r.kind, r.label.clone()))
+            .chain(
+                own_numbering(cx.text, cx.body)
+                    .into_iter()
+                    .map(|l| (RefKind::Numbered, l)),
+            )
+            .collect();
+        for r in all {
+            let this = cx.text[..r.start].trim_end_matches([' ', '*', '_']);
+            let self_ref = this
+                .len()
+                .checked_sub(4)
+                .and_then(|i| Some((this.get(i..)?, &this[..i])))
+                .is_some_and(|(w, rest)| {
+                    w.eq_ignore_ascii_case("this") && !rest.ends_with(char::is_alphanumeric)
+                });
+            if self_ref || !self.is_claim(skipped, r.start, r.end) {
+                t.skipped += 1;
+                continue;
+            }
+            match source.reference(&r) {
+                Some(_) => {
+                    t.examined += 1;
+                    t.grounded += 1;
+                }
+                None if own.contains(&(r.kind, r.label.clone())) => t.skipped += 1,
+                None => {
+                    t.examined += 1;
+                    hits.push(Hit {
+                        start: r.start,
+                        end: r.end,
+                        note: format!("the source has no {}", r.text.trim()),
+                        source: None,
+                    });
+                }
+            }
+        }
+        (hits, t)
+    }
+
+    fn entities(&self, cx: &RuleContext, source: &Source, skipped: &Skipped) -> (Vec<Hit>, Tally) {
+        let mut t = Tally::default();
+        let mut hits = Vec::new();
+        let all = entities::extract_in(cx.text, cx.body);
+        // Values the output itself drafts (in skipped text): its explanation repeating them
+        // ("the new cap of 12 months") speaks of its proposal, not of the source.
+        let drafted: std::collections::HashSet<(EntityKind, &str)> = all
+            .iter()
+            .filter(|e| skipped.covers(e.start, e.end) || is_definition(cx.text, e))
+            .map(|e| (e.kind, e.normalized.as_str()))
+            .collect();
+        for e in &all {
+            if !self.kinds.is_empty() && !self.kinds.contains(&e.kind) {
+                continue;
+            }
+            // Inside a quote, the quote checks speak for it; a defined term is itself quoted.
+            let quoted = e.kind != EntityKind::DefinedTerm && cx.prose.is_quoted(e.start, e.end);
+            if quoted
+                || !self.is_claim(skipped, e.start, e.end)
+                || is_definition(cx.text, e)
+                || !self.attributed(cx, e.start)
+            {
+                t.skipped += 1;
+                continue;
+            }
+            match source.contains(e) {
+                Some(_) => {
+                    t.examined += 1;
+                    t.grounded += 1;
+                }
+                None if drafted.contains(&(e.kind, e.normalized.as_str())) => t.skipped += 1,
+                None => {
+                    t.examined += 1;
+                    hits.push(Hit {
+                        start: e.start,
+                        end: e.end,
+                        note: format!("{} not in the source: {}", e.kind.as_str(), e.text.trim()),
+                        source: None,
+                    });
+                }
+            }
+        }
+        (hits, t)
+    }
+}
+
+/// Is `at` the first word of its line (after list markers, emphasis, `#`, `[ADD]`)?
+fn starts_line(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let lead = &text[line_start..at];
+    let lead = lead.trim_start_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '#' | '*' | '_' | '-' | '+' | '>' | '•' | '|')
+    });
+    lead.is_empty() || (lead.starts_with('[') && lead.trim_end().ends_with(']'))
+}
+
+/// Numbers that start lines of the output ("8.7 Limitation of Liability", "**5.3** …").
+fn own_numbering(text: &str, body: (usize, usize)) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text[body.0..body.1].lines() {
+        let l = line.trim_start_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '#' | '*' | '_' | '>' | '|')
+        });
+        let l = l
+            .strip_prefix('[')
+            .and_then(|r| r.split_once(']'))
+            .map_or(l, |(_, r)| r.trim_start());
+        let n: String = l
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        let n = n.trim_end_matches('.');
+        if n.contains('.') && n.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            out.push(n.to_string());
+        }
+    }
+    out
+}
+
+/// A defined term being defined (`(the "Audit Notice")`, `"Cure Period" means`): the output
+/// drafting a definition, not quoting one.
+fn is_definition(text: &str, e: &entities::Entity) -> bool {
+    if e.kind != EntityKind::DefinedTerm {
+        return false;
+    }
+    let before = text[..e.start].trim_end_matches(['"', '“', '*', '_', ' ']);
+    let b = before.len().saturating_sub(24);
+    let b = (b..=before.len())
+        .find(|&i| before.is_char_boundary(i))
+        .unwrap_or(before.len());
+    let before = before[b..].to_ascii_lowercase();
+    let after = text[e.end..].trim_start_matches(['"', '”', '*', '_', ' ']);
+    let a = (0..=after.len().min(24))
+        .rev()
+        .find(|&i| after.is_char_boundary(i))
+        .unwrap_or(0);
+    let after = after[..a].to_ascii_lowercase();
+    before.ends_with('(')
+        || before.ends_with("(the")
+        || before.ends_with("the")
+        || before.ends_with(" a")
+        || before.ends_with(" an")
+        || before.ends_with("each,")
+        || before.ends_with("collectively,")
+        || after.starts_with("means")
+        || after.starts_with("shall mean")
+        || after.starts_with("shall have")
+        || after.starts_with("has the meaning")
+        || after.starts_with(')')
+}
+
+/// At most ~200 characters of a passage, for notes.
+fn clip(s: &str) -> String {
+    let s: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    match s.char_indices().nth(200) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s,
+    }
+}

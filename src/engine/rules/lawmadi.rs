@@ -1,0 +1,275 @@
+//! `lawmadi_output`: an output that is a JSON object (bare or in one ```json fence) must follow
+//! seed 004 §8's strict schema: a success (§8.1) with `decision_token` and an evidence hash, or
+//! a fail-closed response (§8.2) with a stable `LC-` code. Violations are LC-003; a success whose
+//! evidence hash differs from the evidence set's is LC-002. Other outputs have nothing to check.
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+
+use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome};
+use crate::model::Verdict;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Params {}
+
+pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
+    let _: Params = super::kind::params(value)?;
+    Ok(Arc::new(LawmadiRule))
+}
+
+#[derive(Debug)]
+struct LawmadiRule;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Success {
+    fail_closed: bool,
+    request_id: String,
+    decision_token: DecisionToken,
+    summary: String,
+    known_facts: Vec<String>,
+    unknown_facts: Vec<String>,
+    evidence_citations: Vec<OutCitation>,
+    next_actions: Vec<String>,
+    disclaimer: String,
+    /// The issue's name for the evidence hash at top level; `decision_token.drf_evidence_hash`
+    /// is §8.1's.
+    #[serde(default)]
+    evidence_hash: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DecisionToken {
+    decision_id: String,
+    created_at: String,
+    input_hash: String,
+    drf_evidence_hash: String,
+    decision_graph_hash: String,
+    constitution_version: String,
+    digital_signature: String,
+}
+
+/// Read only to validate the shape.
+#[allow(dead_code)]
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutCitation {
+    #[serde(rename = "ref")]
+    pub reference: String,
+    #[serde(rename = "type")]
+    pub kind: CitationType,
+    pub note: String,
+}
+
+#[derive(Deserialize, PartialEq, Debug)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum CitationType {
+    Statute,
+    Case,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FailClosed {
+    fail_closed: bool,
+    request_id: String,
+    code: String,
+    message: String,
+    required_user_inputs: Vec<String>,
+    disclaimer: String,
+}
+
+/// The body's JSON object, when the output is one: bare, or alone in a ```json fence.
+pub fn json_body(text: &str, body: (usize, usize)) -> Option<(usize, usize, &str)> {
+    let b = text.get(body.0..body.1)?;
+    let t = b.trim();
+    if t.starts_with('{') {
+        let s = body.0 + (b.len() - b.trim_start().len());
+        return Some((s, s + t.len(), t));
+    }
+    let inner = t
+        .strip_prefix("```json")
+        .or_else(|| t.strip_prefix("```JSON"))?;
+    let inner = inner.strip_suffix("```")?.trim();
+    inner.starts_with('{').then(|| {
+        let s = body.0 + b.find(inner).unwrap_or(0);
+        (s, s + inner.len(), inner)
+    })
+}
+
+fn is_hex_hash(s: &str) -> bool {
+    let h = s.trim_start_matches("sha256:");
+    h.len() == 64 && h.chars().all(|c| c.is_ascii_hexdigit())
+}
+
+impl CompiledRule for LawmadiRule {
+    fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
+        let Some((s, e, json)) = json_body(cx.text, cx.body) else {
+            return Some(RuleOutcome {
+                verdict: Verdict::Pass,
+                hits: vec![],
+                hits_are_problems: false,
+                notes: "The output is not a JSON object: no structured output to validate.".into(),
+                code: None,
+            });
+        };
+        let fail = |code: &str, msg: String| RuleOutcome {
+            verdict: Verdict::Fail,
+            hits: vec![Hit {
+                start: s,
+                end: e.min(s + 1).max(s),
+                note: msg.clone(),
+                source: None,
+            }],
+            hits_are_problems: true,
+            notes: format!("{code}: {msg}"),
+            code: Some(code.into()),
+        };
+        let value: serde_json::Value = match serde_json::from_str(json) {
+            Ok(v) => v,
+            Err(err) => {
+                return Some(fail(
+                    "LC-003",
+                    format!("the output is not valid JSON: {err}"),
+                ));
+            }
+        };
+        let closed = value
+            .get("fail_closed")
+            .and_then(serde_json::Value::as_bool);
+        match closed {
+            Some(true) => match serde_json::from_value::<FailClosed>(value) {
+                Err(err) => Some(fail(
+                    "LC-003",
+                    format!("fail-closed response violates the §8.2 schema: {err}"),
+                )),
+                Ok(f) if !valid_code(&f.code) => Some(fail(
+                    "LC-003",
+                    format!("fail-closed code `{}` is not one of LC-001…LC-006", f.code),
+                )),
+                Ok(f) => {
+                    let _ = (
+                        &f.request_id,
+                        &f.message,
+                        &f.required_user_inputs,
+                        &f.disclaimer,
+                        f.fail_closed,
+                    );
+                    Some(RuleOutcome {
+                        verdict: Verdict::Pass,
+                        hits: vec![],
+                        hits_are_problems: false,
+                        notes: format!("A well-formed fail-closed response ({}).", f.code),
+                        code: None,
+                    })
+                }
+            },
+            Some(false) => {
+                if value.get("decision_token").is_none() {
+                    return Some(fail(
+                        "LC-003",
+                        "success response without `decision_token`".into(),
+                    ));
+                }
+                let ok: Success = match serde_json::from_value(value) {
+                    Ok(v) => v,
+                    Err(err) => {
+                        return Some(fail(
+                            "LC-003",
+                            format!("success response violates the §8.1 schema: {err}"),
+                        ));
+                    }
+                };
+                let hash = ok
+                    .evidence_hash
+                    .as_deref()
+                    .unwrap_or(&ok.decision_token.drf_evidence_hash);
+                if !is_hex_hash(hash) {
+                    return Some(fail("LC-003", "success response without an evidence hash (`decision_token.drf_evidence_hash` must be a sha256)".into()));
+                }
+                if let Some(set_hash) = cx.companions.evidence.and_then(evidence_hash_of) {
+                    let norm = |h: &str| h.trim_start_matches("sha256:").to_ascii_lowercase();
+                    if norm(hash) != norm(&set_hash) {
+                        return Some(fail(
+                            "LC-002",
+                            "the response's evidence hash is not the evidence set's".into(),
+                        ));
+                    }
+                }
+                let _ = (
+                    &ok.request_id,
+                    &ok.summary,
+                    &ok.known_facts,
+                    &ok.unknown_facts,
+                    &ok.next_actions,
+                    &ok.disclaimer,
+                    ok.fail_closed,
+                );
+                let t = &ok.decision_token;
+                let _ = (
+                    &t.decision_id,
+                    &t.created_at,
+                    &t.input_hash,
+                    &t.decision_graph_hash,
+                    &t.constitution_version,
+                    &t.digital_signature,
+                );
+                Some(RuleOutcome {
+                    verdict: Verdict::Pass,
+                    hits: vec![],
+                    hits_are_problems: false,
+                    notes: format!(
+                        "A well-formed success response with {} evidence citation(s).",
+                        ok.evidence_citations.len()
+                    ),
+                    code: None,
+                })
+            }
+            None => Some(fail(
+                "LC-003",
+                "`fail_closed` (true or false) is required".into(),
+            )),
+        }
+    }
+
+    fn proves(&self) -> bool {
+        true
+    }
+
+    fn describe(&self) -> String {
+        "When the output is a JSON object, validates it against seed 004 §8's strict schema (LC-003); a success needs decision_token and an evidence hash matching the evidence set's (LC-002). Proves a violation.".into()
+    }
+}
+
+fn valid_code(c: &str) -> bool {
+    matches!(
+        c,
+        "LC-001" | "LC-002" | "LC-003" | "LC-004" | "LC-005" | "LC-006"
+    )
+}
+
+fn evidence_hash_of(raw: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(raw).ok()?;
+    v.get("evidence_hash")?.as_str().map(str::to_string)
+}
+
+/// `evidence_citations[].ref` of a JSON output, for the evidence-set check.
+pub fn json_citation_refs(text: &str, body: (usize, usize)) -> Vec<String> {
+    let Some((_, _, json)) = json_body(text, body) else {
+        return Vec::new();
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(json) else {
+        return Vec::new();
+    };
+    v.get("evidence_citations")
+        .and_then(serde_json::Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|c| c.get("ref")?.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -1,0 +1,84 @@
+//! What the plan rule kinds (seed 002) share: reading the plan and its notes, and
+//! turning a validator's `Part` into the check's outcome. Each kind's own file reads
+//! its parameters and picks its validator.
+
+use std::sync::Arc;
+
+use super::kind::{CompiledRule, Hit, RuleContext, RuleOutcome};
+use crate::engine::plan::{self, Analysis, Part};
+use crate::model::Verdict;
+
+/// A validator over the analysed plan.
+pub(super) type Validator = Box<dyn Fn(&Analysis) -> Part + Send + Sync>;
+
+pub(super) struct PlanRule {
+    validator: Validator,
+    description: String,
+    /// Stable code of a failing or indeterminate outcome (`PLAN-TIME`, …).
+    code: &'static str,
+}
+
+impl std::fmt::Debug for PlanRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlanRule")
+            .field("description", &self.description)
+            .finish()
+    }
+}
+
+pub(super) fn rule(
+    code: &'static str,
+    description: String,
+    validator: Validator,
+) -> Arc<dyn CompiledRule> {
+    Arc::new(PlanRule {
+        validator,
+        description,
+        code,
+    })
+}
+
+/// The user's notes: the document's `source` companion.
+fn source<'a>(cx: &RuleContext<'a>) -> Option<&'a str> {
+    cx.companions.source
+}
+
+impl CompiledRule for PlanRule {
+    fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
+        self.validation(cx).map(|p| outcome(p, self.code))
+    }
+
+    fn describe(&self) -> String {
+        self.description.clone()
+    }
+
+    /// Seed 002 §5: deterministic validators are authoritative, no evaluator overrides them.
+    fn proves(&self) -> bool {
+        true
+    }
+
+    fn validation(&self, cx: &RuleContext) -> Option<Part> {
+        let a = plan::analyze(cx.text, cx.body, source(cx));
+        Some((self.validator)(&a))
+    }
+}
+
+fn outcome(p: Part, code: &str) -> RuleOutcome {
+    let problems = p.verdict != Verdict::Pass;
+    RuleOutcome {
+        verdict: p.verdict,
+        hits: p
+            .spots
+            .into_iter()
+            .map(|s| Hit {
+                start: s.start,
+                end: s.end,
+                note: s.note,
+                source: None,
+            })
+            .collect(),
+        hits_are_problems: problems,
+        notes: p.notes,
+        code: problems.then(|| code.to_string()),
+    }
+}

@@ -1,0 +1,232 @@
+//! PlanProof (issue 12): the `planproof_v1` playbook over `examples/planproof`, end to end
+//! through the built binary. Every scenario's expected validation (hand-worked for the
+//! ten messy days, carried over by construction to their permutations) is in
+//! `examples/planproof/expected.json`.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use support::workspace::{Ws, examples, stderr, stdout};
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+fn planproof_ws() -> Ws {
+    let ws = Ws::new();
+    copy_dir(&examples().join("planproof"), &ws.path("planproof"));
+    ws
+}
+
+fn expected() -> serde_json::Map<String, Value> {
+    let text = std::fs::read_to_string(examples().join("planproof/expected.json")).unwrap();
+    let mut v: serde_json::Map<String, Value> = serde_json::from_str(&text).unwrap();
+    v.remove("_about");
+    v
+}
+
+const METRICS: [&str; 7] = [
+    "constraints_declared",
+    "constraints_violated",
+    "time_available_minutes",
+    "time_planned_minutes",
+    "time_overflow_minutes",
+    "hallucination_flags",
+    "human_feasibility_flags",
+];
+
+/// Differences between a report's `validation` and the expected values, as text.
+fn mismatches(name: &str, variant: &str, want: &Value, report: &Value) -> Vec<String> {
+    let v = &report["byop_report"]["validation"];
+    let mut out = Vec::new();
+    if v["status"] != want["status"] {
+        out.push(format!(
+            "{variant}/{name}: status {} (want {}); errors {}",
+            v["status"], want["status"], v["errors"]
+        ));
+    }
+    for m in METRICS {
+        if v["metrics"][m] != want[m] {
+            out.push(format!(
+                "{variant}/{name}: {m} {} (want {})",
+                v["metrics"][m], want[m]
+            ));
+        }
+    }
+    let cov = &want["coverage"];
+    let ratio = cov[0].as_f64().unwrap() / cov[1].as_f64().unwrap();
+    let got = v["metrics"]["context_coverage_ratio"]
+        .as_f64()
+        .unwrap_or(-1.0);
+    if (got - ratio).abs() > 1e-9 {
+        out.push(format!("{variant}/{name}: coverage {got} (want {ratio})"));
+    }
+    out
+}
+
+#[test]
+fn every_scenario_and_variant_validates_as_expected() {
+    let ws = planproof_ws();
+    let want = expected();
+    assert!(
+        want.len() >= 60,
+        "10 scenarios and 50 permutations: {}",
+        want.len()
+    );
+    let mut files: Vec<(String, String, PathBuf)> = Vec::new();
+    for (name, variants) in &want {
+        for variant in variants.as_object().unwrap().keys() {
+            let rel = PathBuf::from(format!("planproof/variants/{variant}/{name}.md"));
+            files.push((name.clone(), variant.clone(), rel));
+        }
+    }
+    let mut args = vec![
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+    ];
+    let paths: Vec<String> = files.iter().map(|f| f.2.display().to_string()).collect();
+    args.extend(paths.iter().map(String::as_str));
+    let o = ws.run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let reports: Vec<Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(reports.len(), files.len());
+    let mut wrong = Vec::new();
+    for ((name, variant, _), report) in files.iter().zip(&reports) {
+        assert_eq!(report["byop_report"]["playbook_id"], "planproof_v1");
+        wrong.extend(mismatches(name, variant, &want[name][variant], report));
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} mismatches:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn check_prints_the_seed_style_errors_of_a_failing_plan() {
+    let ws = planproof_ws();
+    let o = ws.run(&["check", "planproof/variants/v1_naive/school_pickup.md"]);
+    let out = stdout(&o);
+    assert!(out.contains("validation: FAIL (rejected)"), "{out}");
+    assert!(
+        out.contains(
+            "- Planned 330 minutes of work but only 285 minutes available after 3 PM cutoff"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "- Mentions a meeting not in the notes: “Sync with Marcus on the offsite agenda”"
+        ),
+        "{out}"
+    );
+    assert_eq!(o.status.code(), Some(1), "failing plan is an ALERT: {out}");
+    let o = ws.run(&["check", "planproof/variants/v4_repair/school_pickup.md"]);
+    assert!(
+        stdout(&o).contains("validation: PASS (recommended)"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn json_report_carries_the_seed_validation_object_exactly() {
+    let ws = planproof_ws();
+    let o = ws.run(&[
+        "check",
+        "--format",
+        "json",
+        "planproof/variants/v1_naive/dentist_day.md",
+    ]);
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = &r["byop_report"]["validation"];
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["status", "errors", "metrics"]);
+    let metric_keys: Vec<&str> = v["metrics"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        metric_keys,
+        [
+            "constraints_declared",
+            "constraints_violated",
+            "time_available_minutes",
+            "time_planned_minutes",
+            "time_overflow_minutes",
+            "hallucination_flags",
+            "human_feasibility_flags",
+            "context_coverage_ratio"
+        ]
+    );
+    let errors: Vec<&str> = v["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap())
+        .collect();
+    assert!(errors.contains(&"Scheduled “09:00–12:00 Prepare slides for Thursday's review” at 9 AM–12 PM, during “Dentist” (11 AM–12 PM)"), "{errors:?}");
+    assert!(errors.contains(&"Left out “Send the signed NDA to Brightline today!!”, which the notes say must be done today"), "{errors:?}");
+    assert!(
+        errors.contains(&"Plan has no `assumptions` (required even if empty)"),
+        "{errors:?}"
+    );
+    // The legal report contract is still there.
+    assert!(
+        r["byop_report"]["integrity"]["playbook_logic_hash"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:")
+    );
+}
+
+#[test]
+fn legal_playbooks_have_no_validation_object() {
+    let ws = Ws::new();
+    let o = ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "nda_review.ai.md",
+    ]);
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(r["byop_report"].get("validation").is_none());
+}
+
+#[test]
+fn a_plan_without_its_notes_fails_closed() {
+    let ws = planproof_ws();
+    let text = std::fs::read_to_string(ws.path("planproof/variants/v4_repair/school_pickup.md"))
+        .unwrap()
+        .replace("  source: ../../scenarios/school_pickup.md\n", "");
+    std::fs::write(ws.path("orphan.md"), text).unwrap();
+    let o = ws.run(&["check", "--format", "json", "orphan.md"]);
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = &r["byop_report"]["validation"];
+    assert_eq!(v["status"], "fail");
+    assert!(
+        v["errors"][0].as_str().unwrap().starts_with("No context"),
+        "{v}"
+    );
+}
