@@ -224,6 +224,7 @@ fn fixture_report(text: &str) -> Report {
         notices: vec![],
         playbook_source: None,
         request_id: None,
+        repair: None,
     }
 }
 

@@ -12,6 +12,7 @@ mod history;
 mod log;
 mod output;
 mod playbook;
+mod repair;
 mod report;
 mod store;
 
@@ -44,8 +45,9 @@ fn run(cli: Cli) -> Result<u8, CliError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    match cli.command {
+    let code = match cli.command {
         Command::Check(args) => runtime.block_on(check::run(args)),
+        Command::Repair(args) => runtime.block_on(repair::run(args)),
         Command::Lsp => {
             runtime.block_on(crate::lsp::serve_stdio());
             Ok(0)
@@ -74,5 +76,23 @@ fn run(cli: Cli) -> Result<u8, CliError> {
         } => log::run(file, format, verify, db, limit),
         Command::Store { action } => store::run(action),
         Command::Playbook { action } => playbook::run(action),
+    };
+    // Traces are exported in the background: send what is left before exiting.
+    crate::workspace::telemetry::shutdown();
+    code
+}
+
+/// Traces to the flag's, the environment's or `byop.toml`'s OTLP endpoint, if any.
+fn start_telemetry(flag: Option<&str>, workspace: &crate::workspace::Config) {
+    use crate::workspace::telemetry;
+    let env = |name: &str| std::env::var(name).ok();
+    let (settings, notice) = telemetry::settings(flag, &env, workspace);
+    if let Some(n) = notice {
+        eprintln!("byop: {n}");
+    }
+    if let Some(s) = settings
+        && let Err(e) = telemetry::install(&s)
+    {
+        eprintln!("byop: {e}");
     }
 }

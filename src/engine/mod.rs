@@ -10,6 +10,7 @@ pub mod fixes;
 pub mod injection;
 pub mod live;
 pub mod playbook;
+pub mod repair;
 pub mod rules;
 pub mod runner;
 pub mod suppress;

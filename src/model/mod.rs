@@ -7,6 +7,7 @@ pub mod history;
 pub mod inputs;
 pub mod integrity;
 pub mod playbook;
+pub mod repair;
 pub mod report;
 pub mod text;
 pub mod verdict;
@@ -19,6 +20,7 @@ pub use playbook::{
     Check, DetectionMethod, EvidenceRequirements, FixSpec, Playbook, Remediation, Rule,
     SectionPlacement,
 };
+pub use repair::{RepairRecord, RepairStatus, ValidationIssue, ValidationRecord};
 pub use report::*;
 pub use text::{Encoding, LineIndex, Position, Range};
 pub use verdict::{DetectionType, Mode, STABILITY_THRESHOLD, Severity, Status, Verdict};

@@ -61,6 +61,9 @@ pub struct Report {
     /// The evaluation request in the audit log (`byop log`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
+    /// `byop repair`: both deterministic validations and the repair's outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repair: Option<crate::model::RepairRecord>,
 }
 
 /// Who chose the playbook a document is checked against.

@@ -102,6 +102,7 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
         notices: vec![],
         playbook_source: None,
         request_id: None,
+        repair: None,
     }
 }
 

@@ -21,6 +21,18 @@ pub struct ConfigFile {
     pub db: Option<String>,
     #[serde(default)]
     pub evaluator: EvaluatorSection,
+    #[serde(default)]
+    pub telemetry: TelemetrySection,
+}
+
+/// `[telemetry]`: OTLP traces (see `workspace::telemetry`).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TelemetrySection {
+    /// OTLP/HTTP base URL (`/v1/traces` is appended), as `OTEL_EXPORTER_OTLP_ENDPOINT`.
+    pub endpoint: Option<String>,
+    /// Put a preview of the document text in the root span (default off).
+    pub include_text: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]

@@ -72,6 +72,7 @@ impl Assembly<'_> {
             notices: self.notices,
             playbook_source: self.playbook_source,
             request_id: self.request_id,
+            repair: None,
         };
         report.report_id = crate::model::integrity::report_id(&report);
         report
