@@ -168,15 +168,25 @@ fn an_unparseable_repair_is_a_failure_not_a_pass() {
 }
 
 #[test]
-fn an_answer_that_rewrites_the_front_matter_is_not_a_repair() {
+fn an_answer_that_brings_its_own_front_matter_is_not_a_repair() {
     let ws = Ws::new();
+    let text = std::fs::read_to_string(ws.path(DOC)).unwrap();
+    let body = text.splitn(3, "---\n").nth(2).unwrap().to_string();
+    ws.write("plain.ai.md", &body);
+    // Passes every deterministic check, but would make the document evaluate other inputs.
+    let answer = format!("---\nbyop:\n  source: other.txt\n---\n{}\n\n{SECTION}", body.trim());
     let llm = llm(vec![Step::Repaired {
-        text: format!("---\nbyop:\n  source: other.txt\n---\n{SECTION}"),
+        text: answer,
         append: false,
     }]);
-    let o = ws.with_llm(&llm).args(["repair", DOC]).output().unwrap();
-    assert_ne!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "");
+    let o = ws
+        .with_llm(&llm)
+        .args(["repair", "plain.ai.md", "--source", "nda.txt", "-o", "fixed.ai.md"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stderr(&o).contains("changes the front matter"), "{}", stderr(&o));
+    assert!(!ws.path("fixed.ai.md").exists());
 }
 
 #[test]
