@@ -30,15 +30,27 @@ fn repair_request(llm: &FakeLlm) -> support::fake_llm::RecordedRequest {
 fn a_repair_that_passes_is_printed_as_a_diff_and_the_file_is_left_alone() {
     let ws = Ws::new();
     let before = std::fs::read_to_string(ws.path(DOC)).unwrap();
-    assert!(!before.contains("## Not checked"), "the example lacks the section");
+    assert!(
+        !before.contains("## Not checked"),
+        "the example lacks the section"
+    );
     let llm = llm(vec![Step::repaired_appending(SECTION)]);
     let o = ws.with_llm(&llm).args(["repair", DOC]).output().unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.starts_with(&format!("--- a/{DOC}\n+++ b/{DOC}\n")), "{out}");
-    assert!(out.contains("+## Not checked / missing information"), "{out}");
+    assert!(
+        out.starts_with(&format!("--- a/{DOC}\n+++ b/{DOC}\n")),
+        "{out}"
+    );
+    assert!(
+        out.contains("+## Not checked / missing information"),
+        "{out}"
+    );
     let err = stderr(&o);
-    assert!(err.contains(&format!("before: fail (1 error(s)): [{CHECK}]")), "{err}");
+    assert!(
+        err.contains(&format!("before: fail (1 error(s)): [{CHECK}]")),
+        "{err}"
+    );
     assert!(err.contains("after repair: pass"), "{err}");
     assert_eq!(std::fs::read_to_string(ws.path(DOC)).unwrap(), before);
     // What the evaluator was asked: the errors, the output and its source, fenced.
@@ -49,7 +61,10 @@ fn a_repair_that_passes_is_printed_as_a_diff_and_the_file_is_left_alone() {
     assert!(user.contains("<<<BEGIN AI_OUTPUT "), "{user}");
     assert!(user.contains("<<<BEGIN SOURCE_DOCUMENT "), "{user}");
     assert!(user.contains("Sign the agreement as is."), "{user}");
-    assert!(!request.body.to_string().contains(KEY), "the key is never in the body");
+    assert!(
+        !request.body.to_string().contains(KEY),
+        "the key is never in the body"
+    );
     // No verdict calls: a repair runs the deterministic checks only.
     assert_eq!(llm.calls(), 1);
 }
@@ -66,9 +81,22 @@ fn output_writes_the_repaired_document_which_then_passes_and_keeps_its_front_mat
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "");
     let fixed = std::fs::read_to_string(ws.path("fixed.ai.md")).unwrap();
-    assert!(fixed.starts_with("---\nbyop:\n  source: nda.txt\n"), "{fixed}");
-    assert!(fixed.trim_end().ends_with(SECTION.lines().last().unwrap()), "{fixed}");
-    let o = ws.run(&["check", "--mode", "deterministic", "--format", "json", "fixed.ai.md"]);
+    assert!(
+        fixed.starts_with("---\nbyop:\n  source: nda.txt\n"),
+        "{fixed}"
+    );
+    assert!(
+        fixed.trim_end().ends_with(SECTION.lines().last().unwrap()),
+        "{fixed}"
+    );
+    let o = ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "fixed.ai.md",
+    ]);
     let report = json(&o);
     assert_eq!(support::workspace::check(&report, CHECK)["result"], "pass");
 }
@@ -77,7 +105,9 @@ fn output_writes_the_repaired_document_which_then_passes_and_keeps_its_front_mat
 fn a_repair_that_still_fails_is_rejected_with_the_remaining_errors_and_nothing_written() {
     let ws = Ws::new();
     let before = std::fs::read_to_string(ws.path(DOC)).unwrap();
-    let llm = llm(vec![Step::repaired_appending("I double-checked everything.")]);
+    let llm = llm(vec![Step::repaired_appending(
+        "I double-checked everything.",
+    )]);
     let o = ws
         .with_llm(&llm)
         .args(["repair", DOC, "-o", "fixed.ai.md"])
@@ -116,18 +146,31 @@ fn the_report_and_the_audit_trail_record_both_validations() {
         "the second validation is of the answer"
     );
     assert_eq!(repair["evaluator"]["provider"], "anthropic");
-    let request_id = report["byop_report"]["request_id"].as_str().unwrap().to_string();
+    let request_id = report["byop_report"]["request_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     // The report is in the store: `byop report ID` finds it.
     let id = report["byop_report"]["report_id"].as_str().unwrap();
     let shown = ws.run(&["report", id, "--format", "json"]);
     assert_eq!(json(&shown)["byop_report"]["repair"]["status"], "rejected");
     let log = ws.run(&["log", "--format", "json", DOC]);
     let rows: Vec<Value> = serde_json::from_slice(&log.stdout).unwrap();
-    let ours: Vec<&Value> = rows.iter().filter(|r| r["request_id"] == request_id).collect();
+    let ours: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["request_id"] == request_id)
+        .collect();
     let states: Vec<&str> = ours.iter().map(|r| r["state"].as_str().unwrap()).collect();
     assert_eq!(
         states,
-        ["received", "validated", "validation", "call", "validation", "rejected"],
+        [
+            "received",
+            "validated",
+            "validation",
+            "call",
+            "validation",
+            "rejected"
+        ],
         "{ours:?}"
     );
     assert_eq!(ours[2]["code"], format!("before: fail: {CHECK}"));
@@ -144,7 +187,11 @@ fn a_document_that_passes_is_not_sent_to_the_evaluator() {
     let text = std::fs::read_to_string(ws.path(DOC)).unwrap();
     ws.write("ok.ai.md", &format!("{}\n\n{SECTION}\n", text.trim_end()));
     let llm = llm(vec![Step::repaired_appending(SECTION)]);
-    let o = ws.with_llm(&llm).args(["repair", "ok.ai.md"]).output().unwrap();
+    let o = ws
+        .with_llm(&llm)
+        .args(["repair", "ok.ai.md"])
+        .output()
+        .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).contains("nothing to repair"), "{}", stderr(&o));
     assert_eq!(stdout(&o), "");
@@ -174,18 +221,32 @@ fn an_answer_that_brings_its_own_front_matter_is_not_a_repair() {
     let body = text.splitn(3, "---\n").nth(2).unwrap().to_string();
     ws.write("plain.ai.md", &body);
     // Passes every deterministic check, but would make the document evaluate other inputs.
-    let answer = format!("---\nbyop:\n  source: other.txt\n---\n{}\n\n{SECTION}", body.trim());
+    let answer = format!(
+        "---\nbyop:\n  source: other.txt\n---\n{}\n\n{SECTION}",
+        body.trim()
+    );
     let llm = llm(vec![Step::Repaired {
         text: answer,
         append: false,
     }]);
     let o = ws
         .with_llm(&llm)
-        .args(["repair", "plain.ai.md", "--source", "nda.txt", "-o", "fixed.ai.md"])
+        .args([
+            "repair",
+            "plain.ai.md",
+            "--source",
+            "nda.txt",
+            "-o",
+            "fixed.ai.md",
+        ])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
-    assert!(stderr(&o).contains("changes the front matter"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("changes the front matter"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!ws.path("fixed.ai.md").exists());
 }
 
