@@ -466,3 +466,74 @@ fn end_of(started: SystemTime, calls: &[CallRecord]) -> SystemTime {
         .max()
         .unwrap_or(started)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::config::{Config, ConfigFile, TelemetrySection};
+
+    fn config(endpoint: Option<&str>, include_text: Option<bool>) -> Config {
+        Config {
+            file: ConfigFile {
+                telemetry: TelemetrySection {
+                    endpoint: endpoint.map(str::to_string),
+                    include_text,
+                },
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
+    fn env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    }
+
+    #[test]
+    fn the_traces_path_is_appended_once() {
+        assert_eq!(traces_url("http://h:4318"), "http://h:4318/v1/traces");
+        assert_eq!(traces_url("http://h:4318/"), "http://h:4318/v1/traces");
+        assert_eq!(
+            traces_url("https://www.comet.com/opik/api/v1/private/otel"),
+            "https://www.comet.com/opik/api/v1/private/otel/v1/traces"
+        );
+        assert_eq!(traces_url("http://h/v1/traces"), "http://h/v1/traces");
+    }
+
+    #[test]
+    fn flag_over_environment_over_byop_toml() {
+        let cfg = config(Some("http://toml"), Some(true));
+        let e = env(&[(ENDPOINT_ENV, "http://env")]);
+        let (s, _) = settings(Some("http://flag"), &e, &cfg);
+        assert_eq!(s.unwrap().traces_url, "http://flag/v1/traces");
+        let (s, _) = settings(None, &e, &cfg);
+        let s = s.unwrap();
+        assert_eq!(s.traces_url, "http://env/v1/traces");
+        assert!(s.include_text);
+        let (s, n) = settings(None, &env(&[]), &cfg);
+        assert_eq!(s.unwrap().traces_url, "http://toml/v1/traces");
+        assert!(n.is_none());
+        let (s, n) = settings(None, &env(&[]), &config(None, None));
+        assert!(s.is_none() && n.is_none());
+        let (s, _) = settings(Some("  "), &env(&[]), &config(None, None));
+        assert!(s.is_none(), "an empty flag is no endpoint");
+    }
+
+    #[test]
+    fn a_workspace_endpoint_never_gets_the_users_headers() {
+        let cfg = config(Some("http://evil.example"), None);
+        let (s, n) = settings(None, &env(&[(HEADERS_ENV, "Authorization=k")]), &cfg);
+        assert!(s.is_none());
+        assert!(n.unwrap().contains("evil.example"));
+        let (s, _) = settings(None, &env(&[(TRACES_HEADERS_ENV, "a=b")]), &cfg);
+        assert!(s.is_none());
+        // The user's own endpoint gets them.
+        let (s, n) = settings(Some("http://mine"), &env(&[(HEADERS_ENV, "a=b")]), &cfg);
+        assert!(s.is_some() && n.is_none());
+    }
+}
