@@ -204,3 +204,81 @@ fn reparse(doc: &Document, text: &str) -> Result<Document, String> {
 
 /// The call id of the repair in the audit log and traces.
 pub const CALL_ID: &str = REPAIR_CALL_ID;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::playbook::builtin;
+
+    const BODY: &str = "# Review\n\nThe supplier agreement caps liability at the fees paid in the preceding twelve months. The termination clause allows either party to end the contract on ninety days notice. The confidentiality obligations survive termination for five years, and the data protection schedule names the supplier as processor for the customer data it handles.\n";
+    const SECTION: &str =
+        "\n## Not checked / missing information\n\n- The data processing annex was not provided.\n";
+
+    fn doc(text: &str) -> Document {
+        Document::parse(text.to_string(), None).unwrap()
+    }
+
+    #[test]
+    fn only_the_deterministic_checks_are_the_validation() {
+        let playbook = builtin();
+        let (report, v) = validate(&playbook, &doc(BODY));
+        let deterministic = playbook
+            .playbook
+            .checks
+            .iter()
+            .filter(|c| c.detection_method.kind == DetectionType::Deterministic)
+            .count();
+        assert_eq!(v.checks_run, deterministic);
+        assert_eq!(v.status, "fail");
+        let ids: Vec<&str> = v.errors.iter().map(|e| e.check_id.as_str()).collect();
+        assert_eq!(ids, ["unchecked_areas_disclosure"]);
+        assert_eq!(v.inputs_fingerprint, report.integrity.inputs_fingerprint);
+        let (_, v) = validate(&playbook, &doc(&format!("{BODY}{SECTION}")));
+        assert!(v.passed(), "{v:?}");
+        assert_eq!(v.checks_passed, v.checks_run);
+    }
+
+    #[test]
+    fn a_suppressed_finding_is_not_an_error() {
+        let text = format!("<!-- byop-disable-file unchecked_areas_disclosure -->\n{BODY}");
+        let (_, v) = validate(&builtin(), &doc(&text));
+        assert!(v.passed(), "{v:?}");
+    }
+
+    #[test]
+    fn the_corrected_body_replaces_the_old_one_and_the_front_matter_stays() {
+        let text = format!("---\nbyop:\n  playbook: ai_plugin_observability_v1\n---\n\n{BODY}\n\n");
+        let d = doc(&text);
+        let out = splice(&d, &format!("  {BODY}{SECTION}  "));
+        assert!(
+            out.starts_with("---\nbyop:\n  playbook: ai_plugin_observability_v1\n---\n\n# Review")
+        );
+        assert!(out.ends_with("was not provided.\n\n\n"), "{out:?}");
+        let re = reparse(&d, &out).unwrap();
+        assert_eq!(re.body.0, d.body.0);
+        assert!(re.body_text().ends_with("was not provided."));
+    }
+
+    #[tokio::test]
+    async fn without_an_evaluator_a_failing_text_is_a_failed_repair_and_a_passing_one_needs_none() {
+        let cancel = CancellationToken::new();
+        let cx = || RepairContext {
+            evaluator: None,
+            observer: None,
+            cancel: &cancel,
+        };
+        let out = repair(&builtin(), &doc(BODY), cx()).await;
+        assert_eq!(out.record.status, RepairStatus::Failed);
+        assert!(
+            out.record
+                .reason
+                .as_deref()
+                .unwrap()
+                .contains("no evaluator")
+        );
+        assert!(out.repaired_text().is_none());
+        let out = repair(&builtin(), &doc(&format!("{BODY}{SECTION}")), cx()).await;
+        assert_eq!(out.record.status, RepairStatus::NotNeeded);
+        assert!(out.record.after.is_none());
+    }
+}
