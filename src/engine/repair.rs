@@ -153,7 +153,11 @@ pub async fn repair(
     let candidate = splice(doc, &corrected);
     record.repaired_sha256 = Some(format!("sha256:{}", sha256_hex(candidate.as_bytes())));
     let after = match reparse(doc, &candidate) {
-        Ok(repaired) => validate(playbook, &repaired).1,
+        Ok(repaired) => {
+            let (report, mut after) = validate(playbook, &repaired);
+            distrust_new_instructions(&outcome.before, &report, &mut after);
+            after
+        }
         Err(e) => {
             record.status = RepairStatus::Failed;
             record.reason = Some(format!("the repaired text is not a document: {e}"));
@@ -171,6 +175,36 @@ pub async fn repair(
     outcome.candidate = Some(candidate);
     outcome
 }
+
+/// Text addressed to the evaluator that the answer brought in (more than the original had)
+/// is an error of the repaired text: it is not offered.
+fn distrust_new_instructions(before: &Report, after_report: &Report, after: &mut ValidationRecord) {
+    let seen = |span: &str| {
+        before
+            .untrusted_input_warnings
+            .iter()
+            .any(|w| w.span == span)
+    };
+    let new: Vec<&str> = after_report
+        .untrusted_input_warnings
+        .iter()
+        .filter(|w| w.file.is_none() && !seen(&w.span))
+        .map(|w| w.span.as_str())
+        .collect();
+    if let Some(first) = new.first() {
+        after.errors.push(ValidationIssue {
+            check_id: UNTRUSTED_INPUT.into(),
+            message: format!(
+                "The repaired text addresses the evaluator ({} span(s), e.g. \"{first}\").",
+                new.len()
+            ),
+        });
+        after.status = "fail".into();
+    }
+}
+
+/// The validation error of a repaired text that addresses the evaluator.
+pub const UNTRUSTED_INPUT: &str = "untrusted_input";
 
 /// The corrected body in place of the old one; the front matter and the text around the
 /// body stay as they were.
