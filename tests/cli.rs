@@ -722,9 +722,9 @@ fn runs_per_check_in_full_mode_come_from_the_flag_or_byop_toml() {
     let llm = FakeLlm::start_blocking(script);
     let r = json(&ws.run_llm(
         &llm,
-        "check --mode full --runs 5 --format json nda_review.ai.md",
+        "check --mode full --runs 5 --max-runs 5 --format json nda_review.ai.md",
     ));
-    assert_eq!(llm.calls(), 15, "3 checks × 5 runs");
+    assert_eq!(llm.calls(), 15, "3 checks × 5 runs (no extra runs)");
     assert_eq!(r["byop_report"]["variance_summary"]["num_runs"], 5);
     let a = check(&r, "assumption_disclosure");
     assert_eq!(a["result"], "fail");
@@ -735,7 +735,7 @@ fn runs_per_check_in_full_mode_come_from_the_flag_or_byop_toml() {
         "0.5 is below the 0.85 threshold"
     );
 
-    ws.write("byop.toml", "[evaluator]\nruns = 4\n");
+    ws.write("byop.toml", "[evaluator]\nruns = 4\nmax_runs = 4\n");
     let r = json(&ws.run_llm(
         &llm,
         "check --mode full --fresh --format json msa_review.ai.md",
