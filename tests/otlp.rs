@@ -4,6 +4,10 @@
 
 mod support;
 
+#[path = "lsp_support/client.rs"]
+#[allow(dead_code)]
+mod client;
+
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -377,4 +381,66 @@ fn a_repair_exports_check_validate_repair_llm_validate() {
     let raw = String::from_utf8_lossy(&receiver.raw()).into_owned();
     assert!(!raw.contains(KEY));
     assert!(!raw.contains("The governing law was not reviewed."));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_language_server_exports_a_trace_per_evaluation_and_flushes_at_exit() {
+    let llm = FakeLlm::start(Script::always(vec![Step::pass()])).await;
+    let receiver = Receiver::start();
+    let dir = tempfile::tempdir().unwrap();
+    let ws_root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir(ws_root.join(".git")).unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(support::workspace::examples().join(DOC)).unwrap();
+    let body = text.splitn(3, "---\n").nth(2).unwrap().to_string();
+    let c = client::LspClient::spawn(
+        &[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.base_url.clone()),
+            ("ANTHROPIC_API_KEY", KEY.to_string()),
+            ("ANTHROPIC_BASE_URL", llm.base_url.clone()),
+            ("BYOP_DB", ws_root.join("state.db").display().to_string()),
+            ("BYOP_DATA_DIR", data.path().display().to_string()),
+        ],
+        &ws_root,
+    );
+    let uri = format!("file://{}", ws_root.join("memo.ai.md").display());
+    c.request(
+        "initialize",
+        serde_json::json!({"processId": null, "rootUri": format!("file://{}", ws_root.display()),
+            "initializationOptions": {"onSave": "off"}, "capabilities": {}}),
+    )
+    .await;
+    c.notify("initialized", serde_json::json!({})).await;
+    c.notify(
+        "textDocument/didOpen",
+        serde_json::json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": body}}),
+    )
+    .await;
+    let report = c
+        .request(
+            "workspace/executeCommand",
+            serde_json::json!({"command": "byop.evaluate", "arguments": [{"uri": uri, "mode": "screening"}]}),
+        )
+        .await;
+    c.request("shutdown", Value::Null).await;
+    c.notify("exit", Value::Null).await;
+    let mut child = c.child.unwrap();
+    let status = tokio::time::timeout(client::TIMEOUT, child.wait())
+        .await
+        .expect("server exits")
+        .unwrap();
+    assert!(status.success());
+    let spans = receiver.spans();
+    let root_span = root(&spans);
+    assert_eq!(
+        attr(root_span, "byop.request_id").unwrap(),
+        report["byop_report"]["request_id"]
+    );
+    assert_eq!(attr(root_span, "byop.mode").unwrap(), "screening");
+    let llm_spans = spans.iter().filter(|s| s.name == "llm").count();
+    assert_eq!(llm_spans, llm.calls());
+    assert!(llm_spans > 0);
+    let raw = String::from_utf8_lossy(&receiver.raw()).into_owned();
+    assert!(!raw.contains(KEY));
+    assert!(!raw.contains(BODY_TEXT));
 }
