@@ -444,3 +444,25 @@ async fn the_language_server_exports_a_trace_per_evaluation_and_flushes_at_exit(
     assert!(!raw.contains(KEY));
     assert!(!raw.contains(BODY_TEXT));
 }
+
+#[test]
+fn an_endpoint_that_is_not_an_http_url_is_a_usage_error() {
+    let ws = Ws::new();
+    for bad in ["not a url", "ftp://collector:4318"] {
+        let o = ws.run(&[
+            "check",
+            "--mode",
+            "deterministic",
+            "--otlp-endpoint",
+            bad,
+            DOC,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("must be an http:// or https:// URL"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(o.stdout.is_empty());
+    }
+}

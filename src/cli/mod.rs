@@ -82,17 +82,20 @@ fn run(cli: Cli) -> Result<u8, CliError> {
     code
 }
 
-/// Traces to the flag's, the environment's or `byop.toml`'s OTLP endpoint, if any.
-fn start_telemetry(flag: Option<&str>, workspace: &crate::workspace::Config) {
+/// Traces to the flag's, the environment's or `byop.toml`'s OTLP endpoint, if any. An
+/// endpoint that is not an http(s) URL is an error; an unreachable one only a notice at exit.
+fn start_telemetry(
+    flag: Option<&str>,
+    workspace: &crate::workspace::Config,
+) -> Result<(), CliError> {
     use crate::workspace::telemetry;
     let env = |name: &str| std::env::var(name).ok();
     let (settings, notice) = telemetry::settings(flag, &env, workspace);
     if let Some(n) = notice {
         eprintln!("byop: {n}");
     }
-    if let Some(s) = settings
-        && let Err(e) = telemetry::install(&s)
-    {
-        eprintln!("byop: {e}");
+    match settings {
+        Some(s) => telemetry::install(&s).map_err(CliError),
+        None => Ok(()),
     }
 }

@@ -23,7 +23,7 @@ use crate::workspace::{Config, Request, Resolver, doc_key};
 pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
     let cwd = std::env::current_dir()?;
     let workspace = Config::discover(&cwd)?;
-    super::start_telemetry(args.otlp_endpoint.as_deref(), &workspace);
+    super::start_telemetry(args.otlp_endpoint.as_deref(), &workspace)?;
     let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
     let store = Arc::new(Store::open(&db)?);
     let key = doc_key(&args.file);

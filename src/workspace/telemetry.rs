@@ -92,6 +92,13 @@ fn slot() -> &'static Mutex<Option<Installed>> {
 /// `OTEL_EXPORTER_OTLP_HEADERS` (`key=value,key=value`, e.g. Opik's `Authorization`,
 /// `Comet-Workspace`, `projectName`).
 pub fn install(settings: &TelemetrySettings) -> Result<(), String> {
+    let url = &settings.traces_url;
+    let scheme_ok = url.starts_with("http://") || url.starts_with("https://");
+    if !scheme_ok || url.contains(char::is_whitespace) {
+        return Err(format!(
+            "telemetry: the OTLP endpoint must be an http:// or https:// URL, not `{url}`"
+        ));
+    }
     let exporter = opentelemetry_otlp::SpanExporter::builder()
         .with_http()
         .with_protocol(Protocol::HttpBinary)
