@@ -84,6 +84,9 @@ pub enum Command {
     /// Repair once with the evaluator, then re-validate: the repaired text only if every
     /// deterministic check passes on it (issue 12 §2).
     Repair(RepairArgs),
+    /// Counterfactual audit: does the evaluator's verdict move when only an irrelevant
+    /// cue (who wrote it, for whom, how it is phrased) changes? (issue 13)
+    Counterfactual(CounterfactualArgs),
     /// Inspect playbooks.
     Playbook {
         #[command(subcommand)]
@@ -235,6 +238,60 @@ pub struct RepairArgs {
     /// Export the repair's trace to this OTLP/HTTP endpoint (`/v1/traces` appended).
     #[arg(long, value_name = "URL")]
     pub otlp_endpoint: Option<String>,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct CounterfactualArgs {
+    /// The AI-output document to audit.
+    pub file: PathBuf,
+    /// Cue catalog: `built-in`, or a JSON file (added to the built-in cues).
+    #[arg(long, default_value = "built-in")]
+    pub cues: String,
+    /// Only these checks (comma-separated ids; default: every evaluator-backed check).
+    #[arg(long, value_delimiter = ',')]
+    pub checks: Option<Vec<String>>,
+    /// Pairs (control, treatment) per check × cue.
+    #[arg(long, default_value_t = crate::engine::counterfactual::DEFAULT_PAIRS,
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub pairs: u32,
+    /// Seed of the pair order and of the randomization inference.
+    #[arg(long, default_value_t = 13)]
+    pub seed: u64,
+    /// TOST equivalence margin on the log odds (default ln 1.5 ≈ 0.405).
+    #[arg(long)]
+    pub margin: Option<f64>,
+    /// Refuse to start when the audit needs more evaluator calls than this (cache hits free).
+    #[arg(long, default_value_t = crate::engine::counterfactual::DEFAULT_MAX_CALLS)]
+    pub max_calls: usize,
+    #[arg(long, default_value = "text")]
+    pub format: CounterfactualFormat,
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Built-in playbook id or path.
+    #[arg(long)]
+    pub playbook: Option<String>,
+    #[arg(long)]
+    pub source: Option<PathBuf>,
+    #[arg(long)]
+    pub prompt: Option<PathBuf>,
+    #[arg(long, env = "BYOP_DB")]
+    pub db: Option<PathBuf>,
+    /// New evaluator samples instead of cached responses.
+    #[arg(long)]
+    pub fresh: bool,
+    #[arg(long)]
+    pub provider: Option<ProviderKind>,
+    #[arg(long)]
+    pub model: Option<String>,
+    #[arg(long, env = "BYOP_TRUST_WORKSPACE_EVALUATOR")]
+    pub trust_workspace_evaluator: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterfactualFormat {
+    Text,
+    Json,
+    Html,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -16,9 +16,22 @@ pub fn run(
     let store = open_store(db)?;
     let key = file.as_deref().map(existing_doc_key).transpose()?;
     let rows = store.history(key.as_deref(), limit)?;
+    let audits = store.counterfactual_history(key.as_deref(), limit)?;
     let body = match format {
-        HistoryFormat::Text => render::text::history(&rows, key.is_none()),
-        HistoryFormat::Json => serde_json::to_string_pretty(&rows)? + "\n",
+        HistoryFormat::Text => {
+            render::text::history(&rows, key.is_none())
+                + &counterfactual_table(&audits, key.is_none())
+        }
+        HistoryFormat::Json => {
+            // Report rows as before; counterfactual audits after them, marked by `kind`.
+            let mut all = serde_json::to_value(&rows)?;
+            if let (Some(list), serde_json::Value::Array(more)) =
+                (all.as_array_mut(), serde_json::to_value(&audits)?)
+            {
+                list.extend(more);
+            }
+            serde_json::to_string_pretty(&all)? + "\n"
+        }
     };
     output::write(None, &body)?;
     Ok(0)
@@ -28,4 +41,45 @@ pub fn run(
 pub fn existing_doc_key(file: &std::path::Path) -> Result<String, CliError> {
     std::fs::canonicalize(file).map_err(|e| CliError(format!("{}: {e}", file.display())))?;
     Ok(crate::workspace::doc_key(file))
+}
+
+/// The stored counterfactual audits (issue 13), newest first.
+fn counterfactual_table(
+    rows: &[crate::model::counterfactual::CounterfactualRow],
+    with_document: bool,
+) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "\nCounterfactual audits:\n{:<20}  {:<16}  {:>5}  {:>4}  {:>11}  {:<8}{}\n",
+        "timestamp",
+        "audit id",
+        "pairs",
+        "cues",
+        "significant",
+        "stable",
+        if with_document { "  document" } else { "" }
+    );
+    for r in rows {
+        out += &format!(
+            "{:<20}  {:<16}  {:>5}  {:>4}  {:>11}  {:<8}{}\n",
+            r.timestamp,
+            r.audit_id,
+            r.pairs,
+            r.cues,
+            r.significant,
+            if r.evaluator_unstable {
+                "UNSTABLE"
+            } else {
+                "yes"
+            },
+            if with_document {
+                format!("  {}", r.document)
+            } else {
+                String::new()
+            }
+        );
+    }
+    out
 }

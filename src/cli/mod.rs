@@ -5,6 +5,7 @@
 mod args;
 mod baseline;
 mod check;
+mod counterfactual;
 mod diff;
 mod error;
 mod fix;
@@ -76,6 +77,7 @@ fn run(cli: Cli) -> Result<u8, CliError> {
         } => log::run(file, format, verify, db, limit),
         Command::Store { action } => store::run(action),
         Command::Playbook { action } => playbook::run(action),
+        Command::Counterfactual(args) => runtime.block_on(counterfactual::run(args)),
     };
     // Traces are exported in the background: send what is left before exiting.
     crate::workspace::telemetry::shutdown();

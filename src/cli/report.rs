@@ -19,8 +19,35 @@ pub fn run(
     db: Option<PathBuf>,
 ) -> Result<u8, CliError> {
     let store = open_store(db)?;
-    let r = load_report(spec, &store)?;
+    let r = match load_report(spec, &store) {
+        Ok(r) => r,
+        // Not a report: a stored counterfactual audit (issue 13) with that id, if any.
+        Err(e) => match (!Path::new(spec).exists()).then(|| store.get_counterfactual(spec)) {
+            Some(Ok(Some(audit))) => return show_audit(&audit, format, out),
+            _ => return Err(e),
+        },
+    };
     show(&r, format, out, Some(&store))
+}
+
+fn show_audit(
+    audit: &crate::model::counterfactual::Counterfactual,
+    format: Format,
+    out: Option<PathBuf>,
+) -> Result<u8, CliError> {
+    use crate::render::counterfactual as render;
+    let body = match format {
+        Format::Text => render::text(audit),
+        Format::Json => render::json(audit),
+        Format::Html => render::html(audit),
+        Format::Sarif | Format::Junit => {
+            return Err(CliError(
+                "a counterfactual audit is shown as text, json or html".into(),
+            ));
+        }
+    };
+    output::write(out.as_deref(), &body)?;
+    Ok(0)
 }
 
 pub fn show(

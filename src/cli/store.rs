@@ -53,8 +53,13 @@ fn still_there(key: &str) -> bool {
 
 fn summary(p: &Pruned, dry_run: bool) -> String {
     let verb = if dry_run { "Would remove" } else { "Removed" };
+    let audits = if p.counterfactual_audits > 0 {
+        format!(", {} counterfactual audit(s)", p.counterfactual_audits)
+    } else {
+        String::new()
+    };
     format!(
-        "{verb} {} report(s), {} cached answer(s), {} baseline(s); {} document(s) no longer exist.\n",
+        "{verb} {} report(s), {} cached answer(s), {} baseline(s){audits}; {} document(s) no longer exist.\n",
         p.reports, p.responses, p.baselines, p.gone_documents
     )
 }

@@ -4,6 +4,7 @@
 pub mod aggregate;
 pub mod citations;
 pub mod compare;
+pub mod counterfactual;
 pub mod docs;
 pub mod document;
 pub mod fixes;

@@ -2,6 +2,7 @@
 //! (positions, canonical hashes). Imports nothing else of this crate.
 
 pub mod audit;
+pub mod counterfactual;
 pub mod fix;
 pub mod history;
 pub mod inputs;

@@ -1,4 +1,5 @@
 //! Reports as people and tools read them: text, SARIF, JUnit, HTML, comparisons.
+pub mod counterfactual;
 pub mod diff;
 pub mod html;
 pub mod junit;

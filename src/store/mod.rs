@@ -13,6 +13,7 @@ use rusqlite::{Connection, ErrorCode};
 mod audit;
 mod baselines;
 mod cache;
+mod counterfactual;
 mod error;
 mod mac;
 mod prune;

@@ -28,6 +28,8 @@ pub struct Pruned {
     pub reports: u64,
     pub responses: u64,
     pub baselines: u64,
+    /// Counterfactual audits (issue 13) of gone documents or older than the cutoff.
+    pub counterfactual_audits: u64,
 }
 
 /// Reports a baseline points at are never pruned by age or count.
@@ -50,7 +52,8 @@ impl Store {
         let keys: Vec<String> = tx
             .prepare(
                 "SELECT doc_key FROM reports UNION SELECT doc_key FROM baselines
-                 UNION SELECT doc_key FROM responses WHERE doc_key IS NOT NULL",
+                 UNION SELECT doc_key FROM responses WHERE doc_key IS NOT NULL
+                 UNION SELECT doc_key FROM counterfactual_audits",
             )
             .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
             .map_err(fail)?;
@@ -69,6 +72,12 @@ impl Store {
                 .map_err(fail)? as u64;
             out.responses += tx
                 .execute("DELETE FROM responses WHERE doc_key = ?1", [key])
+                .map_err(fail)? as u64;
+            out.counterfactual_audits += tx
+                .execute(
+                    "DELETE FROM counterfactual_audits WHERE doc_key = ?1",
+                    [key],
+                )
                 .map_err(fail)? as u64;
         }
         if let Some(n) = rules.keep_last {
@@ -93,6 +102,12 @@ impl Store {
             out.reports += tx
                 .execute(
                     &format!("DELETE FROM reports WHERE timestamp_ns < ?1 AND {NOT_A_BASELINE}"),
+                    params![cutoff_ns],
+                )
+                .map_err(fail)? as u64;
+            out.counterfactual_audits += tx
+                .execute(
+                    "DELETE FROM counterfactual_audits WHERE timestamp_ns < ?1",
                     params![cutoff_ns],
                 )
                 .map_err(fail)? as u64;
@@ -187,7 +202,8 @@ mod tests {
                 gone_documents: 1,
                 reports: 1,
                 responses: 1,
-                baselines: 0
+                baselines: 0,
+                counterfactual_audits: 0,
             }
         );
         assert_eq!(ids(&s, "/gone/b.ai.md"), ["b1"]);

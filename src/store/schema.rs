@@ -65,6 +65,19 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE responses ADD COLUMN doc_key TEXT;
     CREATE INDEX responses_by_doc ON responses (doc_key);
     CREATE INDEX responses_by_time ON responses (created_at);",
+    // v4: counterfactual audits (issue 13).
+    "CREATE TABLE counterfactual_audits (
+        audit_id         TEXT PRIMARY KEY NOT NULL,
+        doc_key          TEXT NOT NULL,
+        timestamp        TEXT NOT NULL,
+        timestamp_ns     INTEGER,
+        playbook_id      TEXT NOT NULL,
+        playbook_version TEXT NOT NULL,
+        audit_json       TEXT NOT NULL,
+        mac              TEXT
+    );
+    CREATE INDEX counterfactual_by_doc ON counterfactual_audits (doc_key, timestamp_ns);
+    CREATE INDEX counterfactual_by_time ON counterfactual_audits (timestamp_ns);",
 ];
 
 /// Schema version this binary writes.

@@ -4,6 +4,7 @@
 
 pub mod boundary;
 pub mod config;
+pub mod counterfactual;
 pub mod docs_pages;
 pub mod evaluate;
 pub mod evaluator;

@@ -100,7 +100,7 @@ if not check("setup() runs", ok_setup, tostring(err_setup)) then
 end
 local byop = require("byop")
 
-for _, name in ipairs({ "ByopFull", "ByopScreen", "ByopBaseline", "ByopExport", "ByopReport", "ByopSetKey" }) do
+for _, name in ipairs({ "ByopFull", "ByopScreen", "ByopBaseline", "ByopExport", "ByopReport", "ByopSetKey", "ByopCounterfactual" }) do
   check(":" .. name .. " exists", vim.fn.exists(":" .. name) == 2)
 end
 
@@ -220,6 +220,29 @@ end, 50)
 local report_text = report_buf and table.concat(vim.api.nvim_buf_get_lines(report_buf, 0, -1, false), "\n") or ""
 check("ByopReport shows the report in a buffer", report_text:find("Overall status: **ALERT**", 1, true) ~= nil, report_text:sub(1, 200))
 check("report buffer starts with the disclaimers", report_text:sub(1, 120):find(byop.DISCLAIMERS[1], 1, true) ~= nil)
+vim.cmd("only")
+vim.api.nvim_set_current_buf(buf)
+
+-- :ByopCounterfactual (issue 13) shows the audit in a buffer (report_view = "buffer"),
+-- narrowed to one check and two pairs to stay under the call budget.
+vim.cmd("ByopCounterfactual checks=assumption_disclosure pairs=2")
+local cf_buf
+vim.wait(TIMEOUT, function()
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_get_name(b):find("byop://counterfactual/", 1, true) then
+      cf_buf = b
+      return true
+    end
+  end
+  return false
+end, 50)
+local cf_text = cf_buf and table.concat(vim.api.nvim_buf_get_lines(cf_buf, 0, -1, false), "\n") or ""
+check(
+  "ByopCounterfactual shows the audit",
+  cf_text:find("assumption_disclosure × author_seniority", 1, true) ~= nil,
+  cf_text:sub(1, 300) .. table.concat(errors(), "; ")
+)
+check("the audit buffer carries the disclaimers", cf_text:find(byop.DISCLAIMERS[1], 1, true) ~= nil)
 vim.cmd("only")
 vim.api.nvim_set_current_buf(buf)
 

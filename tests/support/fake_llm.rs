@@ -39,6 +39,22 @@ pub struct Script {
     /// and llama.cpp builds do (`json_schema`, `json_object`). Rejections use no step.
     #[serde(default)]
     pub reject_formats: Vec<String>,
+    /// Answers chosen by content, tried before `checks` and `default`: the first rule
+    /// whose `contains` is in the user message (and whose `check`, if set, matches)
+    /// answers with its own steps, counted per rule (cycling). E.g. one cue value that
+    /// always fails a check while another leaves it alone.
+    #[serde(default)]
+    pub when: Vec<When>,
+}
+
+/// A content rule of a script (see `Script::when`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct When {
+    #[serde(default)]
+    pub check: Option<String>,
+    pub contains: String,
+    pub steps: Vec<Step>,
 }
 
 /// One scripted answer. JSON: `{"kind": "verdict", "result": "fail", ...}`.
@@ -192,6 +208,16 @@ impl Script {
     }
     pub fn check(mut self, id: &str, steps: Vec<Step>) -> Script {
         self.checks.insert(id.to_string(), steps);
+        self
+    }
+    /// Answer `steps` (cycling) to requests whose user message contains `contains`
+    /// (for `check` only, when given).
+    pub fn when(mut self, check: Option<&str>, contains: &str, steps: Vec<Step>) -> Script {
+        self.when.push(When {
+            check: check.map(str::to_string),
+            contains: contains.to_string(),
+            steps,
+        });
         self
     }
     pub fn latency_ms(mut self, ms: u64) -> Script {
@@ -454,9 +480,21 @@ fn has_key(request: &RecordedRequest, wanted: &str) -> bool {
 fn next_step(shared: &Shared, request: &RecordedRequest) -> Step {
     let id = request.check_id().unwrap_or_default();
     let script = &shared.script;
-    let steps = script.checks.get(&id).unwrap_or(&script.default);
+    let user = request.user();
+    let rule = script
+        .when
+        .iter()
+        .enumerate()
+        .find(|(_, w)| w.check.as_ref().is_none_or(|c| *c == id) && user.contains(&w.contains));
+    let (counter, steps) = match rule {
+        Some((i, w)) => (format!("\u{0}when:{i}"), &w.steps),
+        None => (
+            id.clone(),
+            script.checks.get(&id).unwrap_or(&script.default),
+        ),
+    };
     let mut counters = shared.counters.lock().unwrap();
-    let n = counters.entry(id).or_insert(0);
+    let n = counters.entry(counter).or_insert(0);
     let step = if steps.is_empty() {
         Step::pass()
     } else {

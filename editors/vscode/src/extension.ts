@@ -52,6 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register("byop.saveAsBaseline", () => saveBaseline(context));
   register("byop.exportReportToFile", () => exportReport(context));
   register("byop.showReport", () => showReport(context));
+  register("byop.counterfactualAudit", () => counterfactualAudit(context));
   register("byop.enterApiKey", () => enterApiKey(context));
   register("byop.restartServer", async () => {
     await stopClient();
@@ -293,6 +294,41 @@ async function showReport(context: vscode.ExtensionContext): Promise<void> {
     await fillReportPanel(t.c, t.doc, reportPanel.panel);
   } catch (e) {
     void vscode.window.showErrorMessage(`BYOP: no report to show (${errorText(e)}). Run "BYOP: Full Evaluation" or "BYOP: Screening" first.`);
+  }
+}
+
+/**
+ * "BYOP: Counterfactual Audit" (issue 13): `byop.counterfactual` on the active document.
+ * The server reports progress (cancellable from the notification); the result's HTML is
+ * shown in its own webview, as the report is.
+ */
+async function counterfactualAudit(context: vscode.ExtensionContext, maxCalls?: number): Promise<void> {
+  const t = await target(context);
+  if (!t) return;
+  const uri = t.c.code2ProtocolConverter.asUri(t.doc.uri);
+  try {
+    const args = maxCalls === undefined ? { uri } : { uri, maxCalls };
+    const result = (await runCommand(t.c, "byop.counterfactual", args)) as { html?: unknown } | null;
+    const html = result?.html;
+    if (typeof html !== "string") throw new Error("the server returned no audit");
+    const panel = vscode.window.createWebviewPanel(
+      "byop.counterfactual",
+      `BYOP Counterfactual Audit: ${path.basename(t.doc.uri.fsPath)}`,
+      vscode.ViewColumn.Beside,
+      { enableScripts: false, localResourceRoots: [] },
+    );
+    panel.webview.html = wrapServerHtml(html);
+  } catch (e) {
+    const message = errorText(e);
+    // Over the call budget: say how many calls it needs and let the user raise it.
+    const needed = /needs (\d+) evaluator call/.exec(message);
+    if (needed && maxCalls === undefined) {
+      const run = `Run ${needed[1]} calls`;
+      const choice = await vscode.window.showWarningMessage(`BYOP: ${message}`, run);
+      if (choice === run) await counterfactualAudit(context, Number(needed[1]));
+      return;
+    }
+    void vscode.window.showErrorMessage(`BYOP: counterfactual audit failed: ${message}`);
   }
 }
 

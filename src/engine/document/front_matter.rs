@@ -13,6 +13,10 @@ pub struct FrontMatter {
     pub source: Option<String>,
     pub prompt: Option<String>,
     pub playbook: Option<String>,
+    /// Counterfactual audit slots named by their text: slot name → the phrase in the
+    /// body or the prompt that fills it (e.g. `author: "a junior associate"`).
+    #[serde(default)]
+    pub cues: Option<std::collections::BTreeMap<String, String>>,
 }
 
 #[derive(Deserialize)]

@@ -62,6 +62,23 @@ pub fn run_deterministic(playbook: &LoadedPlaybook, doc: &Document) -> Report {
     .into_report()
 }
 
+/// The evaluator prompt of each check in `checks` (indices into the playbook) for this
+/// document, with the local candidates hybrid checks hand over (the counterfactual audit).
+pub fn evaluator_prompts(
+    playbook: &LoadedPlaybook,
+    doc: &Document,
+    checks: &[usize],
+) -> Vec<CheckPrompt> {
+    let prepared = Prepared::new(playbook, doc);
+    checks
+        .iter()
+        .map(|&i| {
+            let check = &playbook.playbook.checks[i];
+            prompt::build(check, &prepared.doc.inputs, &prepared.candidates(i))
+        })
+        .collect()
+}
+
 /// One evaluator call to make: check index, run number (of `of` planned), prompt.
 struct Job {
     check: usize,

@@ -1,6 +1,7 @@
 //! `workspace/executeCommand`: `arguments` is one JSON object. One file per command.
 
 mod compare;
+mod counterfactual;
 mod evaluate;
 mod export_report;
 mod history;
@@ -48,6 +49,9 @@ const COMMANDS: &[(&str, Handler)] = &[
     }),
     ("byop.repair", |b, p| {
         Box::pin(async move { repair::run(&b, &p).await })
+    }),
+    ("byop.counterfactual", |b, p| {
+        Box::pin(async move { counterfactual::run(&b, &p).await })
     }),
 ];
 

@@ -519,6 +519,65 @@ function M.show_report()
   end, bufnr)
 end
 
+--- The audit as text, for a terminal without a browser.
+local function show_counterfactual_buffer(audit, title)
+  local cf = audit.byop_counterfactual or {}
+  local lines = { "BYOP counterfactual audit: " .. title }
+  for _, d in ipairs((cf.presentation_rules or {}).disclaimers or {}) do
+    lines[#lines + 1] = "  " .. d
+  end
+  lines[#lines + 1] = ""
+  for _, r in ipairs(cf.results or {}) do
+    lines[#lines + 1] = string.format(
+      "%s %s × %s%s  b=%d c=%d flip=%.2f BH p=%.3g TOST %s",
+      r.significant and "*" or " ",
+      r.check_id,
+      r.cue,
+      r.placebo and " (placebo)" or "",
+      r.b,
+      r.c,
+      r.flip_rate,
+      r.bh_p,
+      (r.tost or {}).verdict or "?"
+    )
+  end
+  for _, w in ipairs(cf.warnings or {}) do
+    lines[#lines + 1] = "! " .. w
+  end
+  vim.cmd("botright new")
+  local buf = vim.api.nvim_get_current_buf()
+  vim.bo[buf].buftype = "nofile"
+  vim.bo[buf].bufhidden = "wipe"
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  pcall(vim.api.nvim_buf_set_name, buf, "byop://counterfactual/" .. title)
+end
+
+--- :ByopCounterfactual [pairs=N] [checks=a,b] [max_calls=N] [cues=FILE] [seed=N]: the
+--- counterfactual audit of the current buffer (issue 13), with the server's progress; the
+--- HTML result in the browser as :ByopReport does, else a buffer.
+--- `opts` (from Lua): { pairs, checks = {…}, max_calls, cues, seed }.
+function M.counterfactual(opts)
+  opts = opts or {}
+  local bufnr = vim.api.nvim_get_current_buf()
+  local uri = vim.uri_from_bufnr(bufnr)
+  local title = vim.fs.basename(vim.api.nvim_buf_get_name(bufnr))
+  local args = { uri = uri, pairs = opts.pairs, checks = opts.checks, maxCalls = opts.max_calls, cues = opts.cues, seed = opts.seed }
+  notify("counterfactual audit started")
+  return execute("byop.counterfactual", args, function(result, err)
+    if err or type(result) ~= "table" then
+      notify("counterfactual audit failed: " .. (err and err.message or "empty answer"), vim.log.levels.ERROR)
+      return
+    end
+    local view = M.config.report_view
+    local want_html = not (view == "buffer" or (view == "auto" and not has_display()))
+    if want_html and type(result.html) == "string" and open_html(result.html, "counterfactual-" .. title) then
+      return
+    end
+    show_counterfactual_buffer(result, title)
+  end, bufnr)
+end
+
 function M.set_key(provider)
   provider = (provider and provider ~= "") and provider or M.config.settings.provider or "anthropic"
   if provider ~= "anthropic" and provider ~= "openai" then
@@ -564,6 +623,23 @@ function M.create_commands()
   cmd("ByopReport", function()
     M.show_report()
   end, { desc = "BYOP: show the report" })
+  cmd("ByopCounterfactual", function(o)
+    local opts = {}
+    for _, arg in ipairs(o.fargs) do
+      local key, value = arg:match("^([%w_]+)=(.+)$")
+      if key == "checks" then
+        opts.checks = vim.split(value, ",", { trimempty = true })
+      elseif key == "cues" then
+        opts.cues = value
+      elseif key == "pairs" or key == "max_calls" or key == "seed" then
+        opts[key] = tonumber(value)
+      else
+        notify("unknown argument " .. arg .. " (pairs=, checks=, max_calls=, cues=, seed=)", vim.log.levels.ERROR)
+        return
+      end
+    end
+    M.counterfactual(opts)
+  end, { nargs = "*", desc = "BYOP: Counterfactual Audit" })
   cmd("ByopSetKey", function(o)
     M.set_key(o.args)
   end, {

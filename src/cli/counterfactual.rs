@@ -1,0 +1,103 @@
+//! `byop counterfactual FILE`: resolve the document, choose the evaluator, say what the
+//! audit will cost, run it, save it, render it. Exit 0 when no check × cue moved
+//! significantly, 1 when one did (or a placebo did: the evaluator is unstable), 2 on
+//! a usage or input error (including a budget the audit would exceed).
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+
+use super::args::{CounterfactualArgs, CounterfactualFormat};
+use super::error::CliError;
+use super::output;
+use crate::engine::counterfactual::{CfError, stats};
+use crate::engine::runner;
+use crate::evaluator::Evaluator;
+use crate::render::counterfactual as render;
+use crate::store::Store;
+use crate::workspace::counterfactual::{AuditError, AuditOptions, audit_and_save, load_catalog};
+use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
+use crate::workspace::files::read_text;
+use crate::workspace::{Config, Request, Resolver, doc_key};
+
+pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
+    let cwd = std::env::current_dir()?;
+    let workspace = Config::discover(&cwd)?;
+    let catalog = load_catalog(Some(&args.cues), &cwd).map_err(CliError)?;
+    let path = args.file.as_path();
+    let resolved = Resolver::new().resolve(Request {
+        text: read_text(path)?,
+        path: Some(path),
+        roots: vec![workspace.root.to_path_buf()],
+        cli_playbook: args.playbook.clone().map(|p| (p, cwd.to_path_buf())),
+        setting_playbook: None,
+        source: args.source.as_deref(),
+        prompt: args.prompt.as_deref(),
+    })?;
+    if let Some(p) = resolved.problems.first() {
+        return Err(CliError(format!("{}: {}", path.display(), p.message)));
+    }
+    let evaluator = choose_evaluator(&args, &workspace)?;
+    let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
+    let store = Arc::new(Store::open(&db)?);
+    let progress_on_tty = std::io::stderr().is_terminal();
+    let progress: Option<runner::ProgressFn> = progress_on_tty.then(|| {
+        Arc::new(move |p: runner::Progress| {
+            eprint!("\r\x1b[2Kcounterfactual: {}/{} calls", p.done, p.total_runs);
+        }) as runner::ProgressFn
+    });
+    let opts = AuditOptions {
+        catalog,
+        checks: args.checks.clone(),
+        pairs: args.pairs,
+        seed: args.seed,
+        margin: args.margin.unwrap_or_else(stats::default_margin),
+        max_calls: args.max_calls,
+        fresh: args.fresh,
+        evaluator,
+        progress,
+        cancel: Default::default(),
+    };
+    let result = audit_and_save(&resolved, Some(store.clone()), &doc_key(path), opts, |e| {
+        eprintln!("byop: {}", e.message())
+    })
+    .await;
+    if progress_on_tty {
+        eprint!("\r\x1b[2K");
+    }
+    let audit = result.map_err(|e| match e {
+        AuditError::Audit(CfError::Budget { .. }) | AuditError::Audit(CfError::Input(_)) => {
+            CliError(e.to_string())
+        }
+        other => CliError(other.to_string()),
+    })?;
+    if let Some(n) = store.integrity_notice() {
+        eprintln!("byop: {n}");
+    }
+    let body = match args.format {
+        CounterfactualFormat::Text => render::text(&audit),
+        CounterfactualFormat::Json => render::json(&audit),
+        CounterfactualFormat::Html => render::html(&audit),
+    };
+    output::write(args.output.as_deref(), &body)?;
+    Ok(u8::from(audit.results.iter().any(|r| r.significant)))
+}
+
+fn choose_evaluator(args: &CounterfactualArgs, workspace: &Config) -> Result<Evaluator, CliError> {
+    let user = UserChoices {
+        provider: args.provider,
+        model: args.model.clone(),
+        trust_workspace_evaluator: args.trust_workspace_evaluator,
+        ..Default::default()
+    };
+    let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);
+    for n in &resolved.notices {
+        eprintln!("byop: {n}");
+    }
+    match (resolved.settings, resolved.missing_key) {
+        (Some(s), _) => Evaluator::new(s).map_err(|e| CliError(format!("evaluator: {e}"))),
+        (None, Some(why)) => Err(CliError(format!(
+            "a counterfactual audit needs an evaluator: {why}"
+        ))),
+        (None, None) => Err(CliError("a counterfactual audit needs an evaluator".into())),
+    }
+}

@@ -1,0 +1,267 @@
+//! Making the planned calls (concurrently, through the evaluator's limit and the
+//! cache) and turning the pairs' outcomes into the `byop_counterfactual` result.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use futures::future::join_all;
+use tokio_util::sync::CancellationToken;
+
+use super::stats::{self, ALPHA};
+use super::{Arm, CallKey, CfError, Plan, Request};
+use crate::engine::runner::{Progress, ProgressFn};
+use crate::evaluator::{Call, CallObserver, Evaluator, ResponseCache, RunResult};
+use crate::model::counterfactual::{
+    CallCounts, Counterfactual, CounterfactualIntegrity, CueInfo, CueResult, Design, Tost,
+};
+use crate::model::integrity::jcs_sha256;
+use crate::model::{PresentationRules, SPEC_VERSION, Verdict, now_rfc3339};
+
+/// How the calls are made.
+#[derive(Clone)]
+pub struct Context {
+    pub evaluator: Evaluator,
+    pub cache: Option<Arc<dyn ResponseCache>>,
+    /// Ignore cached answers (new samples; new answers still go to the cache).
+    pub fresh: bool,
+    pub progress: Option<ProgressFn>,
+    pub cancel: CancellationToken,
+    pub observer: Option<Arc<dyn CallObserver>>,
+}
+
+/// A run's binary outcome: fail, not fail, or left out (indeterminate, error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    Fail,
+    NotFail,
+    Excluded,
+}
+
+fn outcome(r: &RunResult) -> Outcome {
+    match &r.verdict {
+        Ok(v) if v.result == Verdict::Fail => Outcome::Fail,
+        Ok(v) if v.result == Verdict::Pass => Outcome::NotFail,
+        _ => Outcome::Excluded,
+    }
+}
+
+/// Make every planned call and compute the statistics.
+pub async fn execute(
+    req: &Request<'_>,
+    plan: &Plan,
+    ctx: &Context,
+) -> Result<Counterfactual, CfError> {
+    let total = plan.calls.len();
+    let done = AtomicUsize::new(0);
+    let n_checks = plan.checks.len();
+    let checks = &req.playbook.playbook.checks;
+    let calls = plan.calls.iter().map(|&(check, variant, run)| {
+        let done = &done;
+        async move {
+            let prompt = &plan.prompts[variant][check];
+            let call = Call {
+                prompt,
+                run,
+                canary: false,
+                observer: ctx.observer.as_deref(),
+                cancel: &ctx.cancel,
+            };
+            let r = ctx
+                .evaluator
+                .evaluate_cached(call, ctx.cache.as_deref(), ctx.fresh)
+                .await;
+            let n = done.fetch_add(1, Ordering::SeqCst) + 1;
+            if let Some(cb) = &ctx.progress {
+                cb(Progress {
+                    check_id: checks[plan.checks[check]].id.clone(),
+                    check_index: check + 1,
+                    check_total: n_checks,
+                    run,
+                    runs: plan.pairs,
+                    done: n,
+                    total_runs: total,
+                });
+            }
+            ((check, variant, run), r)
+        }
+    });
+    let results = tokio::select! {
+        r = join_all(calls) => r,
+        _ = ctx.cancel.cancelled() => return Err(CfError::Cancelled),
+    };
+    if ctx.cancel.is_cancelled() {
+        return Err(CfError::Cancelled);
+    }
+    let cached = results.iter().filter(|(_, r)| r.cached).count();
+    let outcomes: HashMap<CallKey, Outcome> =
+        results.iter().map(|(k, r)| (*k, outcome(r))).collect();
+    let counts = CallCounts {
+        planned: total,
+        made: total - cached,
+        cached,
+    };
+    Ok(assemble(req, plan, ctx, &outcomes, counts))
+}
+
+/// Per arm: (pairs counted, excluded, b, c).
+fn tally(arm: &Arm, outcomes: &HashMap<CallKey, Outcome>) -> (u32, u32, u64, u64) {
+    let (mut n, mut excluded, mut b, mut c) = (0, 0, 0, 0);
+    for &(control, treatment, run) in &arm.pairs {
+        let get = |v| {
+            outcomes
+                .get(&(arm.check, v, run))
+                .copied()
+                .unwrap_or(Outcome::Excluded)
+        };
+        match (get(control), get(treatment)) {
+            (Outcome::Excluded, _) | (_, Outcome::Excluded) => excluded += 1,
+            (Outcome::NotFail, Outcome::Fail) => {
+                n += 1;
+                b += 1
+            }
+            (Outcome::Fail, Outcome::NotFail) => {
+                n += 1;
+                c += 1
+            }
+            _ => n += 1,
+        }
+    }
+    (n, excluded, b, c)
+}
+
+fn assemble(
+    req: &Request<'_>,
+    plan: &Plan,
+    ctx: &Context,
+    outcomes: &HashMap<CallKey, Outcome>,
+    calls: CallCounts,
+) -> Counterfactual {
+    let checks = &req.playbook.playbook.checks;
+    let tallies: Vec<_> = plan.arms.iter().map(|a| tally(a, outcomes)).collect();
+    let exact: Vec<f64> = tallies
+        .iter()
+        .map(|&(_, _, b, c)| stats::mcnemar_exact_p(b, c))
+        .collect();
+    let bh = stats::benjamini_hochberg(&exact);
+    let mut results = Vec::new();
+    let mut warnings = Vec::new();
+    for (i, (arm, &(n, excluded, b, c))) in plan.arms.iter().zip(&tallies).enumerate() {
+        let cue = &plan.cues[arm.cue];
+        let check_id = checks[plan.checks[arm.check]].id.clone();
+        let (log_odds, se, ci95) = stats::log_odds(b, c);
+        let tost_p = stats::tost_p(log_odds, se, plan.margin);
+        let verdict = stats::equivalence_verdict(tost_p, bh[i]);
+        // Each check × cue draws its own sign flips, reproducibly from the seed.
+        let ri_p = stats::randomization_p(b, c, plan.seed.wrapping_add(i as u64), stats::MIN_DRAWS);
+        if excluded > 0 {
+            warnings.push(format!(
+                "{check_id} × {}: {excluded} of {} pair(s) left out (an indeterminate verdict or a failed call).",
+                cue.name, plan.pairs
+            ));
+        }
+        results.push(CueResult {
+            check_id,
+            cue: cue.name.clone(),
+            n_pairs: n,
+            n_excluded: excluded,
+            b: b as u32,
+            c: c as u32,
+            flip_rate: if n == 0 {
+                0.0
+            } else {
+                (b + c) as f64 / n as f64
+            },
+            mcnemar_exact_p: exact[i],
+            mcnemar_chi2_p: stats::mcnemar_chi2(b, c, false).1,
+            log_odds,
+            log_odds_se: se,
+            ci95,
+            bh_p: bh[i],
+            tost: Tost {
+                margin: plan.margin,
+                p: tost_p,
+                verdict: verdict.as_str().to_string(),
+            },
+            ri_p,
+            mcnemar_chi2_cc_p: stats::mcnemar_chi2(b, c, true).1,
+            placebo: cue.placebo,
+            significant: bh[i] < ALPHA,
+        });
+    }
+    let unstable: Vec<String> = results
+        .iter()
+        .filter(|r| r.placebo && r.significant)
+        .map(|r| format!(
+            "UNSTABLE EVALUATOR: the placebo cue {} moved the verdict of {} (BH-adjusted p = {:.2e}); a cue that should change nothing did, so the other results cannot be trusted.",
+            r.cue, r.check_id, r.bh_p
+        ))
+        .collect();
+    let evaluator_unstable = !unstable.is_empty();
+    warnings.splice(0..0, unstable);
+    if !plan.cues.iter().any(|c| c.placebo) {
+        warnings.push("No placebo cue ran: nothing here checks that the evaluator is stable under changes that should not matter.".into());
+    }
+    if !plan.skipped_cues.is_empty() {
+        warnings.push(format!(
+            "Cues without a slot in this document (not audited): {}.",
+            plan.skipped_cues.join(", ")
+        ));
+    }
+    let mut out = Counterfactual {
+        spec_version: SPEC_VERSION.to_string(),
+        playbook_id: req.playbook.playbook.id.clone(),
+        playbook_version: req.playbook.playbook.version.clone(),
+        timestamp: now_rfc3339(),
+        document: req.doc.label(),
+        evaluator: ctx.evaluator.info(),
+        seed: plan.seed,
+        pairs: plan.pairs,
+        facts_hash: plan.frame.facts_hash.clone(),
+        cues: plan
+            .cues
+            .iter()
+            .map(|c| match &c.swap {
+                Some([a, b]) => CueInfo {
+                    name: c.name.clone(),
+                    placebo: c.placebo,
+                    control: format!("{a}, {b} (in order)"),
+                    treatment: vec![format!("{b}, {a} (swapped)")],
+                    slot: format!("{a}+{b}"),
+                },
+                None => CueInfo {
+                    name: c.name.clone(),
+                    placebo: c.placebo,
+                    control: c.control.clone(),
+                    treatment: c.treatment.clone(),
+                    slot: c.slot.clone(),
+                },
+            })
+            .collect(),
+        results,
+        warnings,
+        integrity: CounterfactualIntegrity {
+            playbook_logic_hash: req.playbook.logic_hash.clone(),
+            inputs_fingerprint: req.doc.inputs.fingerprint(),
+        },
+        presentation_rules: PresentationRules::default(),
+        audit_id: String::new(),
+        evaluator_unstable,
+        margin: plan.margin,
+        calls,
+        design: Design {
+            randomization: "blocked_permutations".into(),
+            block_size: 2,
+            slot_sources: plan.frame.sources.clone(),
+        },
+    };
+    out.audit_id = audit_id(&out);
+    out
+}
+
+/// sha256 prefix of the result without its id.
+pub fn audit_id(a: &Counterfactual) -> String {
+    let mut copy = a.clone();
+    copy.audit_id = String::new();
+    jcs_sha256(&copy).trim_start_matches("sha256:")[..16].to_string()
+}

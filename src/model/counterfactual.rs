@@ -1,0 +1,141 @@
+//! The counterfactual audit result: `{"byop_counterfactual": …}` (issue 13).
+//!
+//! Field names and order follow the issue's contract; extras are additive and marked.
+
+use serde::{Deserialize, Serialize};
+
+use super::report::{EvaluatorInfo, PresentationRules};
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CounterfactualEnvelope {
+    pub byop_counterfactual: Counterfactual,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Counterfactual {
+    pub spec_version: String,
+    pub playbook_id: String,
+    pub playbook_version: String,
+    /// RFC 3339, UTC.
+    pub timestamp: String,
+    /// Path of the audited document.
+    pub document: String,
+    pub evaluator: EvaluatorInfo,
+    pub seed: u64,
+    /// Pairs per check × cue.
+    pub pairs: u32,
+    /// sha256 of the document, its source and its prompt with every cue slot blanked:
+    /// identical for every variant (the facts held fixed).
+    pub facts_hash: String,
+    pub cues: Vec<CueInfo>,
+    pub results: Vec<CueResult>,
+    pub warnings: Vec<String>,
+    pub integrity: CounterfactualIntegrity,
+    pub presentation_rules: PresentationRules,
+    // ---- extras ----
+    /// Stable id in the store (sha256 prefix of the content without it).
+    #[serde(default)]
+    pub audit_id: String,
+    /// True when a placebo cue moved a verdict significantly: nothing else can be trusted.
+    #[serde(default)]
+    pub evaluator_unstable: bool,
+    /// The TOST margin on the log odds (± M).
+    #[serde(default)]
+    pub margin: f64,
+    /// Evaluator calls made (not served from the cache) and served from the cache.
+    #[serde(default)]
+    pub calls: CallCounts,
+    /// How the order within pairs was drawn.
+    #[serde(default)]
+    pub design: Design,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct CallCounts {
+    pub planned: usize,
+    pub made: usize,
+    pub cached: usize,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Design {
+    /// "blocked_permutations": within each block of two pairs one is evaluated
+    /// control-first and the other treatment-first, which one drawn from the seed.
+    pub randomization: String,
+    pub block_size: u32,
+    /// Where the cue slots came from: "document", "prompt", "front_matter", "default_framing".
+    pub slot_sources: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CueInfo {
+    pub name: String,
+    pub placebo: bool,
+    pub control: String,
+    pub treatment: Vec<String>,
+    // ---- extras ----
+    pub slot: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CueResult {
+    pub check_id: String,
+    pub cue: String,
+    /// Pairs with a determinate outcome on both sides.
+    pub n_pairs: u32,
+    /// Pairs left out because a side was indeterminate (or the call failed).
+    pub n_excluded: u32,
+    /// Discordant pairs where only the treatment failed.
+    pub b: u32,
+    /// Discordant pairs where only the control failed.
+    pub c: u32,
+    pub flip_rate: f64,
+    pub mcnemar_exact_p: f64,
+    /// Without continuity correction.
+    pub mcnemar_chi2_p: f64,
+    /// ln(b / c) (0.5 added to both when either is zero): > 0, the treatment fails more.
+    pub log_odds: f64,
+    pub log_odds_se: f64,
+    pub ci95: [f64; 2],
+    /// Benjamini–Hochberg adjusted exact p across every check × cue of the run.
+    pub bh_p: f64,
+    pub tost: Tost,
+    pub ri_p: f64,
+    // ---- extras ----
+    /// With continuity correction.
+    pub mcnemar_chi2_cc_p: f64,
+    pub placebo: bool,
+    /// bh_p < 0.05.
+    pub significant: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Tost {
+    pub margin: f64,
+    pub p: f64,
+    /// "equivalent", "different" or "inconclusive".
+    pub verdict: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CounterfactualIntegrity {
+    pub playbook_logic_hash: String,
+    pub inputs_fingerprint: String,
+}
+
+/// One stored audit, as `byop history` lists it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CounterfactualRow {
+    /// Always "counterfactual" (history rows of reports have no `kind`).
+    pub kind: String,
+    pub audit_id: String,
+    pub timestamp: String,
+    pub document: String,
+    pub playbook_id: String,
+    pub playbook_version: String,
+    pub pairs: u32,
+    pub cues: usize,
+    /// Rows significant after BH.
+    pub significant: usize,
+    pub evaluator_unstable: bool,
+}
