@@ -268,7 +268,9 @@ async fn full_session_over_the_real_binary() {
         [
             "Insert a \"Not checked / missing information\" section",
             "Suppress unchecked_areas_disclosure on this line",
-            "Suppress unchecked_areas_disclosure in this file"
+            "Suppress unchecked_areas_disclosure in this file",
+            // A deterministic check fails and an evaluator is configured (issue 12 §2).
+            "Repair with the evaluator"
         ]
     );
     let edits = actions[0]["edit"]["changes"][&uri]

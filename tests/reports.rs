@@ -228,6 +228,7 @@ fn fixture_report(text: &str) -> Report {
         playbook_source: None,
         request_id: None,
         validation: None,
+        repair: None,
     }
 }
 

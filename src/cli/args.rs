@@ -83,6 +83,9 @@ pub enum Command {
         #[command(subcommand)]
         action: StoreAction,
     },
+    /// Repair once with the evaluator, then re-validate: the repaired text only if every
+    /// deterministic check passes on it (issue 12 §2).
+    Repair(RepairArgs),
     /// Counterfactual audit: does the evaluator's verdict move when only an irrelevant
     /// cue (who wrote it, for whom, how it is phrased) changes? (issue 13)
     Counterfactual(CounterfactualArgs),
@@ -204,6 +207,39 @@ pub struct CheckArgs {
     /// With `--fix`: print the changes as a unified diff instead of writing them.
     #[arg(long, requires = "fix")]
     pub dry_run: bool,
+    /// Export a trace of every evaluation to this OTLP/HTTP endpoint (`/v1/traces` appended).
+    #[arg(long, value_name = "URL")]
+    pub otlp_endpoint: Option<String>,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct RepairArgs {
+    /// The AI-output document to repair.
+    pub file: PathBuf,
+    /// Write the repaired document here (may be FILE itself); without it, print a unified diff.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// `text`: the diff (or nothing); `json`: the report with both validations in `repair`.
+    #[arg(long, default_value = "text")]
+    pub format: HistoryFormat,
+    #[arg(long)]
+    pub playbook: Option<String>,
+    #[arg(long)]
+    pub source: Option<PathBuf>,
+    #[arg(long)]
+    pub prompt: Option<PathBuf>,
+    #[arg(long, env = "BYOP_DB")]
+    pub db: Option<PathBuf>,
+    #[arg(long)]
+    pub provider: Option<ProviderKind>,
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Send the key to the `evaluator.base_url` of a workspace byop.toml.
+    #[arg(long, env = "BYOP_TRUST_WORKSPACE_EVALUATOR")]
+    pub trust_workspace_evaluator: bool,
+    /// Export the repair's trace to this OTLP/HTTP endpoint (`/v1/traces` appended).
+    #[arg(long, value_name = "URL")]
+    pub otlp_endpoint: Option<String>,
 }
 
 #[derive(clap::Args, Debug, Clone)]

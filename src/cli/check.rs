@@ -25,6 +25,7 @@ struct Job {
 pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
     let cwd = std::env::current_dir()?;
     let workspace = Config::discover(&cwd)?;
+    super::start_telemetry(args.otlp_endpoint.as_deref(), &workspace)?;
     let files = expand(&args.files)?;
     if files.is_empty() {
         return Err(CliError(

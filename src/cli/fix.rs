@@ -77,7 +77,7 @@ pub fn unified_diff(old: &str, new: &str, label: &str) -> String {
 }
 
 /// Through a temporary file in the same folder renamed into place: never half a file.
-fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
+pub(super) fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())

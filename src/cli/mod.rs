@@ -14,6 +14,7 @@ mod history;
 mod log;
 mod output;
 mod playbook;
+mod repair;
 mod report;
 mod store;
 
@@ -46,8 +47,9 @@ fn run(cli: Cli) -> Result<u8, CliError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    match cli.command {
+    let code = match cli.command {
         Command::Check(args) => runtime.block_on(check::run(args)),
+        Command::Repair(args) => runtime.block_on(repair::run(args)),
         Command::Lsp => {
             runtime.block_on(crate::lsp::serve_stdio());
             Ok(0)
@@ -78,5 +80,26 @@ fn run(cli: Cli) -> Result<u8, CliError> {
         Command::Store { action } => store::run(action),
         Command::Playbook { action } => playbook::run(action),
         Command::Counterfactual(args) => runtime.block_on(counterfactual::run(args)),
+    };
+    // Traces are exported in the background: send what is left before exiting.
+    crate::workspace::telemetry::shutdown();
+    code
+}
+
+/// Traces to the flag's, the environment's or `byop.toml`'s OTLP endpoint, if any. An
+/// endpoint that is not an http(s) URL is an error; an unreachable one only a notice at exit.
+fn start_telemetry(
+    flag: Option<&str>,
+    workspace: &crate::workspace::Config,
+) -> Result<(), CliError> {
+    use crate::workspace::telemetry;
+    let env = |name: &str| std::env::var(name).ok();
+    let (settings, notice) = telemetry::settings(flag, &env, workspace);
+    if let Some(n) = notice {
+        eprintln!("byop: {n}");
+    }
+    match settings {
+        Some(s) => telemetry::install(&s).map_err(CliError),
+        None => Ok(()),
     }
 }

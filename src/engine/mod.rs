@@ -14,6 +14,7 @@ pub mod injection;
 pub mod live;
 pub mod plan;
 pub mod playbook;
+pub mod repair;
 pub mod rules;
 pub mod runner;
 pub mod suppress;

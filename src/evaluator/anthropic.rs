@@ -2,7 +2,6 @@
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use super::schema::{TOOL_NAME, verdict_schema};
 use super::types::{CheckPrompt, EvalError, HttpReply, ModelReply, Usage};
 
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
@@ -12,8 +11,14 @@ pub fn endpoint(base_url: &str) -> String {
     format!("{base_url}/v1/messages")
 }
 
-/// Forces JSON through a single tool whose input schema is the verdict.
-pub fn body(model: &str, max_tokens: u32, prompt: &CheckPrompt) -> Value {
+/// Forces JSON through a single tool `(name, description)` whose input schema is `schema`.
+pub fn body_with(
+    model: &str,
+    max_tokens: u32,
+    prompt: &CheckPrompt,
+    schema: &Value,
+    (name, description): (&str, &str),
+) -> Value {
     json!({
         "model": model,
         "max_tokens": max_tokens,
@@ -21,11 +26,11 @@ pub fn body(model: &str, max_tokens: u32, prompt: &CheckPrompt) -> Value {
         "system": prompt.system,
         "messages": [{"role": "user", "content": prompt.user}],
         "tools": [{
-            "name": TOOL_NAME,
-            "description": "Record the verdict of this check.",
-            "input_schema": verdict_schema(&prompt.result_states),
+            "name": name,
+            "description": description,
+            "input_schema": schema,
         }],
-        "tool_choice": {"type": "tool", "name": TOOL_NAME},
+        "tool_choice": {"type": "tool", "name": name},
     })
 }
 

@@ -163,15 +163,52 @@ impl Evaluator {
 
     /// One run of one check: waits for a permit and any pause, calls, retries, parses.
     pub async fn evaluate_call(&self, call: Call<'_>) -> RunOutcome {
-        let cancelled = || RunOutcome {
-            result: Err(EvalError::Cancelled),
-            raw_text: None,
+        let format = std::sync::Mutex::new(self.response_format());
+        let shape = Shape {
+            schema: schema::verdict_schema(&call.prompt.result_states),
+            names: (schema::TOOL_NAME, schema::OPENAI_SCHEMA_NAME),
+            description: "Record the verdict of this check.",
+            judge,
         };
+        let (result, raw_text) = self.drive(&call, &shape, &format).await;
+        let outcome = RunOutcome { result, raw_text };
+        let used = *format.lock().unwrap_or_else(|e| e.into_inner());
+        match &outcome.result {
+            Ok(_) => self.noted(outcome, used),
+            Err(_) => outcome,
+        }
+    }
+
+    /// The one repair call (seed 002 §7): the corrected output, with the same permits,
+    /// retries, limits and observer as a check's run. Never cached, never with a canary.
+    pub async fn repair_call(&self, call: Call<'_>) -> (Result<String, EvalError>, Option<String>) {
+        let format = std::sync::Mutex::new(self.response_format());
+        let shape = Shape {
+            schema: super::repair::repair_schema(),
+            names: (super::repair::REPAIR_TOOL, super::repair::REPAIR_TOOL),
+            description: "Record the corrected output.",
+            judge: |reply, _, _| super::repair::judge(reply),
+        };
+        let call = Call {
+            canary: false,
+            ..call
+        };
+        self.drive(&call, &shape, &format).await
+    }
+
+    /// Wait for a permit and any pause, then call, retry and judge until an answer or a
+    /// final error; `format` ends as the response format of the last attempt.
+    async fn drive<T>(
+        &self,
+        call: &Call<'_>,
+        shape: &Shape<T>,
+        format: &std::sync::Mutex<openai::ResponseFormat>,
+    ) -> (Result<T, EvalError>, Option<String>) {
         let _permit = tokio::select! {
-            _ = call.cancel.cancelled() => return cancelled(),
+            _ = call.cancel.cancelled() => return (Err(EvalError::Cancelled), None),
             permit = self.inner.permits.acquire() => match permit {
                 Ok(permit) => permit,
-                Err(_) => return cancelled(),
+                Err(_) => return (Err(EvalError::Cancelled), None),
             },
         };
         let settings = &self.inner.settings;
@@ -179,12 +216,18 @@ impl Evaluator {
         let mut last_raw: Option<String> = None;
         loop {
             attempt += 1;
+            let now = self.response_format();
+            *format.lock().unwrap_or_else(|e| e.into_inner()) = now;
             let reply = tokio::select! {
-                _ = call.cancel.cancelled() => return cancelled(),
-                reply = self.attempt(&call, attempt) => reply,
+                _ = call.cancel.cancelled() => return (Err(EvalError::Cancelled), last_raw),
+                reply = self.attempt(call, attempt, shape, now) => reply,
             };
             let error = match reply {
-                Ok(verdict) => return verdict,
+                Ok((answer, raw)) => return (Ok(answer), Some(raw)),
+                // Not retried: a second canary would be followed just the same.
+                Err((EvalError::InjectionSusceptible, raw)) => {
+                    return (Err(EvalError::InjectionSusceptible), raw.or(last_raw));
+                }
                 Err((error, raw)) => {
                     last_raw = raw.or(last_raw);
                     error
@@ -198,10 +241,7 @@ impl Evaluator {
                 continue;
             }
             if !retry::is_transient(&error) || transient_retries >= settings.max_retries {
-                return RunOutcome {
-                    result: Err(error),
-                    raw_text: last_raw,
-                };
+                return (Err(error), last_raw);
             }
             let wait = retry::backoff(&error, transient_retries, settings.backoff_base);
             if matches!(
@@ -215,19 +255,21 @@ impl Evaluator {
             tracing::debug!(?error, ?wait, "retrying evaluator call");
             transient_retries += 1;
             tokio::select! {
-                _ = call.cancel.cancelled() => return cancelled(),
+                _ = call.cancel.cancelled() => return (Err(EvalError::Cancelled), last_raw),
                 _ = tokio::time::sleep(wait) => {}
             }
         }
     }
 
-    /// One HTTP attempt (with a fresh canary when asked), reported to the observer. A good
-    /// answer is the finished outcome; otherwise the error and whatever text came back.
-    async fn attempt(
+    /// One HTTP attempt (with a fresh canary when asked), reported to the observer: the
+    /// judged answer and the raw text, or the error and whatever text came back.
+    async fn attempt<T>(
         &self,
         call: &Call<'_>,
         attempt: u32,
-    ) -> Result<RunOutcome, (EvalError, Option<String>)> {
+        shape: &Shape<T>,
+        format: openai::ResponseFormat,
+    ) -> Result<(T, String), (EvalError, Option<String>)> {
         self.inner.pacing.ready().await;
         let canary = call.canary.then(Canary::fresh);
         let planted;
@@ -240,8 +282,7 @@ impl Evaluator {
         };
         let started = Instant::now();
         let started_at = now_rfc3339();
-        let format = self.response_format();
-        let (request_sha, exchange) = self.call(prompt, format).await;
+        let (request_sha, exchange) = self.call(prompt, format, shape).await;
         let record = |status: Option<u16>, outcome: &str, response: Option<&str>, usage: Usage| {
             if let Some(o) = call.observer {
                 o.record(CallRecord {
@@ -268,44 +309,42 @@ impl Evaluator {
                 return Err((e.0, None));
             }
         };
-        let verdict = judge(&reply, call.prompt, canary.as_ref());
-        let outcome = verdict.as_ref().err().map_or("ok", |e| e.kind_name());
+        let answer = (shape.judge)(&reply, call.prompt, canary.as_ref());
+        let outcome = answer.as_ref().err().map_or("ok", |e| e.kind_name());
         record(Some(status), outcome, Some(&reply.raw), reply.usage);
-        match verdict {
-            Ok(v) => Ok(self.noted(
-                RunOutcome {
-                    result: Ok(v),
-                    raw_text: Some(reply.raw),
-                },
-                format,
-            )),
-            // Not retried: a second canary would be followed just the same.
-            Err(EvalError::InjectionSusceptible) => Ok(RunOutcome {
-                result: Err(EvalError::InjectionSusceptible),
-                raw_text: Some(reply.raw),
-            }),
+        match answer {
+            Ok(v) => Ok((v, reply.raw)),
             Err(e) => Err((e, Some(reply.raw))),
         }
     }
 
     /// Build, send and interpret one request. Returns the request body's hash and either
     /// (HTTP status, the model's reply) or (the error, the HTTP status if one came).
-    async fn call(
+    async fn call<T>(
         &self,
         prompt: &CheckPrompt,
         format: openai::ResponseFormat,
+        shape: &Shape<T>,
     ) -> (String, Result<(u16, ModelReply), (EvalError, Option<u16>)>) {
         let inner = &self.inner;
         let settings = &inner.settings;
         let key = settings.api_key.expose();
         let client = &inner.transport.client;
         let body = match settings.provider {
-            ProviderKind::Anthropic => {
-                anthropic::body(&settings.model, settings.max_tokens, prompt)
-            }
-            ProviderKind::OpenAi => {
-                openai::body(&settings.model, settings.max_tokens, prompt, format)
-            }
+            ProviderKind::Anthropic => anthropic::body_with(
+                &settings.model,
+                settings.max_tokens,
+                prompt,
+                &shape.schema,
+                (shape.names.0, shape.description),
+            ),
+            ProviderKind::OpenAi => openai::body_with(
+                &settings.model,
+                settings.max_tokens,
+                prompt,
+                format,
+                (&shape.schema, shape.names.1),
+            ),
         };
         let request_sha = sha256_hex(body.to_string().as_bytes());
         let request = match settings.provider {
@@ -369,6 +408,15 @@ impl Evaluator {
         }
         outcome
     }
+}
+
+/// What an answer is asked for as, and how a reply is judged.
+struct Shape<T> {
+    schema: serde_json::Value,
+    /// (Anthropic tool name, OpenAI json_schema name).
+    names: (&'static str, &'static str),
+    description: &'static str,
+    judge: fn(&ModelReply, &CheckPrompt, Option<&Canary>) -> Result<T, EvalError>,
 }
 
 /// The verdict of a reply: not cut off, parseable, within the check's result states, and

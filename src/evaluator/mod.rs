@@ -9,6 +9,7 @@ mod openai;
 mod pacing;
 mod parse;
 pub mod prompt;
+pub mod repair;
 pub mod retry;
 pub mod schema;
 mod settings;

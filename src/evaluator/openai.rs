@@ -1,7 +1,6 @@
 //! OpenAI-compatible chat completions (OpenAI, Ollama, llama.cpp, vLLM).
 use serde_json::{Value, json};
 
-use super::schema::{OPENAI_SCHEMA_NAME, verdict_schema};
 use super::types::{CheckPrompt, EvalError, HttpReply, ModelReply, Usage};
 
 /// `OPENAI_BASE_URL` conventionally includes `/v1`.
@@ -64,8 +63,14 @@ pub fn rejects_format(error: &EvalError) -> bool {
     .any(|w| m.contains(w))
 }
 
-pub fn body(model: &str, max_tokens: u32, prompt: &CheckPrompt, format: ResponseFormat) -> Value {
-    let schema = verdict_schema(&prompt.result_states);
+/// A request whose answer is asked for in the shape of `schema`, named `name`.
+pub fn body_with(
+    model: &str,
+    max_tokens: u32,
+    prompt: &CheckPrompt,
+    format: ResponseFormat,
+    (schema, name): (&Value, &str),
+) -> Value {
     let system = match format {
         ResponseFormat::JsonSchema => prompt.system.clone(),
         _ => format!(
@@ -86,7 +91,7 @@ pub fn body(model: &str, max_tokens: u32, prompt: &CheckPrompt, format: Response
         ResponseFormat::JsonSchema => {
             body["response_format"] = json!({
                 "type": "json_schema",
-                "json_schema": {"name": OPENAI_SCHEMA_NAME, "strict": true, "schema": schema},
+                "json_schema": {"name": name, "strict": true, "schema": schema},
             });
         }
         ResponseFormat::JsonObject => body["response_format"] = json!({"type": "json_object"}),

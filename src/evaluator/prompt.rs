@@ -137,7 +137,7 @@ fn user_message(inputs: &Inputs, candidates: &[Candidate]) -> String {
     out
 }
 
-fn push_fenced(out: &mut String, label: &str, nonce: &str, text: &str) {
+pub(crate) fn push_fenced(out: &mut String, label: &str, nonce: &str, text: &str) {
     if text.trim().is_empty() {
         out.push_str(NOT_PROVIDED);
         out.push('\n');

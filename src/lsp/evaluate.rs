@@ -169,7 +169,7 @@ impl Backend {
     }
 
     /// The evaluator the settings give, if any (a broken one is logged and skipped).
-    async fn evaluator(&self, eff: &super::settings::Effective) -> Option<Evaluator> {
+    pub(crate) async fn evaluator(&self, eff: &super::settings::Effective) -> Option<Evaluator> {
         match eff.evaluator.clone().map(Evaluator::new) {
             Some(Ok(ev)) => Some(ev),
             Some(Err(e)) => {

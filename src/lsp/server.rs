@@ -22,13 +22,34 @@ pub async fn serve_stdio() {
         .with_ansi(false)
         .with_env_filter(log_filter())
         .try_init();
+    start_telemetry();
     let state = serve_with_state(tokio::io::stdin(), tokio::io::stdout()).await;
+    // Send the traces still pending before exiting (blocks up to the export timeout).
+    let _ = tokio::task::spawn_blocking(crate::workspace::telemetry::shutdown).await;
     let code = if state.shutdown_requested.load(Ordering::SeqCst) {
         0
     } else {
         1
     };
     std::process::exit(code);
+}
+
+/// Traces (issue 12 §4) to `OTEL_EXPORTER_OTLP_ENDPOINT`, else the `[telemetry]` endpoint
+/// of the `byop.toml` governing the folder the server was started in.
+fn start_telemetry() {
+    use crate::workspace::telemetry;
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let config = crate::workspace::Config::discover(&cwd).unwrap_or_default();
+    let env = |name: &str| std::env::var(name).ok();
+    let (settings, notice) = telemetry::settings(None, &env, &config);
+    if let Some(n) = notice {
+        tracing::warn!("{n}");
+    }
+    if let Some(s) = settings
+        && let Err(e) = telemetry::install(&s)
+    {
+        tracing::warn!("{e}");
+    }
 }
 
 /// `BYOP_LOG` (default `info`), except the framework's message tracing: it would print

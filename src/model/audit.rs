@@ -49,6 +49,12 @@ pub enum AuditState {
     Evaluated,
     /// Stopped, with a code saying why.
     Halted,
+    /// A deterministic validation (repair): `before: pass|fail[: ids]`, `after: …`.
+    Validation,
+    /// A repair whose answer passed every deterministic check (code: its sha256).
+    Repaired,
+    /// A repair whose answer still fails (code: the remaining check ids).
+    Rejected,
 }
 
 impl AuditState {
@@ -60,6 +66,9 @@ impl AuditState {
             AuditState::Call => "call",
             AuditState::Evaluated => "evaluated",
             AuditState::Halted => "halted",
+            AuditState::Validation => "validation",
+            AuditState::Repaired => "repaired",
+            AuditState::Rejected => "rejected",
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod history;
 pub mod inputs;
 pub mod integrity;
 pub mod playbook;
+pub mod repair;
 pub mod report;
 pub mod text;
 pub mod validation;
@@ -21,6 +22,7 @@ pub use playbook::{
     Check, DetectionMethod, EvidenceRequirements, FixSpec, Playbook, Remediation, Rule,
     SectionPlacement,
 };
+pub use repair::{RepairRecord, RepairStatus, ValidationIssue, ValidationRecord};
 pub use report::*;
 pub use text::{Encoding, LineIndex, Position, Range};
 pub use validation::{Validation, ValidationMetrics, ValidationStatus};

@@ -64,6 +64,9 @@ pub struct Report {
     /// Seed 002 §3.1's `validation` object, for playbooks with plan validators.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validation: Option<super::validation::Validation>,
+    /// `byop repair`: both deterministic validations and the repair's outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repair: Option<crate::model::RepairRecord>,
 }
 
 /// Who chose the playbook a document is checked against.

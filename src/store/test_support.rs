@@ -105,6 +105,7 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
         playbook_source: None,
         request_id: None,
         validation: None,
+        repair: None,
     }
 }
 

@@ -23,6 +23,8 @@ pub struct ConfigFile {
     pub evaluator: EvaluatorSection,
     #[serde(default)]
     pub evidence: EvidenceSection,
+    #[serde(default)]
+    pub telemetry: TelemetrySection,
 }
 
 /// `[evidence]`: which evidence sources a workspace accepts (issue 11).
@@ -31,6 +33,16 @@ pub struct ConfigFile {
 pub struct EvidenceSection {
     /// `source_origin` values an evidence set may come from; empty accepts none.
     pub allowed_origins: Option<Vec<String>>,
+}
+
+/// `[telemetry]`: OTLP traces (see `workspace::telemetry`).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TelemetrySection {
+    /// OTLP/HTTP base URL (`/v1/traces` is appended), as `OTEL_EXPORTER_OTLP_ENDPOINT`.
+    pub endpoint: Option<String>,
+    /// Put a preview of the document text in the root span (default off).
+    pub include_text: Option<bool>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]

@@ -58,6 +58,7 @@ pub async fn evaluate_and_save(
     mut opts: RunOptions,
 ) -> Result<Report, EvaluateError> {
     let request_id = opts.request_id.clone().unwrap_or_else(new_request_id);
+    let started = std::time::SystemTime::now();
     let mut trail = Trail::new(&request_id, doc_key, resolved);
     trail.push(AuditState::Received, None);
     trail.push(AuditState::Validated, None);
@@ -66,7 +67,7 @@ pub async fn evaluate_and_save(
         Some(other) => Arc::new(Both(recorder.clone(), other)),
         None => recorder.clone(),
     });
-    opts.request_id = Some(request_id);
+    opts.request_id = Some(request_id.clone());
     opts.playbook_source = Some(resolved.playbook_source);
     if let Some(store) = &store {
         let mode = runner::effective_mode(&opts);
@@ -78,7 +79,9 @@ pub async fn evaluate_and_save(
     }
     trail.push(AuditState::Evaluating, None);
     let result = runner::run(&resolved.playbook, &resolved.doc, opts).await;
-    trail.calls(recorder.take());
+    let calls = recorder.take();
+    super::telemetry::export_check(resolved, result.as_ref().ok(), &calls, &request_id, started);
+    trail.calls(calls);
     let saved = match (&result, &store) {
         (Ok(report), Some(store)) => store
             .save_report(doc_key, report)
@@ -127,13 +130,13 @@ pub fn record_input_error(store: &Store, doc_key: &str, message: &str) {
 }
 
 /// The audit events of one request.
-pub(super) struct Trail {
-    pub(super) events: Vec<AuditEvent>,
+pub(crate) struct Trail {
+    pub(crate) events: Vec<AuditEvent>,
     base: AuditEvent,
 }
 
 impl Trail {
-    pub(super) fn new(request_id: &str, doc_key: &str, resolved: &Resolved) -> Trail {
+    pub(crate) fn new(request_id: &str, doc_key: &str, resolved: &Resolved) -> Trail {
         Trail {
             events: Vec::new(),
             base: AuditEvent {
@@ -149,7 +152,7 @@ impl Trail {
         }
     }
 
-    pub(super) fn push(&mut self, state: AuditState, code: Option<String>) {
+    pub(crate) fn push(&mut self, state: AuditState, code: Option<String>) {
         self.events.push(AuditEvent {
             at: now_rfc3339(),
             state,
@@ -158,7 +161,7 @@ impl Trail {
         });
     }
 
-    pub(super) fn calls(&mut self, calls: Vec<CallRecord>) {
+    pub(crate) fn calls(&mut self, calls: Vec<CallRecord>) {
         for call in calls {
             self.events.push(AuditEvent {
                 at: call.started_at.clone(),
@@ -172,10 +175,10 @@ impl Trail {
 
 /// Keeps the evaluator's attempts of one request, in the order they finished.
 #[derive(Default)]
-pub(super) struct Recorder(Mutex<Vec<CallRecord>>);
+pub(crate) struct Recorder(Mutex<Vec<CallRecord>>);
 
 impl Recorder {
-    pub(super) fn take(&self) -> Vec<CallRecord> {
+    pub(crate) fn take(&self) -> Vec<CallRecord> {
         std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
     }
 }

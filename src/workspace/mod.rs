@@ -9,7 +9,9 @@ pub mod docs_pages;
 pub mod evaluate;
 pub mod evaluator;
 pub mod files;
+pub mod repair;
 pub mod resolver;
+pub mod telemetry;
 
 pub use config::Config;
 pub use resolver::{PlaybookSource, Problem, ProblemKind, Request, Resolved, Resolver};

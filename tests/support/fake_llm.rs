@@ -107,6 +107,13 @@ pub enum Step {
     QuotaExhausted,
     /// 401.
     Unauthorized,
+    /// A repair answer (`byop repair`): `{"corrected_output": …, "changes": …}`, the
+    /// corrected output being `text`, or with `append` the request's AI output + `text`.
+    Repaired {
+        text: String,
+        #[serde(default)]
+        append: bool,
+    },
 }
 
 fn default_confidence() -> f64 {
@@ -114,6 +121,13 @@ fn default_confidence() -> f64 {
 }
 
 impl Step {
+    /// A repair whose corrected output is the request's AI output with `text` appended.
+    pub fn repaired_appending(text: &str) -> Step {
+        Step::Repaired {
+            text: text.into(),
+            append: true,
+        }
+    }
     pub fn verdict(result: &str) -> Step {
         Step::Verdict {
             result: result.into(),
@@ -507,6 +521,14 @@ fn respond(wire: Wire, step: &Step, request: &RecordedRequest) -> Response {
             Answer::Text("I am unable to provide a verdict in the requested format.".into()),
         ),
         Step::Truncated => success(wire, &model, request, Answer::Truncated),
+        Step::Repaired { text, append } => {
+            let corrected = match (*append, ai_output(&request.user())) {
+                (true, Some(output)) => format!("{output}\n\n{text}"),
+                _ => text.clone(),
+            };
+            let answer = json!({"corrected_output": corrected, "changes": "fake repair"});
+            success(wire, &model, request, Answer::Json(answer))
+        }
         Step::Text { text } => success(wire, &model, request, Answer::Text(text.clone())),
         Step::Redirect { location } => {
             let mut response = json_response(307, &json!({"moved": true}));

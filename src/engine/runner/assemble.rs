@@ -73,6 +73,7 @@ impl Assembly<'_> {
             playbook_source: self.playbook_source,
             request_id: self.request_id,
             validation: crate::engine::plan::combine(self.prepared.parts.iter().flatten()),
+            repair: None,
         };
         report.report_id = crate::model::integrity::report_id(&report);
         report

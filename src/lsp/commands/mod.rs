@@ -6,6 +6,7 @@ mod evaluate;
 mod export_report;
 mod history;
 mod render_html;
+mod repair;
 mod reply;
 mod save_baseline;
 mod set_api_key;
@@ -45,6 +46,9 @@ const COMMANDS: &[(&str, Handler)] = &[
     }),
     ("byop.renderHtml", |b, p| {
         Box::pin(async move { render_html::run(&b, &p).await })
+    }),
+    ("byop.repair", |b, p| {
+        Box::pin(async move { repair::run(&b, &p).await })
     }),
     ("byop.counterfactual", |b, p| {
         Box::pin(async move { counterfactual::run(&b, &p).await })

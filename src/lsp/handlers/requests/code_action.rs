@@ -23,7 +23,14 @@ pub async fn run(b: &Backend, params: CodeActionParams) -> RpcResult<Option<Code
         let d = e.lock();
         d.view.clone().filter(|v| v.version == d.version)
     });
-    let actions = actions(&params, view.as_deref(), b.state.encoding());
+    let mut actions = actions(&params, view.as_deref(), b.state.encoding());
+    let path = crate::lsp::state::uri_path(&params.text_document.uri);
+    let has_evaluator = b.state.effective(path.as_deref()).evaluator.is_some();
+    actions.extend(super::code_action_repair::action(
+        &params,
+        view.as_deref(),
+        has_evaluator,
+    ));
     Ok((!actions.is_empty()).then_some(actions))
 }
 

@@ -1,4 +1,5 @@
 pub mod code_action;
+pub mod code_action_repair;
 pub mod execute_command;
 pub mod hover;
 pub mod initialize;

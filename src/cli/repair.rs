@@ -1,0 +1,145 @@
+//! `byop repair FILE [-o OUT]`: validate, repair once with the evaluator, re-validate.
+//! Exit 0: repaired (written with `-o`, else a unified diff on stdout) or nothing to
+//! repair; 1: rejected (the answer still fails, nothing written); 2: usage or input
+//! error (also: no evaluator); 3: no repair came back (provider error, unparseable).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+
+use super::args::{HistoryFormat, RepairArgs};
+use super::check::NOT_EVALUATED;
+use super::error::CliError;
+use crate::evaluator::Evaluator;
+use crate::model::{RepairStatus, ReportEnvelope, ValidationRecord};
+use crate::store::Store;
+use crate::workspace::evaluate::record_input_error;
+use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
+use crate::workspace::files::read_text;
+use crate::workspace::repair::repair_and_save;
+use crate::workspace::{Config, Request, Resolver, doc_key};
+
+pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
+    let cwd = std::env::current_dir()?;
+    let workspace = Config::discover(&cwd)?;
+    super::start_telemetry(args.otlp_endpoint.as_deref(), &workspace)?;
+    let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
+    let store = Arc::new(Store::open(&db)?);
+    let key = doc_key(&args.file);
+    let resolved =
+        resolve(&args, &cwd, &workspace).inspect_err(|e| record_input_error(&store, &key, &e.0))?;
+    let evaluator = choose_evaluator(&args, &workspace)?;
+    let outcome = repair_and_save(
+        &resolved,
+        Some(store),
+        &key,
+        evaluator.as_ref(),
+        &CancellationToken::new(),
+    )
+    .await?;
+    let record = &outcome.record;
+    let label = resolved.doc.label();
+    eprintln!("byop: {label}: before: {}", summary(&record.before));
+    if let Some(after) = &record.after {
+        eprintln!("byop: {label}: after repair: {}", summary(after));
+    }
+    if args.format == HistoryFormat::Json {
+        let body = serde_json::to_string_pretty(&ReportEnvelope {
+            byop_report: outcome.before.clone(),
+        })?;
+        super::output::write(None, &format!("{body}\n"))?;
+    }
+    match record.status {
+        RepairStatus::NotNeeded => {
+            eprintln!("byop: {label}: every deterministic check passes; nothing to repair");
+            Ok(0)
+        }
+        RepairStatus::Failed => {
+            let reason = record.reason.as_deref().unwrap_or("no answer");
+            if evaluator.is_none() {
+                return Err(CliError(format!(
+                    "byop repair needs an evaluator: {reason}"
+                )));
+            }
+            eprintln!("byop: {label}: repair failed: {reason}");
+            Ok(NOT_EVALUATED)
+        }
+        RepairStatus::Rejected => {
+            let after = record.after.as_ref().map(|a| a.errors.len()).unwrap_or(0);
+            eprintln!(
+                "byop: {label}: repair rejected: the evaluator's answer still fails {after} deterministic check(s); nothing written"
+            );
+            for e in record.after.iter().flat_map(|a| &a.errors) {
+                eprintln!("  - [{}] {}", e.check_id, e.message);
+            }
+            Ok(1)
+        }
+        RepairStatus::Repaired => {
+            let text = outcome.repaired_text().unwrap_or_default();
+            match &args.output {
+                Some(out) => {
+                    super::fix::write_atomically(out, text)?;
+                    eprintln!("byop: {label}: repaired; written to {}", out.display());
+                }
+                None if args.format == HistoryFormat::Text => {
+                    let diff = super::fix::unified_diff(&resolved.doc.text, text, &label);
+                    super::output::write(None, &diff)?;
+                }
+                None => {}
+            }
+            Ok(0)
+        }
+    }
+}
+
+fn resolve(
+    args: &RepairArgs,
+    cwd: &Path,
+    workspace: &Config,
+) -> Result<crate::workspace::Resolved, CliError> {
+    let path = args.file.as_path();
+    let resolved = Resolver::new().resolve(Request {
+        text: read_text(path)?,
+        path: Some(path),
+        roots: vec![workspace.root.clone()],
+        cli_playbook: args.playbook.clone().map(|p| (p, cwd.to_path_buf())),
+        setting_playbook: None,
+        source: args.source.as_deref(),
+        prompt: args.prompt.as_deref(),
+    })?;
+    if let Some(p) = resolved.problems.first() {
+        return Err(CliError(format!("{}: {}", path.display(), p.message)));
+    }
+    Ok(resolved)
+}
+
+fn choose_evaluator(args: &RepairArgs, workspace: &Config) -> Result<Option<Evaluator>, CliError> {
+    let user = UserChoices {
+        provider: args.provider,
+        model: args.model.clone(),
+        trust_workspace_evaluator: args.trust_workspace_evaluator,
+        ..Default::default()
+    };
+    let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);
+    for n in &resolved.notices {
+        eprintln!("byop: {n}");
+    }
+    resolved
+        .settings
+        .map(|s| Evaluator::new(s).map_err(|e| CliError(format!("evaluator: {e}"))))
+        .transpose()
+}
+
+/// `pass (2 deterministic checks)` or `fail (1 error): [id] message; …`.
+fn summary(v: &ValidationRecord) -> String {
+    if v.passed() {
+        return format!("pass ({} deterministic check(s))", v.checks_run);
+    }
+    let errors: Vec<String> = v
+        .errors
+        .iter()
+        .map(|e| format!("[{}] {}", e.check_id, e.message))
+        .collect();
+    format!("fail ({} error(s)): {}", v.errors.len(), errors.join("; "))
+}
