@@ -157,7 +157,13 @@ fn legal_dataset(ws: &Ws, toml: bool) {
         t[end..].to_string()
     };
     let msa = body("msa_review.ai.md");
-    let cut = msa[..msa.find("## Items That Need Legal Review").unwrap()].to_string();
+    // Without its assumptions and its not-checked list (both are disclosures).
+    let (a, k, i) = (
+        msa.find("## Assumptions").unwrap(),
+        msa.find("## Key Risks").unwrap(),
+        msa.find("## Items That Need Legal Review").unwrap(),
+    );
+    let cut = format!("{}{}", &msa[..a], &msa[k..i]);
     std::fs::create_dir_all(ws.path("legal/contracts")).unwrap();
     std::fs::copy(
         examples().join("nda.txt"),
