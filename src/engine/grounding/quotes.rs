@@ -89,8 +89,6 @@ fn push_block(b: Quote, out: &mut Vec<Quote>) {
                 text: inner.to_string(),
                 ..b
             });
-        } else if !b.text.contains(['"', '“', '”']) {
-            out.push(b);
         } else {
             out.push(b);
         }

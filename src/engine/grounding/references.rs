@@ -168,10 +168,11 @@ fn roman_value(s: &str) -> Option<u32> {
 /// "7.2." → "7.2"; "IV" → "4" in the shared numbering; letters lower case.
 pub fn label_key(kind: RefKind, raw: &str) -> String {
     let raw = raw.trim_end_matches('.');
-    if kind == RefKind::Numbered && is_roman(raw) {
-        if let Some(v) = roman_value(raw) {
-            return v.to_string();
-        }
+    if kind == RefKind::Numbered
+        && is_roman(raw)
+        && let Some(v) = roman_value(raw)
+    {
+        return v.to_string();
     }
     raw.to_ascii_lowercase()
 }
