@@ -59,7 +59,7 @@ static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Numbering as a contract writes it, without a word before it: "7.2 ", "  5.  Term".
 static NUMBERING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)(?:^|\s{2,}|[.;:]\s)(?P<n>\d+(?:\.\d+)+|\d+\.?|[IVXLC]+\.)[\s)]")
+    Regex::new(r"(?m)(?:^|\s{2,}|[.;:]\s)(?P<n>\d+(?:\.\d+)*\.?|[IVXLC]+\.)[\s)]")
         .expect("numbering regex")
 });
 static SUBPART: LazyLock<Regex> = LazyLock::new(|| {

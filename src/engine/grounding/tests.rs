@@ -210,3 +210,11 @@ fn organisation_names_are_cut_at_sentence_and_list_breaks() {
         vec!["Acme, Inc.", "U.S. Bank N.A."]
     );
 }
+
+#[test]
+fn numbering_with_a_trailing_dot_at_line_start_counts() {
+    let s = Source::new("4. INTERESTS.\n\n4.3. Notwithstanding the foregoing, (a) first.\n");
+    let refs = references::extract_in("Article 4.3(a) and Section 4.4", (0, 30));
+    let got: Vec<bool> = refs.iter().map(|r| s.reference(r).is_some()).collect();
+    assert_eq!(got, vec![true, false]);
+}
