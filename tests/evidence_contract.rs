@@ -220,7 +220,8 @@ fn drafted_language_and_quotes_of_the_prompt_are_not_claims_about_the_source() {
     };
     let text = "## Proposed Clause\n\n**Section 4.2 Limitation of Liability.** Liability is capped at $500,000 over \"the twelve months before the claim arises and shall exclude gross negligence\".\n\n\
                 ## Analysis\n\nWe recommend replacing it with \"each party's liability shall be limited to the fees paid in the prior year\".\n\
-                You asked: \"Add a clause that says the Supplier must respond within two business days.\"\n";
+                You asked: \"Add a clause that says the Supplier must respond within two business days.\"\n\
+                The new cap is \"the twelve months before the claim arises and shall exclude gross negligence\", as drafted above.\n";
     for check in GROUNDING {
         let o = apply(check, text, &inp);
         assert_eq!(o.verdict, Verdict::Pass, "{check}: {:?}", flagged(&o, text));

@@ -187,12 +187,15 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
         // Consulting Group LLC" is "Apex Consulting Group LLC" ("U.S. Bank N.A." stays whole).
         let cut = name
             .char_indices()
-            .filter(|&(i, ch)| {
+            .rev()
+            .find(|&(i, ch)| {
                 let next_space = name[i + 1..].starts_with(' ') && !name[i + 1..].trim().is_empty();
-                let prev_lower = name[..i].chars().last().is_some_and(char::is_lowercase);
+                let prev_lower = name[..i]
+                    .chars()
+                    .next_back()
+                    .is_some_and(char::is_lowercase);
                 next_space && (ch == ',' || (ch == '.' && prev_lower))
             })
-            .last()
             .map_or(0, |(i, _)| i + 1);
         let mut cut = cut + (name[cut..].len() - name[cut..].trim_start().len());
         // Sentence words before the name: "If Apex …", "Under Acme …".

@@ -48,6 +48,13 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Quote> {
         }
         if let Some(rest) = trimmed.strip_prefix('>') {
             let content = rest.trim();
+            // A label line inside the block ("**Current:**") introduces the quote.
+            let label = content.trim_matches(|c| c == '*' || c == '_').trim();
+            let content = if label.ends_with(':') && label.split_whitespace().count() <= 4 {
+                ""
+            } else {
+                content
+            };
             let cstart = line_start
                 + (line.len() - trimmed.len())
                 + 1
@@ -84,13 +91,11 @@ fn push_block(b: Quote, out: &mut Vec<Quote>) {
         let inner = b
             .text
             .trim_matches(|c| matches!(c, '"' | '“' | '”' | '*' | ' '));
-        if inner.len() + 2 < b.text.len() && !inner.contains(['"', '“', '”']) {
+        if inner.len() < b.text.len() && !inner.contains(['"', '“', '”']) {
             out.push(Quote {
                 text: inner.to_string(),
                 ..b
             });
-        } else if !b.text.contains(['"', '“', '”']) {
-            out.push(b);
         } else {
             out.push(b);
         }

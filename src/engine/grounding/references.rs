@@ -59,7 +59,7 @@ static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Numbering as a contract writes it, without a word before it: "7.2 ", "  5.  Term".
 static NUMBERING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)(?:^|\s{2,}|[.;:]\s)(?P<n>\d+(?:\.\d+)+|\d+\.?|[IVXLC]+\.)[\s)]")
+    Regex::new(r"(?m)(?:^|\s{2,}|[.;:]\s)(?P<n>\d+(?:\.\d+)*\.?|[IVXLC]+\.)[\s)]")
         .expect("numbering regex")
 });
 static SUBPART: LazyLock<Regex> = LazyLock::new(|| {
@@ -74,7 +74,7 @@ static STATUTE_AFTER: LazyLock<Regex> = LazyLock::new(|| {
 });
 static STATUTE_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?:U\.?S\.?C\.?|C\.?F\.?R\.?|Code|GDPR|UCC|Act|Cal\.|Civ\.|Bus\.\s*&\s*Prof\.)\s*$",
+        r"(?:U\.?S\.?C\.?|C\.?F\.?R\.?|Code|GDPR|UCC|Act|Cal\.|Civ\.|Stat\.|Bus\.\s*&\s*Prof\.)\s*$",
     )
     .expect("statute-before regex")
 });
@@ -168,10 +168,16 @@ fn roman_value(s: &str) -> Option<u32> {
 /// "7.2." → "7.2"; "IV" → "4" in the shared numbering; letters lower case.
 pub fn label_key(kind: RefKind, raw: &str) -> String {
     let raw = raw.trim_end_matches('.');
-    if kind == RefKind::Numbered && is_roman(raw) {
-        if let Some(v) = roman_value(raw) {
-            return v.to_string();
-        }
+    // A range "22.1-22.2" points at its first part ("2-207" is one label).
+    let raw = match raw.split_once('-') {
+        Some((a, b)) if a.contains('.') && b.contains('.') => a,
+        _ => raw,
+    };
+    if kind == RefKind::Numbered
+        && is_roman(raw)
+        && let Some(v) = roman_value(raw)
+    {
+        return v.to_string();
     }
     raw.to_ascii_lowercase()
 }

@@ -210,3 +210,25 @@ fn organisation_names_are_cut_at_sentence_and_list_breaks() {
         vec!["Acme, Inc.", "U.S. Bank N.A."]
     );
 }
+
+#[test]
+fn numbering_with_a_trailing_dot_at_line_start_counts() {
+    let s = Source::new("4. INTERESTS.\n\n4.3. Notwithstanding the foregoing, (a) first.\n");
+    let refs = references::extract_in("Article 4.3(a) and Section 4.4", (0, 30));
+    let got: Vec<bool> = refs.iter().map(|r| s.reference(r).is_some()).collect();
+    assert_eq!(got, vec![true, false]);
+}
+
+#[test]
+fn ranges_statutes_and_block_labels() {
+    let s = Source::new("22.1  Buy-sell.  22.2  Price.");
+    let r = references::extract_in(
+        "Articles 22.1-22.2 and Fla. Stat. § 542.335 apply.",
+        (0, 50),
+    );
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert!(s.reference(&r[0]).is_some());
+    let t = "> **Current:**\n> \"Either party may terminate.\"\n";
+    let q = quotes::extract_in(t, (0, t.len()));
+    assert_eq!(q[0].text, "Either party may terminate.");
+}

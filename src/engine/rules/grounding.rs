@@ -306,6 +306,10 @@ impl GroundingRule {
                     continue;
                 }
             }
+            if !loc.is_evidence() && quotes_itself(cx, &q) {
+                t.skipped += 1;
+                continue;
+            }
             t.examined += 1;
             let excerpt = |a: usize, b: usize| source.text[a..b].to_string();
             // Differing only in spacing or punctuation ("and /or" for "and/or") is verbatim.
@@ -449,6 +453,21 @@ impl GroundingRule {
         }
         (hits, t)
     }
+}
+
+/// The output has the quoted words elsewhere too: it is quoting its own drafted text ("the
+/// cap is set at '…'"), not the source.
+fn quotes_itself(cx: &RuleContext, q: &quotes::Quote) -> bool {
+    let words = q
+        .text
+        .trim()
+        .trim_matches(|c: char| c == '.' || c == ',' || c == '*' || c == '"');
+    if words.len() < 12 {
+        return false;
+    }
+    let body = &cx.text[cx.body.0..cx.body.1];
+    body.match_indices(words)
+        .any(|(i, _)| cx.body.0 + i + words.len() <= q.start || cx.body.0 + i >= q.end)
 }
 
 /// Is `at` the first word of its line (after list markers, emphasis, `#`, `[ADD]`)?
