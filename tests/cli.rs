@@ -107,7 +107,7 @@ fn json_report_has_every_contract_field() {
         for cit in c["evidence_citations"].as_array().unwrap() {
             assert!(cit["range"]["start"]["line"].is_u64(), "{cit}");
             assert!(
-                ["exact", "normalized", "fuzzy", "unlocated"]
+                ["exact", "normalized", "ellipsis", "fuzzy", "unlocated"]
                     .contains(&cit["located"].as_str().unwrap())
             );
         }
@@ -808,5 +808,84 @@ fn stored_reports_render_with_their_own_playbook_and_only_their_own_text() {
     assert!(
         !stdout(&o).contains("class=\"hl\""),
         "no highlights on changed text"
+    );
+}
+
+#[test]
+fn split_runs_draw_more_until_the_majority_is_settled() {
+    let (p, f) = (Step::pass(), Step::fail_first_sentence());
+    // escalation: P F P, then two more (P P) settle it at 4–1 with 2 left;
+    // certainty: P F P F P F P — a close race that goes to the 7-run limit;
+    // assumptions: unanimous, three runs.
+    let llm = FakeLlm::start_blocking(
+        Script::always(vec![Step::pass()])
+            .check(
+                "escalation_signal",
+                vec![p.clone(), f.clone(), p.clone(), p.clone(), p.clone()],
+            )
+            .check("certainty_language", vec![p.clone(), f.clone()]),
+    );
+    let ws = Ws::new();
+    let o = ws.run_llm(&llm, "check --mode full --format json nda_review.ai.md");
+    let r = json(&o);
+    let runs = |id: &str| check(&r, id)["raw_runs"].as_array().unwrap().len();
+    assert_eq!(
+        (
+            runs("escalation_signal"),
+            llm.calls_for("escalation_signal")
+        ),
+        (5, 5)
+    );
+    assert_eq!(
+        (
+            runs("certainty_language"),
+            llm.calls_for("certainty_language")
+        ),
+        (7, 7)
+    );
+    assert_eq!(
+        (
+            runs("assumption_disclosure"),
+            llm.calls_for("assumption_disclosure")
+        ),
+        (3, 3)
+    );
+    let per_check = &r["byop_report"]["variance_summary"]["runs_per_check"];
+    assert_eq!(per_check["certainty_language"], 7);
+    assert_eq!(per_check["escalation_signal"], 5);
+    assert_eq!(r["byop_report"]["variance_summary"]["num_runs"], 7);
+    // Consistency uses every run: 4 of 5 agree → (4 − 1) / (5 − 1).
+    assert_eq!(
+        check(&r, "escalation_signal")["per_check_consistency"],
+        0.75
+    );
+    assert!(
+        check(&r, "escalation_signal")["notes"]
+            .as_str()
+            .unwrap()
+            .starts_with("5 runs: the first 3 disagreed"),
+        "{}",
+        check(&r, "escalation_signal")["notes"]
+    );
+
+    // The extra runs are samples of their own run index: a rerun is served whole from the cache.
+    let before = llm.calls();
+    let again = json(&ws.run_llm(&llm, "check --mode full --format json nda_review.ai.md"));
+    assert_eq!(llm.calls(), before);
+    let runs_again = |id: &str| check(&again, id)["raw_runs"].as_array().unwrap().len();
+    assert_eq!(runs_again("certainty_language"), 7);
+
+    // --max-runs equal to --runs: no extra runs.
+    let fresh = ws.run_llm(
+        &llm,
+        "check --mode full --fresh --runs 3 --max-runs 3 --format json nda_review.ai.md",
+    );
+    let fresh = json(&fresh);
+    assert_eq!(
+        check(&fresh, "certainty_language")["raw_runs"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
     );
 }

@@ -537,3 +537,110 @@ fn scripts_load_from_json() {
     assert_eq!(script.checks["escalation"].len(), 7);
     assert!(Script::from_json(r#"{"default": [{"kind": "explode"}]}"#).is_err());
 }
+
+/// An OpenAI-compatible server rejecting `formats`; the outcome of two runs in turn and
+/// the `response_format` of every request it saw.
+async fn with_rejected_formats(formats: &[&str]) -> (Vec<RunOutcome>, Vec<Option<String>>) {
+    let fake = FakeLlm::start(Script {
+        default: vec![Step::fail_first_sentence()],
+        reject_formats: formats.iter().map(|f| f.to_string()).collect(),
+        ..Default::default()
+    })
+    .await;
+    let evaluator = Evaluator::new(openai(&fake)).unwrap();
+    let mut outcomes = Vec::new();
+    for run in 1..=2 {
+        outcomes.push(
+            evaluator
+                .evaluate(&check_prompt("certainty"), run, &CancellationToken::new())
+                .await,
+        );
+    }
+    let seen = fake
+        .requests()
+        .iter()
+        .map(|r| r.body["response_format"]["type"].as_str().map(String::from))
+        .collect();
+    (outcomes, seen)
+}
+
+#[tokio::test]
+async fn a_server_without_json_schema_gets_json_object_and_the_note_says_so() {
+    let (outcomes, seen) = with_rejected_formats(&["json_schema"]).await;
+    // One rejection, then every call (this one and the next) asks for json_object.
+    assert_eq!(
+        seen,
+        [
+            Some("json_schema".into()),
+            Some("json_object".into()),
+            Some("json_object".into())
+        ]
+    );
+    for o in outcomes {
+        let v = o.result.expect("verdict after the fallback");
+        assert_eq!(v.result, Verdict::Fail);
+        assert!(
+            v.notes.starts_with(
+                "[The server rejected response_format json_schema; asked with json_object"
+            ),
+            "{}",
+            v.notes
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_server_without_any_response_format_gets_the_schema_in_words() {
+    let (outcomes, seen) = with_rejected_formats(&["json_schema", "json_object"]).await;
+    assert_eq!(
+        seen,
+        [
+            Some("json_schema".into()),
+            Some("json_object".into()),
+            None,
+            None
+        ]
+    );
+    let v = outcomes[0]
+        .result
+        .as_ref()
+        .expect("verdict from a plain prompt");
+    assert_eq!(v.result, Verdict::Fail);
+    assert!(
+        v.notes.contains("asked with the schema in words only"),
+        "{}",
+        v.notes
+    );
+}
+
+#[tokio::test]
+async fn the_plain_prompt_carries_the_schema() {
+    let fake = FakeLlm::start(Script {
+        reject_formats: vec!["json_schema".into(), "json_object".into()],
+        ..Default::default()
+    })
+    .await;
+    run(openai(&fake), "certainty")
+        .await
+        .result
+        .expect("verdict");
+    let last = fake.requests().pop().unwrap();
+    assert!(last.body.get("response_format").is_none());
+    let system = last.body["messages"][0]["content"].as_str().unwrap();
+    assert!(
+        system.contains("Respond with only a JSON object"),
+        "{system}"
+    );
+    assert!(system.contains("\"evidence_citations\""), "{system}");
+}
+
+#[tokio::test]
+async fn a_schema_server_is_asked_with_json_schema_and_no_note() {
+    let (outcomes, seen) = with_rejected_formats(&[]).await;
+    assert_eq!(
+        seen,
+        [Some("json_schema".into()), Some("json_schema".into())]
+    );
+    let v = outcomes[0].result.as_ref().unwrap();
+    assert!(!v.notes.contains("rejected response_format"), "{}", v.notes);
+}

@@ -426,3 +426,113 @@ async fn set_api_key_then_evaluate_reports_the_evaluators_verdicts() {
     assert_eq!(certainty["evidence_citations"][0]["located"], "exact");
     assert!(llm.calls() >= 3, "{}", llm.calls());
 }
+
+/// Evaluate `MEMO` in screening mode with an evaluator that fails every check quoting `quote`;
+/// the session and the diagnostics published after the evaluation.
+async fn evaluated_with_quote(quote: &str) -> (Session, Vec<Value>, FakeLlm) {
+    let llm = FakeLlm::start(Script::always(vec![Step::fail_quoting(quote)])).await;
+    let s = Session::start(json!({"onSave": "off", "baseUrl": llm.base_url})).await;
+    s.open("memo.ai.md", MEMO).await;
+    s.c.request("workspace/executeCommand",
+        json!({"command": "byop.setApiKey", "arguments": [{"provider": "anthropic", "key": "sk-ant-test"}]}))
+        .await;
+    let from = s.c.len();
+    s.c.request("workspace/executeCommand",
+        json!({"command": "byop.evaluate", "arguments": [{"uri": s.uri("memo.ai.md"), "mode": "screening"}]}))
+        .await;
+    let uri = s.uri("memo.ai.md");
+    let (_, msg) =
+        s.c.wait_for(from, |m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri
+                && m["params"]["diagnostics"]
+                    .as_array()
+                    .is_some_and(|d| d.iter().any(|d| d["code"] == "escalation_signal"))
+        })
+        .await;
+    let diags = msg["params"]["diagnostics"].as_array().unwrap().clone();
+    (s, diags, llm)
+}
+
+#[tokio::test]
+async fn an_ellipsis_quote_is_marked_piece_by_piece() {
+    let quote = "The agreement is compliant … survive termination for five years";
+    let (_s, diags, _llm) = evaluated_with_quote(quote).await;
+    let d = find(&diags, "escalation_signal");
+    // The diagnostic covers the first piece only; the second is a related location.
+    assert_eq!(
+        range_text(MEMO, &d["range"]),
+        Some("The agreement is compliant")
+    );
+    let related = d["relatedInformation"].as_array().expect("related pieces");
+    let piece = related
+        .iter()
+        .find(|r| r["message"] == "piece 2 of 2 of the same quote")
+        .unwrap_or_else(|| panic!("{related:#?}"));
+    assert_eq!(
+        range_text(MEMO, &piece["location"]["range"]),
+        Some("survive termination for five years")
+    );
+}
+
+#[tokio::test]
+async fn a_misquote_is_shown_with_its_difference_and_is_not_evidence() {
+    // "all" inserted: the evaluator misquoted the sentence.
+    let quote = "The supplier must notify all breaches within 72 hours";
+    let (s, diags, _llm) = evaluated_with_quote(quote).await;
+    let d = find(&diags, "escalation_signal");
+    assert_eq!(
+        range_text(MEMO, &d["range"]),
+        Some("The supplier must notify breaches within 72 hours")
+    );
+    // A fail on a misquote alone does not stand.
+    assert_eq!(d["data"]["result"], "indeterminate", "{d}");
+    let at = MEMO.find("notify breaches").unwrap();
+    let hover =
+        s.c.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": s.uri("memo.ai.md")}, "position": position(MEMO, at)}),
+        )
+        .await;
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("The quote differs from the text"), "{md}");
+    assert!(md.contains("{+all+}"), "{md}");
+}
+
+#[tokio::test]
+async fn progress_counts_the_extra_runs_of_a_split_check() {
+    let llm = FakeLlm::start(Script::always(vec![Step::pass()]).check(
+        "certainty_language",
+        vec![Step::pass(), Step::fail_first_sentence()],
+    ))
+    .await;
+    let s = Session::start(json!({"onSave": "off", "baseUrl": llm.base_url, "maxRuns": 5})).await;
+    s.open("memo.ai.md", MEMO).await;
+    s.c.request("workspace/executeCommand",
+        json!({"command": "byop.setApiKey", "arguments": [{"provider": "anthropic", "key": "sk-ant-test"}]}))
+        .await;
+    let from = s.c.len();
+    let report = s
+        .c
+        .request("workspace/executeCommand",
+            json!({"command": "byop.evaluate", "arguments": [{"uri": s.uri("memo.ai.md"), "mode": "full"}]}))
+        .await;
+    // P F P, then one more each time: 3–2 after 5 = the maxRuns setting.
+    assert_eq!(
+        report["byop_report"]["variance_summary"]["runs_per_check"]["certainty_language"],
+        5
+    );
+    let messages: Vec<String> = s.c.messages()[from..]
+        .iter()
+        .filter(|m| m["method"] == "$/progress")
+        .filter_map(|m| m["params"]["value"]["message"].as_str().map(String::from))
+        .collect();
+    assert!(
+        messages.iter().any(|m| m.ends_with("run 3/3")),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.ends_with("run 5/5")),
+        "{messages:?}"
+    );
+}

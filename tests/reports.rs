@@ -36,6 +36,8 @@ fn located(text: &str, span: &str) -> Citation {
         located: Located::Exact,
         range: Some(index.range(text, start, end, Encoding::Utf16)),
         byte_range: Some((start, end)),
+        ranges: Vec::new(),
+        byte_ranges: Vec::new(),
         context: String::new(),
     }
 }
@@ -47,6 +49,8 @@ fn unlocated(span: &str) -> Citation {
         located: Located::Unlocated,
         range: None,
         byte_range: None,
+        ranges: Vec::new(),
+        byte_ranges: Vec::new(),
         context: String::new(),
     }
 }
@@ -198,6 +202,7 @@ fn fixture_report(text: &str) -> Report {
             consistency_score: 0.78,
             divergent_findings: vec!["escalation_signal: 2 fail, 1 pass".into()],
             injection_susceptible_runs: 0,
+            runs_per_check: Default::default(),
         },
         integrity: Integrity {
             playbook_logic_hash: pb.logic_hash.clone(),

@@ -142,6 +142,10 @@ pub struct CheckArgs {
     /// Runs per evaluator-backed check in full mode (2–10; default 3, or `evaluator.runs`).
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=10))]
     pub runs: Option<u32>,
+    /// Full mode: when a check's runs disagree, draw more, up to this many (default 7, or
+    /// `evaluator.max_runs`; equal to --runs for none).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=10))]
+    pub max_runs: Option<u32>,
     /// Save the new report as the document's drift baseline.
     #[arg(long)]
     pub save_baseline: bool,

@@ -169,6 +169,7 @@ async fn evaluate_all(
         let opts = RunOptions {
             mode: args.mode,
             full_runs: args.runs.or(workspace.file.evaluator.runs),
+            max_runs: args.max_runs.or(workspace.file.evaluator.max_runs),
             fresh: args.fresh,
             evaluator: evaluator.clone(),
             progress,

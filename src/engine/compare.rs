@@ -206,6 +206,8 @@ mod tests {
             located: crate::model::Located::Exact,
             range: None,
             byte_range: None,
+            ranges: Vec::new(),
+            byte_ranges: Vec::new(),
             context: String::new(),
         };
         let check = CheckResult {

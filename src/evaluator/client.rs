@@ -2,6 +2,7 @@
 //! with retries, typed errors, canaries, and every attempt reported to an observer.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use tokio::sync::Semaphore;
@@ -32,6 +33,9 @@ struct Inner {
     transport: Transport,
     permits: Semaphore,
     pacing: Pacing,
+    /// OpenAI-compatible: index into `ResponseFormat::ALL` of the first format the server
+    /// has not rejected. Shared, so one rejection moves every later call on.
+    format: AtomicUsize,
 }
 
 /// One run of one check, and what to do around it.
@@ -110,6 +114,7 @@ impl Evaluator {
                 endpoint,
                 transport,
                 pacing: Pacing::default(),
+                format: AtomicUsize::new(0),
             }),
         })
     }
@@ -185,6 +190,9 @@ impl Evaluator {
                     error
                 }
             };
+            if self.fall_back(&error) {
+                continue;
+            }
             if retry::is_bad_answer(&error) && !answer_retried {
                 answer_retried = true;
                 continue;
@@ -232,7 +240,8 @@ impl Evaluator {
         };
         let started = Instant::now();
         let started_at = now_rfc3339();
-        let (request_sha, exchange) = self.call(prompt).await;
+        let format = self.response_format();
+        let (request_sha, exchange) = self.call(prompt, format).await;
         let record = |status: Option<u16>, outcome: &str, response: Option<&str>, usage: Usage| {
             if let Some(o) = call.observer {
                 o.record(CallRecord {
@@ -263,10 +272,13 @@ impl Evaluator {
         let outcome = verdict.as_ref().err().map_or("ok", |e| e.kind_name());
         record(Some(status), outcome, Some(&reply.raw), reply.usage);
         match verdict {
-            Ok(v) => Ok(RunOutcome {
-                result: Ok(v),
-                raw_text: Some(reply.raw),
-            }),
+            Ok(v) => Ok(self.noted(
+                RunOutcome {
+                    result: Ok(v),
+                    raw_text: Some(reply.raw),
+                },
+                format,
+            )),
             // Not retried: a second canary would be followed just the same.
             Err(EvalError::InjectionSusceptible) => Ok(RunOutcome {
                 result: Err(EvalError::InjectionSusceptible),
@@ -281,6 +293,7 @@ impl Evaluator {
     async fn call(
         &self,
         prompt: &CheckPrompt,
+        format: openai::ResponseFormat,
     ) -> (String, Result<(u16, ModelReply), (EvalError, Option<u16>)>) {
         let inner = &self.inner;
         let settings = &inner.settings;
@@ -290,7 +303,9 @@ impl Evaluator {
             ProviderKind::Anthropic => {
                 anthropic::body(&settings.model, settings.max_tokens, prompt)
             }
-            ProviderKind::OpenAi => openai::body(&settings.model, settings.max_tokens, prompt),
+            ProviderKind::OpenAi => {
+                openai::body(&settings.model, settings.max_tokens, prompt, format)
+            }
         };
         let request_sha = sha256_hex(body.to_string().as_bytes());
         let request = match settings.provider {
@@ -310,6 +325,49 @@ impl Evaluator {
             .map(|r| (status, r))
             .map_err(|e| (inner.transport.redact_error(e), Some(status)));
         (request_sha, result)
+    }
+}
+
+impl Evaluator {
+    /// The response format an OpenAI-compatible call uses now.
+    fn response_format(&self) -> openai::ResponseFormat {
+        let i = self.inner.format.load(Ordering::SeqCst);
+        openai::ResponseFormat::ALL[i.min(openai::ResponseFormat::ALL.len() - 1)]
+    }
+
+    /// The server rejected the response format: move on to the next one (true: try again).
+    fn fall_back(&self, error: &EvalError) -> bool {
+        if self.inner.settings.provider != ProviderKind::OpenAi || !openai::rejects_format(error) {
+            return false;
+        }
+        let last = openai::ResponseFormat::ALL.len() - 1;
+        let current = self.inner.format.load(Ordering::SeqCst);
+        if current >= last {
+            return false;
+        }
+        // Another call may have moved on already; either way there is a next format to try.
+        let _ = self.inner.format.compare_exchange(
+            current,
+            current + 1,
+            Ordering::SeqCst,
+            Ordering::SeqCst,
+        );
+        tracing::info!(
+            format = ?self.response_format(),
+            "OpenAI-compatible server rejected the response format; falling back"
+        );
+        true
+    }
+
+    /// Say in the verdict's notes when the answer was asked for without a JSON schema.
+    fn noted(&self, mut outcome: RunOutcome, format: openai::ResponseFormat) -> RunOutcome {
+        if self.inner.settings.provider == ProviderKind::OpenAi
+            && let Some(note) = format.note()
+            && let Ok(v) = &mut outcome.result
+        {
+            v.notes = format!("{note} {}", v.notes).trim_end().to_string();
+        }
+        outcome
     }
 }
 

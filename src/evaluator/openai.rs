@@ -16,20 +16,83 @@ pub fn requires_key(base_url: &str) -> bool {
     base_url.contains("api.openai.com")
 }
 
-pub fn body(model: &str, max_tokens: u32, prompt: &CheckPrompt) -> Value {
-    json!({
+/// How the answer's shape is asked for. Servers that reject one (older vLLM and llama.cpp
+/// builds, some gateways) get the next: `json_schema` → `json_object` → a plain prompt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResponseFormat {
+    JsonSchema,
+    JsonObject,
+    Plain,
+}
+
+impl ResponseFormat {
+    pub const ALL: [ResponseFormat; 3] = [
+        ResponseFormat::JsonSchema,
+        ResponseFormat::JsonObject,
+        ResponseFormat::Plain,
+    ];
+
+    /// Said in `raw_runs[].notes` when the answer was not asked for with a JSON schema.
+    pub fn note(self) -> Option<&'static str> {
+        match self {
+            ResponseFormat::JsonSchema => None,
+            ResponseFormat::JsonObject => Some(
+                "[The server rejected response_format json_schema; asked with json_object and the schema in words.]",
+            ),
+            ResponseFormat::Plain => Some(
+                "[The server rejected response_format json_schema and json_object; asked with the schema in words only.]",
+            ),
+        }
+    }
+}
+
+/// A 400/422 that names the response format: the server does not support it.
+pub fn rejects_format(error: &EvalError) -> bool {
+    let EvalError::InvalidRequest(message) = error else {
+        return false;
+    };
+    let m = message.to_ascii_lowercase();
+    [
+        "response_format",
+        "json_schema",
+        "json_object",
+        "schema",
+        "structured output",
+        "grammar",
+    ]
+    .iter()
+    .any(|w| m.contains(w))
+}
+
+pub fn body(model: &str, max_tokens: u32, prompt: &CheckPrompt, format: ResponseFormat) -> Value {
+    let schema = verdict_schema(&prompt.result_states);
+    let system = match format {
+        ResponseFormat::JsonSchema => prompt.system.clone(),
+        _ => format!(
+            "{}\n\nRespond with only a JSON object (no prose, no code fence) that matches this JSON Schema:\n{}",
+            prompt.system, schema
+        ),
+    };
+    let mut body = json!({
         "model": model,
         "temperature": 0,
         "max_tokens": max_tokens,
         "messages": [
-            {"role": "system", "content": prompt.system},
+            {"role": "system", "content": system},
             {"role": "user", "content": prompt.user},
         ],
-        "response_format": {
-            "type": "json_schema",
-            "json_schema": {"name": OPENAI_SCHEMA_NAME, "strict": true, "schema": verdict_schema(&prompt.result_states)},
-        },
-    })
+    });
+    match format {
+        ResponseFormat::JsonSchema => {
+            body["response_format"] = json!({
+                "type": "json_schema",
+                "json_schema": {"name": OPENAI_SCHEMA_NAME, "strict": true, "schema": schema},
+            });
+        }
+        ResponseFormat::JsonObject => body["response_format"] = json!({"type": "json_object"}),
+        ResponseFormat::Plain => {}
+    }
+    body
 }
 
 pub fn request(
@@ -98,5 +161,21 @@ fn classify_error(reply: &HttpReply) -> EvalError {
             message
         }),
         status => EvalError::Server(status),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_bad_request_about_the_response_format_is_a_rejection() {
+        let bad = |m: &str| EvalError::InvalidRequest(m.into());
+        assert!(rejects_format(&bad(
+            "Unrecognized response_format type: json_schema"
+        )));
+        assert!(rejects_format(&bad("json_object is not supported")));
+        assert!(!rejects_format(&bad("max_tokens is too large")));
+        assert!(!rejects_format(&EvalError::Server(500)));
     }
 }

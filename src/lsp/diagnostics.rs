@@ -77,12 +77,20 @@ fn findings(
         .and_then(|c| c.help_uri.clone().or_else(|| pages.uri(&c.id)))
         .and_then(|u| u.parse::<Uri>().ok())
         .map(|href| CodeDescription { href });
-    let spans: Vec<(usize, usize)> = r
+    // Each located citation: its pieces (one, or one per ellipsis piece), all in the text.
+    let quotes: Vec<Vec<(usize, usize)>> = r
         .evidence_citations
         .iter()
         .filter(|c| is_located(c))
-        .filter_map(|c| c.byte_range)
-        .filter(|&(s, e)| s <= e && view.text.get(s..e).is_some())
+        .filter_map(|c| {
+            let pieces = if c.byte_ranges.len() > 1 {
+                c.byte_ranges.clone()
+            } else {
+                vec![c.byte_range?]
+            };
+            let valid = |&(s, e): &(usize, usize)| s <= e && view.text.get(s..e).is_some();
+            pieces.iter().all(valid).then_some(pieces)
+        })
         .collect();
     let base = |range: Range, span: Option<(usize, usize)>, related| Diagnostic {
         range,
@@ -100,7 +108,7 @@ fn findings(
             "version": view.version,
         })),
     };
-    if spans.is_empty() {
+    if quotes.is_empty() {
         // "Not evaluated" (no run, nothing cited) is not a finding: the status and the
         // first-line hover summary carry it, so the editor is not filled with noise.
         let observed = r.result == Verdict::Fail || !r.raw_runs.is_empty();
@@ -109,23 +117,32 @@ fn findings(
         }
         return Vec::new();
     }
-    spans
+    let related_at = |(s, e): (usize, usize), message: String| DiagnosticRelatedInformation {
+        location: Location::new(uri.clone(), view.range(s, e, enc)),
+        message,
+    };
+    // The diagnostic sits on a quote's first piece; its other pieces, then the other
+    // quotes of the same check, are related locations.
+    quotes
         .iter()
         .enumerate()
-        .map(|(i, &(s, e))| {
-            let related: Vec<DiagnosticRelatedInformation> = spans
+        .map(|(i, pieces)| {
+            let n = pieces.len();
+            let own =
+                pieces.iter().enumerate().skip(1).map(|(k, &p)| {
+                    related_at(p, format!("piece {} of {n} of the same quote", k + 1))
+                });
+            let others = quotes
                 .iter()
                 .enumerate()
                 .filter(|(j, _)| *j != i)
-                .take(MAX_RELATED)
-                .map(|(_, &(s2, e2))| DiagnosticRelatedInformation {
-                    location: Location::new(uri.clone(), view.range(s2, e2, enc)),
-                    message: format!("also cited for {}", r.check_id),
-                })
-                .collect();
+                .map(|(_, q)| related_at(q[0], format!("also cited for {}", r.check_id)));
+            let related: Vec<DiagnosticRelatedInformation> =
+                own.chain(others).take(MAX_RELATED).collect();
+            let first = pieces[0];
             base(
-                view.range(s, e, enc),
-                Some((s, e)),
+                view.range(first.0, first.1, enc),
+                Some(first),
                 (!related.is_empty()).then_some(related),
             )
         })

@@ -97,6 +97,7 @@ impl Backend {
         let opts = RunOptions {
             mode: Some(mode),
             full_runs: eff.full_runs,
+            max_runs: eff.max_runs,
             fresh,
             evaluator,
             progress: callback,

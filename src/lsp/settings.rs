@@ -43,6 +43,8 @@ pub struct Settings {
     pub base_url: Option<String>,
     /// Runs per evaluator-backed check in full mode (default 3, or `byop.toml` `evaluator.runs`).
     pub runs: Option<u32>,
+    /// Full mode: the most runs for a check whose runs disagree (default 7, or `evaluator.max_runs`).
+    pub max_runs: Option<u32>,
     pub trust_workspace_evaluator: bool,
     pub log_level: Option<String>,
     /// Playbook id or path (relative to the workspace root).
@@ -108,6 +110,7 @@ pub struct Effective {
     pub on_save: OnSave,
     /// Runs per evaluator-backed check in full mode.
     pub full_runs: Option<u32>,
+    pub max_runs: Option<u32>,
     pub notices: Vec<String>,
 }
 
@@ -150,12 +153,14 @@ pub fn effective(
         OnSave::Deterministic
     });
     let full_runs = settings.runs.or(config.file.evaluator.runs);
+    let max_runs = settings.max_runs.or(config.file.evaluator.max_runs);
     Effective {
         config,
         db_path,
         evaluator: resolved.settings,
         on_save,
         full_runs,
+        max_runs,
         notices,
     }
 }

@@ -116,20 +116,40 @@ pub struct CheckResult {
     pub assumptions: Vec<String>,
 }
 
+/// How a quote was found in the text it claims to quote.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "lowercase")]
 pub enum Located {
+    /// Verbatim.
     Exact,
+    /// Verbatim up to typography, whitespace, case and markdown markers.
     Normalized,
+    /// Pieces joined by `...`, each verbatim (or normalized) somewhere in the text.
+    Ellipsis,
+    /// Only approximately: a misquote. Shown where it points, but no evidence.
     Fuzzy,
     Unlocated,
 }
 
 impl Located {
+    /// Only a verbatim quote (exact, normalized, each ellipsis piece) proves anything.
+    pub fn is_evidence(self) -> bool {
+        matches!(
+            self,
+            Located::Exact | Located::Normalized | Located::Ellipsis
+        )
+    }
+
+    /// Found somewhere (a misquote included), so it can be shown.
+    pub fn is_placed(self) -> bool {
+        self != Located::Unlocated
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Located::Exact => "exact",
             Located::Normalized => "normalized",
+            Located::Ellipsis => "ellipsis",
             Located::Fuzzy => "fuzzy",
             Located::Unlocated => "unlocated",
         }
@@ -149,6 +169,11 @@ pub struct Citation {
     /// Whole-document byte offsets `[start, end)`; lets front ends map to any encoding.
     #[serde(default)]
     pub byte_range: Option<(usize, usize)>,
+    /// One range per ellipsis piece (the first is `range`); empty for a single passage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ranges: Vec<Range>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub byte_ranges: Vec<(usize, usize)>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub context: String,
 }
@@ -258,6 +283,10 @@ pub struct VarianceSummary {
     /// Runs whose answer followed a canary instruction planted in the document.
     #[serde(default)]
     pub injection_susceptible_runs: u32,
+    /// Evaluator runs per evaluated check: in full mode a check whose runs disagreed got
+    /// more than the others.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub runs_per_check: std::collections::BTreeMap<String, u32>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -342,6 +342,8 @@ mod tests {
             located,
             range: None,
             byte_range: r,
+            ranges: Vec::new(),
+            byte_ranges: Vec::new(),
             context: String::new(),
         };
         assert_eq!(

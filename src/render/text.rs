@@ -127,10 +127,17 @@ fn check_lines(c: &CheckResult, color: bool) -> String {
             (Located::Unlocated, _) | (_, None) => "unlocated".to_string(),
             (_, Some(rg)) => format!("{}:{}", rg.start.line + 1, rg.start.character + 1),
         };
+        // A misquote is shown where it points, but named: it proves nothing.
+        let misquote = if cit.located == Located::Fuzzy {
+            "  (misquote: differs from the text)"
+        } else {
+            ""
+        };
         out += &format!(
-            "      {} “{}”\n",
+            "      {} “{}”{}\n",
             paint(color, dim, &format!("{loc:>9}")),
-            clip(&cit.span, 100)
+            clip(&cit.span, 100),
+            misquote
         );
     }
     if c.evidence_citations.len() > SHOWN {

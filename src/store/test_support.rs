@@ -43,6 +43,8 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
                 located: Located::Normalized,
                 range: None,
                 byte_range: Some((10, 42)),
+                ranges: Vec::new(),
+                byte_ranges: Vec::new(),
                 context: String::new(),
             }],
             notes: "No escalation statement".into(),
@@ -78,6 +80,7 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
             consistency_score: 0.75,
             divergent_findings: vec![],
             injection_susceptible_runs: 0,
+            runs_per_check: Default::default(),
         },
         integrity: Integrity {
             playbook_logic_hash: hash(),

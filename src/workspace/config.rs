@@ -35,6 +35,8 @@ pub struct EvaluatorSection {
     pub max_tokens: Option<u32>,
     /// Runs per evaluator-backed check in full mode (default 3).
     pub runs: Option<u32>,
+    /// Full mode: the most runs a check whose runs disagree gets (default 7).
+    pub max_runs: Option<u32>,
     /// Plant canary instructions in the evaluated text (default: on in full mode).
     pub canary: Option<bool>,
     /// Larger evaluator answers are refused (default 2 MB).

@@ -35,6 +35,10 @@ pub struct Script {
     /// When set, requests without this key (x-api-key or Bearer) get 401.
     #[serde(default)]
     pub require_key: Option<String>,
+    /// OpenAI wire: `response_format` types this server rejects with a 400, as older vLLM
+    /// and llama.cpp builds do (`json_schema`, `json_object`). Rejections use no step.
+    #[serde(default)]
+    pub reject_formats: Vec<String>,
 }
 
 /// One scripted answer. JSON: `{"kind": "verdict", "result": "fail", ...}`.
@@ -402,6 +406,15 @@ async fn handle(
         body,
         received_at: std::time::Instant::now(),
     };
+    let format = recorded.body["response_format"]["type"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    if matches!(wire, Wire::OpenAi) && shared.script.reject_formats.contains(&format) {
+        shared.requests.lock().unwrap().push(recorded);
+        let message = format!("response_format type '{format}' is not supported by this server");
+        return openai_error(400, "invalid_request_error", "", &message);
+    }
     let step = if let Some(wanted) = &shared.script.require_key
         && !has_key(&recorded, wanted)
     {

@@ -11,6 +11,7 @@ export interface ServerSettings {
   model?: string;
   baseUrl?: string;
   runs?: number;
+  maxRuns?: number;
   trustWorkspaceEvaluator?: boolean;
   logLevel?: string;
   playbook?: string;
@@ -40,6 +41,8 @@ export function serverSettings(get: SettingGetter): ServerSettings {
   if (baseUrl) out.baseUrl = baseUrl;
   const runs = get("runs");
   if (typeof runs === "number" && Number.isInteger(runs) && runs >= 1) out.runs = runs;
+  const maxRuns = get("maxRuns");
+  if (typeof maxRuns === "number" && Number.isInteger(maxRuns) && maxRuns >= 2) out.maxRuns = maxRuns;
   const trust = get("trustWorkspaceEvaluator");
   if (typeof trust === "boolean") out.trustWorkspaceEvaluator = trust;
   const logLevel = oneOf(get("logLevel"), LOG_LEVELS);

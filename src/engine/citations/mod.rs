@@ -3,7 +3,8 @@
 //! Evaluator quotes differ from the document in predictable ways (typographic
 //! quotes and dashes, re-flowed whitespace, case, dropped markdown, `...` for
 //! skipped text, the odd typo). We try, in order: exact, normalized, split at
-//! ellipses, fuzzy. Matching in normalized space keeps a map from every
+//! ellipses (each piece on its own), fuzzy (a misquote: shown, never evidence). Matching
+//! in normalized space keeps a map from every
 //! normalized byte back to the source character, so results are always
 //! whole-document byte offsets on char boundaries.
 use std::cell::OnceCell;
@@ -11,21 +12,25 @@ use std::cell::OnceCell;
 use crate::model::Located;
 
 mod fuzzy;
+mod misquote;
 mod normalize;
 pub mod relocate;
 
 pub use fuzzy::FUZZY_MIN_SIMILARITY;
 use fuzzy::{FUZZY_MAX_CHARS, FUZZY_MIN_CHARS, FuzzyIndex};
+pub use misquote::word_diff;
 use normalize::{
     Normalized, ellipsis_pieces, floor_boundary, normalize, trim_normalized, trim_quote_marks,
 };
 
-/// Where a quote was found, in whole-document byte offsets (`0,0` when unlocated).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Where a quote was found, in whole-document byte offsets (`0,0` when unlocated). A quote
+/// with ellipses has one range per piece (`pieces`); `start..end` is the first piece.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Location {
     pub located: Located,
     pub start: usize,
     pub end: usize,
+    pub pieces: Vec<(usize, usize)>,
 }
 
 impl Location {
@@ -33,17 +38,38 @@ impl Location {
         located: Located::Unlocated,
         start: 0,
         end: 0,
+        pieces: Vec::new(),
     };
+
+    fn one(located: Located, start: usize, end: usize) -> Location {
+        Location {
+            located,
+            start,
+            end,
+            pieces: vec![(start, end)],
+        }
+    }
+
+    /// Verbatim (up to typography, whitespace and case): evidence. A fuzzy match is a
+    /// misquote — shown where it points, but proving nothing.
+    pub fn is_evidence(&self) -> bool {
+        self.located.is_evidence()
+    }
 }
 
-/// Find `quote` inside `text[body.0..body.1]`: exact, then normalized, then split at
-/// ellipses, then fuzzy with a similarity bound.
+/// Find `quote` inside `text[body.0..body.1]`: exact, then normalized, then each
+/// ellipsis piece on its own, then fuzzy (a misquote) with a similarity bound.
 pub fn locate(text: &str, body: (usize, usize), quote: &str) -> Location {
     Locator::new(text, body).locate(quote)
 }
 
-/// Occurrences of the first ellipsis piece tried as chain starts.
-const MAX_CHAIN_STARTS: usize = 64;
+/// More ellipsis pieces than this is not a quote.
+const MAX_PIECES: usize = 32;
+/// Fuzzy attempts per quote: the costly step, bounded.
+const MAX_FUZZY_TRIES: usize = 4;
+/// Long quotes are matched fuzzily in chunks of about this many characters, so the
+/// length changes the cost, not the outcome.
+const CHUNK_CHARS: usize = 300;
 
 /// Prepared document body, to locate many quotes in the same document cheaply.
 pub struct Locator<'a> {
@@ -75,11 +101,7 @@ impl<'a> Locator<'a> {
         let body = &self.text[self.body.0..self.body.1];
         if let Some(i) = body.find(cleaned) {
             let start = self.body.0 + i;
-            return Location {
-                located: Located::Exact,
-                start,
-                end: start + cleaned.len(),
-            };
+            return Location::one(Located::Exact, start, start + cleaned.len());
         }
         let normalized = normalize(cleaned, 0).text;
         let q = trim_normalized(&normalized);
@@ -87,31 +109,28 @@ impl<'a> Locator<'a> {
             return Location::UNLOCATED;
         }
         if let Some((a, b)) = self.find_normalized(q, 0) {
-            return self.location(Located::Normalized, a, b);
+            return self.location(Located::Normalized, &[(a, b)]);
         }
-        if let Some((a, b, fuzzy)) = self.find_ellipsis_pieces(q) {
-            return self.location(
-                if fuzzy {
-                    Located::Fuzzy
-                } else {
-                    Located::Normalized
-                },
-                a,
-                b,
-            );
+        if let Some(pieces) = ellipsis_pieces(q) {
+            return self.locate_pieces(&pieces);
         }
-        if let Some((a, b)) = self.find_fuzzy(q, 0) {
-            return self.location(Located::Fuzzy, a, b);
+        match self.find_fuzzy_any_length(q) {
+            Some(range) => self.location(Located::Fuzzy, &[range]),
+            None => Location::UNLOCATED,
         }
-        Location::UNLOCATED
     }
 
-    /// Normalized byte range `[a, b)` → whole-document byte offsets.
-    fn location(&self, located: Located, a: usize, b: usize) -> Location {
+    /// Normalized byte ranges → whole-document byte offsets; the first is `start..end`.
+    fn location(&self, located: Located, ranges: &[(usize, usize)]) -> Location {
+        let pieces: Vec<(usize, usize)> = ranges
+            .iter()
+            .map(|&(a, b)| (self.norm.src[a].0, self.norm.src[b - 1].1))
+            .collect();
         Location {
             located,
-            start: self.norm.src[a].0,
-            end: self.norm.src[b - 1].1,
+            start: pieces[0].0,
+            end: pieces[0].1,
+            pieces,
         }
     }
 
@@ -130,57 +149,65 @@ impl<'a> Locator<'a> {
         })
     }
 
-    /// A quote with `...`/`…`/`[...]` in it: each piece in order, each after the previous.
-    /// Returns the span from the first piece to the last, and whether any piece was fuzzy.
-    fn find_ellipsis_pieces(&self, q: &str) -> Option<(usize, usize, bool)> {
-        let pieces = ellipsis_pieces(q)?;
-        let first = pieces[0];
-        let mut starts: Vec<(usize, usize, bool)> = Vec::new();
-        let mut from = 0;
-        while starts.len() < MAX_CHAIN_STARTS {
-            match self.find_normalized(first, from) {
-                Some((a, b)) => {
-                    starts.push((a, b, false));
-                    from = a + self.norm.text[a..].chars().next().map_or(1, char::len_utf8);
+    /// A quote with `...`/`…`/`[...]` in it: each piece located on its own, preferably after
+    /// the previous one, else anywhere (pieces may come out of order or repeat). All pieces
+    /// verbatim: `ellipsis`; any piece only approximately: a misquote (`fuzzy`).
+    fn locate_pieces(&self, pieces: &[&str]) -> Location {
+        if pieces.len() > MAX_PIECES {
+            return Location::UNLOCATED;
+        }
+        let mut fuzzy_tries = MAX_FUZZY_TRIES;
+        let mut found = Vec::with_capacity(pieces.len());
+        let mut fuzzy = false;
+        let mut end = 0;
+        for piece in pieces {
+            let exact = self
+                .find_normalized(piece, end)
+                .or_else(|| self.find_normalized(piece, 0));
+            let range = match exact {
+                Some(r) => r,
+                None if fuzzy_tries > 0 => {
+                    fuzzy_tries -= 1;
+                    fuzzy = true;
+                    match self.find_fuzzy_any_length(piece) {
+                        Some(r) => r,
+                        None => return Location::UNLOCATED,
+                    }
                 }
-                None => break,
-            }
+                None => return Location::UNLOCATED,
+            };
+            end = range.1;
+            found.push(range);
         }
-        if starts.is_empty() {
-            starts.extend(self.find_fuzzy(first, 0).map(|(a, b)| (a, b, true)));
-        }
-        // Of all chains, keep the tightest: a common first piece must not stretch the span.
-        let mut best: Option<(usize, usize, bool)> = None;
-        let mut fuzzy_tries = 4; // fuzzy is the costly step; bound it per quote
-        let mut try_fuzzy = |piece: &str, from: usize| {
-            if fuzzy_tries == 0 {
-                return None;
-            }
-            fuzzy_tries -= 1;
-            self.find_fuzzy(piece, from)
+        // A leading or trailing `...` leaves one piece: an ordinary normalized quote.
+        let located = match (fuzzy, found.len()) {
+            (true, _) => Located::Fuzzy,
+            (false, 1) => Located::Normalized,
+            _ => Located::Ellipsis,
         };
-        for (start, first_end, first_fuzzy) in starts {
-            let mut end = first_end;
-            let mut fuzzy = first_fuzzy;
-            let mut complete = true;
-            for piece in &pieces[1..] {
-                let next = self.find_normalized(piece, end).map(|r| (r, false));
-                match next.or_else(|| try_fuzzy(piece, end).map(|r| (r, true))) {
-                    Some(((_, b), f)) => {
-                        end = b;
-                        fuzzy |= f;
-                    }
-                    None => {
-                        complete = false;
-                        break;
-                    }
-                }
-            }
-            if complete && best.is_none_or(|(a, b, _)| end - start < b - a) {
-                best = Some((start, end, fuzzy));
-            }
+        self.location(located, &found)
+    }
+
+    /// The closest passage, at any length: short quotes in one alignment, long ones chunk
+    /// by chunk, each chunk after the previous, the passage from the first to the last.
+    fn find_fuzzy_any_length(&self, q: &str) -> Option<(usize, usize)> {
+        if q.chars().count() <= FUZZY_MAX_CHARS {
+            return self.find_fuzzy(q, 0);
         }
-        best
+        let chunks = chunks(q, CHUNK_CHARS);
+        if chunks.len() > MAX_PIECES {
+            return None;
+        }
+        let mut from = 0;
+        let mut span: Option<(usize, usize)> = None;
+        for chunk in chunks {
+            let (a, b) = self
+                .find_normalized(chunk, from)
+                .or_else(|| self.find_fuzzy(chunk, from))?;
+            span = Some(span.map_or((a, b), |(s, _)| (s, b)));
+            from = b;
+        }
+        span
     }
 
     /// Best window at or after normalized byte `from` with similarity ≥ the bound.
@@ -194,6 +221,26 @@ impl<'a> Locator<'a> {
         let (cs, ce) = index.best_window(&qc, from_char)?;
         Some((index.char_pos[cs], index.char_pos[ce]))
     }
+}
+
+/// `q` cut at spaces into pieces of about `size` characters.
+fn chunks(q: &str, size: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut count = 0;
+    for (i, c) in q.char_indices() {
+        count += 1;
+        if count >= size && c == ' ' {
+            out.push(q[start..i].trim());
+            start = i + 1;
+            count = 0;
+        }
+    }
+    let rest = q[start..].trim();
+    if !rest.is_empty() {
+        out.push(rest);
+    }
+    out.into_iter().filter(|c| !c.is_empty()).collect()
 }
 
 #[cfg(test)]

@@ -53,29 +53,55 @@ impl Shift {
     }
 }
 
-/// Find the exact text a citation pointed at in the new text, nearest where it should be.
+/// Find the exact text a citation pointed at in the new text, nearest where it should be;
+/// a quote in pieces moves piece by piece and is dropped when any piece is gone.
 pub fn relocate(c: &Citation, old_text: &str, doc: &Document, shift: &Shift) -> Option<Citation> {
     if !is_located(c) {
         return Some(c.clone());
     }
-    let (s, e) = c.byte_range?;
+    let first = c.byte_range?;
+    let mut moved = c.clone();
+    if c.byte_ranges.len() > 1 {
+        moved.byte_ranges = c
+            .byte_ranges
+            .iter()
+            .map(|&r| find_again(r, old_text, doc, shift))
+            .collect::<Option<Vec<_>>>()?;
+        moved.ranges = moved
+            .byte_ranges
+            .iter()
+            .map(|&(s, e)| doc.range(s, e))
+            .collect();
+    }
+    let (best, end) = moved
+        .byte_ranges
+        .first()
+        .copied()
+        .map_or_else(|| find_again(first, old_text, doc, shift), Some)?;
+    moved.byte_range = Some((best, end));
+    moved.range = Some(doc.range(best, end));
+    moved.location = format!("line {}", doc.line_index.line_of(best) + 1);
+    Some(moved)
+}
+
+/// The old passage `(s, e)` in the new body: the occurrence nearest its expected place.
+fn find_again(
+    (s, e): (usize, usize),
+    old_text: &str,
+    doc: &Document,
+    shift: &Shift,
+) -> Option<(usize, usize)> {
     let needle = old_text.get(s..e)?;
     if needle.is_empty() {
         return None;
     }
     let expected = shift.expected(s);
     let (b0, b1) = doc.body;
-    let body = &doc.text[b0..b1];
-    let best = body
+    let best = doc.text[b0..b1]
         .match_indices(needle)
         .map(|(i, _)| b0 + i)
         .min_by_key(|&i| i.abs_diff(expected))?;
-    let end = best + needle.len();
-    let mut moved = c.clone();
-    moved.byte_range = Some((best, end));
-    moved.range = Some(doc.range(best, end));
-    moved.location = format!("line {}", doc.line_index.line_of(best) + 1);
-    Some(moved)
+    Some((best, best + needle.len()))
 }
 
 /// A stored report whose text may differ from `doc` in its raw form (front matter, line
@@ -90,9 +116,19 @@ pub fn relocate_by_text(report: &Report, doc: &Document) -> Report {
             c.located = Located::Unlocated;
             c.range = None;
             c.byte_range = None;
+            c.ranges.clear();
+            c.byte_ranges.clear();
             c.location = "unlocated".into();
         } else {
+            c.located = loc.located;
             c.byte_range = Some((loc.start, loc.end));
+            if loc.pieces.len() > 1 {
+                c.ranges = loc.pieces.iter().map(|&(s, e)| doc.range(s, e)).collect();
+                c.byte_ranges = loc.pieces;
+            } else {
+                c.ranges.clear();
+                c.byte_ranges.clear();
+            }
             c.range = Some(doc.range(loc.start, loc.end));
             c.location = format!("line {}", doc.line_index.line_of(loc.start) + 1);
         }
@@ -117,6 +153,8 @@ mod tests {
             located: Located::Exact,
             range: Some(doc.range(start, end)),
             byte_range: Some((start, end)),
+            ranges: Vec::new(),
+            byte_ranges: Vec::new(),
             context: String::new(),
         }
     }

@@ -188,40 +188,97 @@ fn trailing_punctuation_added_by_the_evaluator_is_tolerated() {
     );
 }
 
-#[test]
-fn ellipsis_joins_pieces_across_sentences() {
+/// Locate in the sample document; returns the kind and the text of each piece.
+fn find_pieces(quote: &str) -> (Located, Vec<String>) {
+    let (text, body) = doc();
+    let loc = locate(&text, body, quote);
     assert_eq!(
-        find("Governing law is the State of Delaware. [...] Counsel should review the non-solicitation clause"),
+        (loc.start, loc.end),
+        loc.pieces.first().copied().unwrap_or((0, 0))
+    );
+    let pieces = loc
+        .pieces
+        .iter()
+        .map(|&(s, e)| text[s..e].to_string())
+        .collect();
+    (loc.located, pieces)
+}
+
+#[test]
+fn ellipsis_gives_one_range_per_piece() {
+    assert_eq!(
+        find_pieces(
+            "Governing law is the State of Delaware. [...] Counsel should review the non-solicitation clause"
+        ),
         (
-            Located::Normalized,
-            "Governing law is the State of Delaware.\n- The Discloser's remedies are limited to \"injunctive relief\" only.\n\nCounsel should review the non-solicitation clause".into()
+            Located::Ellipsis,
+            vec![
+                "Governing law is the State of Delaware.".to_string(),
+                "Counsel should review the non-solicitation clause".to_string()
+            ]
         )
     );
-    let (kind, span) =
-        find("shall hold all Confidential Information … without prior written consent");
-    assert_eq!(kind, Located::Normalized);
+    let (kind, pieces) =
+        find_pieces("shall hold all Confidential Information … without prior written consent");
+    assert_eq!(kind, Located::Ellipsis);
+    assert_eq!(pieces.len(), 2);
     assert!(
-        span.starts_with("shall hold all Confidential") && span.ends_with("prior written consent"),
-        "{span}"
+        pieces[0].starts_with("shall hold all Confidential"),
+        "{pieces:?}"
     );
+    assert_eq!(pieces[1], "without prior written consent");
 }
 
 #[test]
-fn ellipsis_pieces_must_appear_in_order() {
-    let (kind, _) = find(
+fn ellipsis_pieces_out_of_order_are_each_located() {
+    let (kind, pieces) = find_pieces(
         "Counsel should review the non-solicitation clause ... Governing law is the State of Delaware",
     );
-    assert_eq!(kind, Located::Unlocated);
+    assert_eq!(kind, Located::Ellipsis);
+    assert_eq!(
+        pieces,
+        [
+            "Counsel should review the non-solicitation clause",
+            "Governing law is the State of Delaware"
+        ]
+    );
 }
 
 #[test]
-fn ellipsis_picks_the_tightest_chain() {
-    // "either party" occurs twice; the chain from the second one is shorter.
-    let (kind, span) = find("either party ... to either party");
-    assert_eq!(kind, Located::Normalized);
+fn a_repeated_piece_is_located_twice() {
+    let (kind, pieces) = find_pieces(
+        "Governing law is the State of Delaware ... Governing law is the State of Delaware",
+    );
+    assert_eq!(kind, Located::Ellipsis);
+    assert_eq!(pieces[0], pieces[1]);
+}
+
+#[test]
+fn ellipsis_prefers_the_next_piece_after_the_previous() {
+    // "either party" occurs twice; the second piece is looked for after the first.
+    let (text, body) = doc();
+    let loc = locate(&text, body, "either party ... to either party");
+    assert_eq!(loc.located, Located::Ellipsis);
+    assert_eq!(&text[loc.pieces[1].0..loc.pieces[1].1], "to either party");
+    assert!(loc.pieces[1].0 >= loc.pieces[0].1, "{loc:?}");
+}
+
+#[test]
+fn ellipsis_ranges_cover_the_pieces_not_the_text_between() {
+    // Two short pieces 90 KB apart: two small ranges, not one range over the gap.
+    let filler = "Nothing relevant is said in this sentence. ".repeat(2_000);
+    let text =
+        format!("The Supplier shall deliver the goods. {filler}The Customer shall pay on time.");
+    let loc = locate(
+        &text,
+        (0, text.len()),
+        "The Supplier shall deliver … The Customer shall pay",
+    );
+    assert_eq!(loc.located, Located::Ellipsis);
+    let covered: usize = loc.pieces.iter().map(|(s, e)| e - s).sum();
     assert_eq!(
-        span,
-        "either party upon thirty (30) days’ written notice to either party"
+        covered,
+        "The Supplier shall deliver".len() + "The Customer shall pay".len()
     );
 }
 
@@ -249,13 +306,14 @@ fn one_word_typo_is_fuzzy() {
 
 #[test]
 fn ellipsis_with_a_typo_in_one_piece_is_fuzzy() {
-    let (kind, span) = find("The indemnification clause is uncaped. ... Counsel should review");
+    let (kind, pieces) =
+        find_pieces("The indemnification clause is uncaped. ... Counsel should review");
     assert_eq!(kind, Located::Fuzzy);
     assert!(
-        span.starts_with("The indemnification clause is uncap")
-            && span.ends_with("Counsel should review"),
-        "{span}"
+        pieces[0].starts_with("The indemnification clause is uncap"),
+        "{pieces:?}"
     );
+    assert_eq!(pieces[1], "Counsel should review");
 }
 
 #[test]
@@ -387,4 +445,22 @@ fn large_document_typo_quote_is_found_at_the_right_clause() {
     let loc = locate(&text, (0, text.len()), &typo);
     assert_eq!(loc.located, Located::Fuzzy);
     assert_eq!(&text[loc.start..loc.end], clause);
+}
+
+#[test]
+fn an_inserted_word_is_a_misquote_at_every_length() {
+    // The same edit (one word inserted) in a short and in a long quote of the same
+    // clauses: fuzzy both times, never unlocated because the quote is long.
+    let text = large_document();
+    let lines: Vec<&str> = text.lines().skip(300).take(12).collect();
+    for n in [1, 12] {
+        let passage = lines[..n].join("\n");
+        let edited = passage.replacen(" shall ", " shall promptly ", 1);
+        assert_ne!(edited, passage);
+        let loc = locate(&text, (0, text.len()), &edited);
+        assert_eq!(loc.located, Located::Fuzzy, "{} chars", edited.len());
+        assert!(!loc.is_evidence());
+        let start = text.find(lines[0]).unwrap();
+        assert!(loc.start.abs_diff(start) < 40, "{loc:?} vs {start}");
+    }
 }

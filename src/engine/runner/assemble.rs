@@ -209,7 +209,13 @@ fn variance_summary(playbook: &LoadedPlaybook, results: &[CheckResult]) -> Varia
         .flat_map(|r| &r.raw_runs)
         .filter(|r| r.error == Some(RunErrorKind::InjectionSusceptible))
         .count() as u32;
+    let runs_per_check = results
+        .iter()
+        .filter(|r| !r.raw_runs.is_empty())
+        .map(|r| (r.check_id.clone(), r.raw_runs.len() as u32))
+        .collect();
     VarianceSummary {
+        runs_per_check,
         num_runs,
         consistency_score: aggregate::weighted_consistency(&evaluated),
         divergent_findings,

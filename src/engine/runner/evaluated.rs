@@ -121,10 +121,8 @@ fn require_evidence(
     if !reqs.require_citations || result == Verdict::Indeterminate {
         return (result, notes);
     }
-    let located = citations
-        .iter()
-        .filter(|c| c.located != Located::Unlocated)
-        .count() as u32;
+    // A misquote (fuzzy) is shown but proves nothing.
+    let located = citations.iter().filter(|c| c.located.is_evidence()).count() as u32;
     let needed = match result {
         Verdict::Fail => reqs.min_citations_per_fail.max(1),
         _ => 1,
@@ -133,7 +131,7 @@ fn require_evidence(
         return (result, notes);
     }
     let notes = format!(
-        "Evaluator said {}, but only {located} of {} quoted span(s) could be found in the document (needs {needed}); treated as indeterminate. {notes}",
+        "Evaluator said {}, but only {located} of {} quoted span(s) are verbatim in the document (needs {needed}); treated as indeterminate. {notes}",
         result.as_str(),
         citations.len(),
     );
@@ -164,10 +162,20 @@ fn locate(prepared: &Prepared, span: &str, context: &str) -> Citation {
             located: Located::Unlocated,
             range: None,
             byte_range: None,
+            ranges: Vec::new(),
+            byte_ranges: Vec::new(),
             context: context.to_string(),
         };
     }
     let mut c = prepared.citation(loc.start, loc.end, loc.located, context.to_string());
+    if loc.pieces.len() > 1 {
+        c.ranges = loc
+            .pieces
+            .iter()
+            .map(|&(s, e)| prepared.doc.range(s, e))
+            .collect();
+        c.byte_ranges = loc.pieces;
+    }
     // Keep the evaluator's own words: that is what it claimed to quote.
     c.span = span.to_string();
     c

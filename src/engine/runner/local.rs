@@ -54,6 +54,8 @@ impl<'a> Prepared<'a> {
             located,
             range: Some(range),
             byte_range: Some((start, end)),
+            ranges: Vec::new(),
+            byte_ranges: Vec::new(),
             context,
         }
     }

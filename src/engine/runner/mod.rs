@@ -2,11 +2,13 @@
 //!
 //! Deterministic checks run locally. Evaluator-backed checks run once (screening) or
 //! `full_runs` times (full), all calls in flight together (the evaluator bounds
-//! concurrency), each served from the response cache when possible. Report-level
+//! concurrency), each served from the response cache when possible. In full mode a check
+//! whose runs disagree gets more runs, up to `max_runs` (see `adaptive`). Report-level
 //! checks (variance, drift) are computed from the other results and the reference
 //! report the caller passes in. The runner reads and writes nothing itself: the
 //! caller loads the history and saves the report.
 
+mod adaptive;
 mod assemble;
 mod evaluated;
 mod local;
@@ -30,6 +32,7 @@ use assemble::Assembly;
 use local::Prepared;
 
 pub use crate::model::integrity::report_id;
+pub use adaptive::DEFAULT_MAX_RUNS;
 pub use options::{DriftReference, MAX_FULL_RUNS, ReferenceKind, RunError, RunOptions};
 pub use progress::{Progress, ProgressFn};
 
@@ -59,10 +62,11 @@ pub fn run_deterministic(playbook: &LoadedPlaybook, doc: &Document) -> Report {
     .into_report()
 }
 
-/// One evaluator call to make: check index, run number, prompt.
+/// One evaluator call to make: check index, run number (of `of` planned), prompt.
 struct Job {
     check: usize,
     run: u32,
+    of: u32,
     prompt: CheckPrompt,
 }
 
@@ -97,15 +101,30 @@ pub async fn run(
         (Mode::Full, Some(n)) => n.clamp(2, MAX_FULL_RUNS),
         _ => mode.runs(),
     };
+    let max_runs = match mode {
+        Mode::Full => opts
+            .max_runs
+            .unwrap_or(DEFAULT_MAX_RUNS)
+            .clamp(runs, MAX_FULL_RUNS),
+        _ => runs,
+    };
     let evaluator = opts.evaluator.as_ref().filter(|_| runs > 0);
     let prepared = Prepared::new(playbook, doc);
-    let (mut results, jobs) = plan(playbook, &prepared, evaluator, &opts, runs);
+    let (mut results, prompts) = plan(playbook, &prepared, evaluator, &opts);
     if let Some(ev) = evaluator {
-        let mut per_check = execute(ev, playbook, jobs, &opts, runs).await?;
+        let mut per_check = evaluate_all(ev, playbook, &prompts, &opts, runs, max_runs).await?;
         for (i, check) in playbook.playbook.checks.iter().enumerate() {
             if results[i].is_none() {
                 per_check[i].sort_by_key(|(r, _)| *r);
-                results[i] = Some(evaluated::evaluated_result(&prepared, check, &per_check[i]));
+                let mut r = evaluated::evaluated_result(&prepared, check, &per_check[i]);
+                let used = per_check[i].len() as u32;
+                if used > runs {
+                    r.notes = format!(
+                        "{used} runs: the first {runs} disagreed, so more were drawn until the majority was settled (at most {max_runs}). {}",
+                        r.notes
+                    );
+                }
+                results[i] = Some(r);
             }
         }
     }
@@ -127,25 +146,24 @@ pub async fn run(
     .into_report())
 }
 
-/// Local results for the checks the evaluator does not decide; one job per evaluator run.
+/// Local results for the checks the evaluator does not decide; the prompt of each check
+/// it does.
 fn plan(
     playbook: &LoadedPlaybook,
     prepared: &Prepared,
     evaluator: Option<&Evaluator>,
     opts: &RunOptions,
-    runs: u32,
-) -> (Vec<Option<CheckResult>>, Vec<Job>) {
+) -> (Vec<Option<CheckResult>>, Vec<Option<CheckPrompt>>) {
     let checks = &playbook.playbook.checks;
     let mut results = vec![None; checks.len()];
-    let mut jobs = Vec::new();
+    let mut prompts = vec![None; checks.len()];
     for (i, check) in checks.iter().enumerate() {
         if evaluator.is_some() && check.needs_evaluator() {
-            let p = prompt::build(check, &prepared.doc.inputs, &prepared.candidates(i));
-            jobs.extend((1..=runs).map(|run| Job {
-                check: i,
-                run,
-                prompt: p.clone(),
-            }));
+            prompts[i] = Some(prompt::build(
+                check,
+                &prepared.doc.inputs,
+                &prepared.candidates(i),
+            ));
             continue;
         }
         let why = match (evaluator, &opts.evaluator) {
@@ -155,48 +173,95 @@ fn plan(
         };
         results[i] = Some(prepared.local_result(check, i, why));
     }
-    (results, jobs)
+    (results, prompts)
 }
 
-/// Run every job concurrently; the runs of each check, by check index.
+/// `runs` runs of every evaluated check, all at once; then, while some check's runs
+/// disagree, the next wave of extra runs (up to `max_runs`). The runs of each check, by index.
+async fn evaluate_all(
+    ev: &Evaluator,
+    playbook: &LoadedPlaybook,
+    prompts: &[Option<CheckPrompt>],
+    opts: &RunOptions,
+    runs: u32,
+    max_runs: u32,
+) -> Result<Vec<Vec<(u32, RunResult)>>, RunError> {
+    let mut per_check: Vec<Vec<(u32, RunResult)>> = prompts.iter().map(|_| Vec::new()).collect();
+    let mut wave: Vec<Job> = prompts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.as_ref().map(|p| (i, p)))
+        .flat_map(|(i, p)| (1..=runs).map(move |run| (i, run, p)))
+        .map(|(check, run, p)| Job {
+            check,
+            run,
+            of: runs,
+            prompt: p.clone(),
+        })
+        .collect();
+    let counter = Counter::default();
+    while !wave.is_empty() {
+        for (i, run, r) in execute(ev, playbook, wave, opts, &counter).await? {
+            per_check[i].push((run, r));
+        }
+        wave = Vec::new();
+        for (i, done) in per_check.iter().enumerate() {
+            let outcomes: Vec<_> = done.iter().map(|(_, r)| adaptive::outcome(r)).collect();
+            let more = adaptive::more_runs(&outcomes, max_runs);
+            let next = done.len() as u32 + 1;
+            wave.extend((next..next + more).map(|run| Job {
+                check: i,
+                run,
+                of: max_runs,
+                prompt: prompts[i].clone().expect("only evaluated checks have runs"),
+            }));
+        }
+    }
+    Ok(per_check)
+}
+
+/// Runs finished and planned so far, across waves, for the progress display.
+#[derive(Default)]
+struct Counter {
+    done: AtomicUsize,
+    total: AtomicUsize,
+}
+
+/// Run one wave of jobs concurrently.
 async fn execute(
     ev: &Evaluator,
     playbook: &LoadedPlaybook,
     jobs: Vec<Job>,
     opts: &RunOptions,
-    runs: u32,
-) -> Result<Vec<Vec<(u32, RunResult)>>, RunError> {
+    counter: &Counter,
+) -> Result<Vec<(usize, u32, RunResult)>, RunError> {
     let checks = &playbook.playbook.checks;
-    let total = jobs.len();
-    let done = AtomicUsize::new(0);
-    let canary = opts.canary.unwrap_or(runs > 1);
-    let calls = jobs.into_iter().map(|job| {
-        let done = &done;
-        async move {
-            let call = Call {
-                prompt: &job.prompt,
+    counter.total.fetch_add(jobs.len(), Ordering::SeqCst);
+    let canary = opts.canary.unwrap_or(jobs.iter().any(|j| j.of > 1));
+    let calls = jobs.into_iter().map(|job| async move {
+        let call = Call {
+            prompt: &job.prompt,
+            run: job.run,
+            canary,
+            observer: opts.observer.as_deref(),
+            cancel: &opts.cancel,
+        };
+        let result = ev
+            .evaluate_cached(call, opts.cache.as_deref(), opts.fresh)
+            .await;
+        let n = counter.done.fetch_add(1, Ordering::SeqCst) + 1;
+        if let Some(cb) = &opts.progress {
+            cb(Progress {
+                check_id: checks[job.check].id.clone(),
+                check_index: job.check + 1,
+                check_total: checks.len(),
                 run: job.run,
-                canary,
-                observer: opts.observer.as_deref(),
-                cancel: &opts.cancel,
-            };
-            let result = ev
-                .evaluate_cached(call, opts.cache.as_deref(), opts.fresh)
-                .await;
-            let n = done.fetch_add(1, Ordering::SeqCst) + 1;
-            if let Some(cb) = &opts.progress {
-                cb(Progress {
-                    check_id: checks[job.check].id.clone(),
-                    check_index: job.check + 1,
-                    check_total: checks.len(),
-                    run: job.run,
-                    runs,
-                    done: n,
-                    total_runs: total,
-                });
-            }
-            (job.check, job.run, result)
+                runs: job.of,
+                done: n,
+                total_runs: counter.total.load(Ordering::SeqCst),
+            });
         }
+        (job.check, job.run, result)
     });
     let outcomes = tokio::select! {
         o = join_all(calls) => o,
@@ -205,11 +270,7 @@ async fn execute(
     if opts.cancel.is_cancelled() {
         return Err(RunError::Cancelled);
     }
-    let mut per_check: Vec<Vec<(u32, RunResult)>> = (0..checks.len()).map(|_| Vec::new()).collect();
-    for (i, run, r) in outcomes {
-        per_check[i].push((run, r));
-    }
-    Ok(per_check)
+    Ok(outcomes)
 }
 
 #[cfg(test)]

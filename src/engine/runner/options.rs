@@ -44,6 +44,9 @@ pub struct RunOptions {
     pub mode: Option<Mode>,
     /// Runs per evaluator-backed check in full mode (default 3; at least 2, at most 10).
     pub full_runs: Option<u32>,
+    /// Full mode: the most runs a check whose runs disagree may get (default 7; at least
+    /// `full_runs`, at most 10). Equal to `full_runs`: no extra runs.
+    pub max_runs: Option<u32>,
     /// Ignore cached evaluator responses (new samples); new responses still go to the cache.
     pub fresh: bool,
     pub evaluator: Option<Evaluator>,

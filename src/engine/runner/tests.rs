@@ -7,7 +7,7 @@ use super::report_level::{Current, drift_result, variance_result};
 use super::*;
 use crate::engine::playbook::builtin;
 use crate::evaluator::{EvalError, EvaluatorVerdict, QuotedSpan};
-use crate::model::{RawRun, Status, Verdict};
+use crate::model::{Located, RawRun, Status, Verdict};
 
 fn check(id: &str) -> crate::model::Check {
     builtin()
@@ -142,10 +142,27 @@ fn a_fail_whose_quotes_are_not_in_the_document_is_indeterminate() {
     );
     assert_eq!(invented.result, Verdict::Indeterminate);
     assert!(
-        invented.notes.contains("could be found"),
+        invented.notes.contains("are verbatim in the document"),
         "{}",
         invented.notes
     );
+}
+
+#[test]
+fn a_misquote_is_shown_but_proves_nothing() {
+    let pb = builtin();
+    let text = "The Supplier shall promptly notify the Customer of any breach in writing.";
+    let doc = crate::engine::document::Document::parse(text.into(), None).unwrap();
+    let prepared = Prepared::new(&pb, &doc);
+    let c = check("certainty_language");
+    // One word dropped: found (fuzzy), pointing at the sentence, but not evidence.
+    let misquoted = "The Supplier shall notify the Customer of any breach in writing";
+    let r = evaluated_result(&prepared, &c, &[(1, verdict(Verdict::Fail, misquoted))]);
+    assert_eq!(r.result, Verdict::Indeterminate, "{}", r.notes);
+    let cit = &r.evidence_citations[0];
+    assert_eq!(cit.located, Located::Fuzzy);
+    assert_eq!(cit.byte_range.map(|(s, _)| s), Some(0));
+    assert!(r.notes.contains("0 of 1"), "{}", r.notes);
 }
 
 #[test]

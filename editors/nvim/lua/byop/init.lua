@@ -18,7 +18,7 @@ local defaults = {
   -- Extra environment for the server process (e.g. ANTHROPIC_BASE_URL).
   cmd_env = nil,
   -- Sent as initializationOptions and workspace/didChangeConfiguration under `byop`:
-  -- onSave, provider, model, baseUrl, runs, trustWorkspaceEvaluator, logLevel, playbook.
+  -- onSave, provider, model, baseUrl, runs, maxRuns, trustWorkspaceEvaluator, logLevel, playbook.
   settings = {},
   -- Files the server attaches to (globs matched against the file name).
   patterns = { "*.ai.md", "*.byop.md", "*.aiout" },

@@ -6,10 +6,11 @@ use std::fmt::Write;
 use tower_lsp_server::jsonrpc::Result as RpcResult;
 use tower_lsp_server::ls_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind};
 
+use crate::engine::citations::word_diff;
 use crate::lsp::backend::Backend;
 use crate::lsp::view::{View, text_position};
 use crate::model::text::Encoding;
-use crate::model::{CheckResult, DetectionType, Verdict};
+use crate::model::{CheckResult, Citation, DetectionType, Located, Verdict};
 
 pub async fn run(b: &Backend, params: HoverParams) -> RpcResult<Option<Hover>> {
     let p = params.text_document_position_params;
@@ -29,13 +30,23 @@ pub fn hover(view: &View, pos: crate::model::text::Position, enc: Encoding) -> O
     let offset = view.line_index.offset(&view.text, pos, enc);
     let mut parts = Vec::new();
     for r in view.results.iter().filter(|r| r.result != Verdict::Pass) {
+        // A quote in pieces is hovered on any of its pieces.
         let hit = r.evidence_citations.iter().find_map(|c| {
-            let (s, e) = c.byte_range?;
-            (s <= offset && offset <= e && c.located != crate::model::Located::Unlocated)
-                .then_some((s, e))
+            let first = c.byte_range?;
+            let pieces = if c.byte_ranges.is_empty() {
+                std::slice::from_ref(&first)
+            } else {
+                &c.byte_ranges[..]
+            };
+            let on = pieces.iter().any(|&(s, e)| s <= offset && offset <= e);
+            (on && c.located.is_placed()).then_some((first, c))
         });
-        if let Some(span) = hit {
-            parts.push((span, finding_markdown(view, r)));
+        if let Some((span, c)) = hit {
+            let mut m = finding_markdown(view, r);
+            if c.located == Located::Fuzzy {
+                m.push_str(&misquote_markdown(view, c));
+            }
+            parts.push((span, m));
         }
     }
     if parts.is_empty() {
@@ -156,4 +167,21 @@ fn finding_markdown(view: &View, r: &CheckResult) -> String {
         }
     }
     m.trim_end().to_string()
+}
+
+/// A fuzzy citation: where it points is shown, but it is not evidence; say what differs.
+fn misquote_markdown(view: &View, c: &Citation) -> String {
+    let pieces: Vec<(usize, usize)> = if c.byte_ranges.is_empty() {
+        c.byte_range.into_iter().collect()
+    } else {
+        c.byte_ranges.clone()
+    };
+    let actual: Vec<&str> = pieces
+        .iter()
+        .filter_map(|&(s, e)| view.text.get(s..e))
+        .collect();
+    format!(
+        "\n\n**The quote differs from the text** (a misquote: shown, but not evidence).\n\n```text\n{}\n```",
+        word_diff(&c.span, &actual.join(" … "))
+    )
 }

@@ -1,0 +1,105 @@
+//! Adaptive runs in full mode. Three runs are a floor, not a measurement, when they
+//! disagree. The rule, in one sentence: when a check's runs disagree, more are drawn —
+//! each time the fewest that could settle it — until the leading result is ahead of the
+//! runner-up by more than the runs left (it can no longer be caught) or `max_runs` is reached.
+
+use crate::evaluator::RunResult;
+use crate::model::Verdict;
+
+/// `evaluator.max_runs` when nothing sets it.
+pub const DEFAULT_MAX_RUNS: u32 = 7;
+
+/// A run's outcome for the vote: an evaluator error counts as `indeterminate`.
+pub fn outcome(r: &RunResult) -> Verdict {
+    r.verdict
+        .as_ref()
+        .map_or(Verdict::Indeterminate, |v| v.result)
+}
+
+/// How many more runs a check needs, given the outcomes of its runs so far (0: settled).
+pub fn more_runs(outcomes: &[Verdict], max_runs: u32) -> u32 {
+    let done = outcomes.len() as u32;
+    if done == 0 || done >= max_runs {
+        return 0;
+    }
+    let mut counts = [Verdict::Pass, Verdict::Fail, Verdict::Indeterminate]
+        .map(|v| outcomes.iter().filter(|&&o| o == v).count() as u32);
+    counts.sort_unstable_by(|a, b| b.cmp(a));
+    let (leader, second) = (counts[0], counts[1]);
+    if second == 0 {
+        return 0; // unanimous
+    }
+    let left = max_runs - done;
+    let lead = leader - second;
+    if lead > left {
+        return 0; // the leader cannot be caught
+    }
+    // If every new run went to the leader, x runs settle it when lead + x > left - x.
+    ((left - lead) / 2 + 1).min(left)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Verdict::{Fail as F, Indeterminate as I, Pass as P};
+
+    #[test]
+    fn unanimous_runs_are_settled() {
+        assert_eq!(more_runs(&[P, P, P], 7), 0);
+        assert_eq!(more_runs(&[F, F], 7), 0);
+    }
+
+    #[test]
+    fn a_two_one_split_draws_the_two_runs_that_could_settle_it() {
+        // 2–1 with 4 runs left: two more for the leader make 4–1 with 2 left.
+        assert_eq!(more_runs(&[P, F, P], 7), 2);
+        assert_eq!(more_runs(&[P, F, P, P, P], 7), 0);
+    }
+
+    #[test]
+    fn a_close_race_goes_on_until_max_runs() {
+        assert_eq!(more_runs(&[P, F, P, F, P], 7), 1); // 3–2, 2 left
+        assert_eq!(more_runs(&[P, F, P, F, P, F], 7), 1); // 3–3, 1 left
+        assert_eq!(more_runs(&[P, F, P, F, P, F, P], 7), 0); // max reached
+    }
+
+    #[test]
+    fn three_way_splits_count_the_runner_up() {
+        // 1–1–1 with 4 left: three runs for one result make 4–1–1 with 1 left.
+        assert_eq!(more_runs(&[P, F, I], 7), 3);
+    }
+
+    #[test]
+    fn max_runs_at_or_below_the_runs_done_draws_nothing() {
+        assert_eq!(more_runs(&[P, F, P], 3), 0);
+        assert_eq!(more_runs(&[], 7), 0);
+    }
+
+    #[test]
+    fn a_split_that_stops_early_has_a_leader_no_continuation_can_catch() {
+        // Every sequence of up to 7 outcomes: when runs disagree and the rule stops before
+        // max_runs, even if all remaining runs went to one other result it stays behind.
+        let mut stack: Vec<Vec<Verdict>> = vec![vec![]];
+        let mut early_stops = 0;
+        while let Some(seq) = stack.pop() {
+            let count = |v: Verdict| seq.iter().filter(|&&o| o == v).count();
+            let split = [P, F, I].iter().filter(|&&v| count(v) > 0).count() > 1;
+            if split && seq.len() < 7 && more_runs(&seq, 7) == 0 {
+                early_stops += 1;
+                let left = 7 - seq.len();
+                let leader = [P, F, I].into_iter().max_by_key(|&v| count(v)).unwrap();
+                for other in [P, F, I].into_iter().filter(|&v| v != leader) {
+                    assert!(count(other) + left < count(leader), "{seq:?}");
+                }
+            }
+            if seq.len() < 7 {
+                for v in [P, F, I] {
+                    let mut next = seq.clone();
+                    next.push(v);
+                    stack.push(next);
+                }
+            }
+        }
+        assert!(early_stops > 0);
+    }
+}
