@@ -13,8 +13,7 @@ use crate::model::{CheckResult, Encoding, Severity, Verdict};
 use crate::workspace::docs_pages::DocPages;
 
 pub const SOURCE: &str = "byop";
-/// Related locations per diagnostic: a check citing hundreds of spans must not make
-/// every publish quadratic.
+/// Related locations (other pieces of an ellipsis quote) per diagnostic.
 pub const MAX_RELATED: usize = 5;
 
 pub fn severity(result: Verdict, sev: Severity) -> DiagnosticSeverity {
@@ -57,8 +56,8 @@ pub fn to_lsp(view: &View, uri: &Uri, enc: Encoding, pages: &DocPages) -> Vec<Di
     out
 }
 
-/// The diagnostics of one check that did not pass: one per located citation (the others
-/// as related locations), else one on the first body line.
+/// The diagnostics of one check that did not pass: one per located citation (its other
+/// ellipsis pieces as related locations), else one on the first body line.
 fn findings(
     view: &View,
     r: &CheckResult,
@@ -121,24 +120,20 @@ fn findings(
         location: Location::new(uri.clone(), view.range(s, e, enc)),
         message,
     };
-    // The diagnostic sits on a quote's first piece; its other pieces, then the other
-    // quotes of the same check, are related locations.
+    // The diagnostic sits on a quote's first piece; its other pieces are related
+    // locations. The check's other quotes are diagnostics of their own: listing them again
+    // on every one made a dense document's publish megabytes (issue 14).
     quotes
         .iter()
-        .enumerate()
-        .map(|(i, pieces)| {
+        .map(|pieces| {
             let n = pieces.len();
-            let own =
-                pieces.iter().enumerate().skip(1).map(|(k, &p)| {
-                    related_at(p, format!("piece {} of {n} of the same quote", k + 1))
-                });
-            let others = quotes
+            let related: Vec<DiagnosticRelatedInformation> = pieces
                 .iter()
                 .enumerate()
-                .filter(|(j, _)| *j != i)
-                .map(|(_, q)| related_at(q[0], format!("also cited for {}", r.check_id)));
-            let related: Vec<DiagnosticRelatedInformation> =
-                own.chain(others).take(MAX_RELATED).collect();
+                .skip(1)
+                .take(MAX_RELATED)
+                .map(|(k, &p)| related_at(p, format!("piece {} of {n} of the same quote", k + 1)))
+                .collect();
             let first = pieces[0];
             base(
                 view.range(first.0, first.1, enc),

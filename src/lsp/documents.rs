@@ -40,6 +40,8 @@ pub struct DocInner {
     pub view: Option<ViewRef>,
     /// Bumped on every change; a debounced publish runs only if it is still current.
     pub generation: u64,
+    /// How long the last check of this document took: the debounce is scaled to it.
+    pub last_check: Option<std::time::Duration>,
 }
 
 pub struct DocEntry {
@@ -61,6 +63,7 @@ impl DocEntry {
                 last_report_id: None,
                 view: None,
                 generation: 0,
+                last_check: None,
             }),
             publish_lock: tokio::sync::Mutex::new(()),
         }
