@@ -48,8 +48,13 @@ pub fn to_lsp(view: &View, uri: &Uri, enc: Encoding, pages: &DocPages) -> Vec<Di
             severity: Some(DiagnosticSeverity::WARNING),
             code: Some(NumberOrString::String("prompt_injection".into())),
             source: Some(SOURCE.into()),
-            message: format!("Text addressed to the evaluator (prompt injection): {}", w.reason),
-            data: Some(json!({"check_id": "prompt_injection", "span": &view.text[s..e], "version": view.version})),
+            message: format!(
+                "Text addressed to the evaluator (prompt injection): {}",
+                w.reason
+            ),
+            data: Some(
+                json!({"check_id": "prompt_injection", "version": view.version, "span": true}),
+            ),
             ..Default::default()
         });
     }
@@ -77,7 +82,8 @@ fn findings(
         .and_then(|u| u.parse::<Uri>().ok())
         .map(|href| CodeDescription { href });
     // Each located citation: its pieces (one, or one per ellipsis piece), all in the text.
-    let quotes: Vec<Vec<(usize, usize)>> = r
+    // With its own note (the local rule's or the evaluator's word on that span).
+    let quotes: Vec<(Vec<(usize, usize)>, &str)> = r
         .evidence_citations
         .iter()
         .filter(|c| is_located(c))
@@ -88,31 +94,50 @@ fn findings(
                 vec![c.byte_range?]
             };
             let valid = |&(s, e): &(usize, usize)| s <= e && view.text.get(s..e).is_some();
-            pieces.iter().all(valid).then_some(pieces)
+            pieces
+                .iter()
+                .all(valid)
+                .then_some((pieces, c.context.as_str()))
         })
         .collect();
-    let base = |range: Range, span: Option<(usize, usize)>, related| Diagnostic {
+    // `data` carries only what a code action needs to recompute the fix: which check,
+    // which version, and whether the diagnostic sits on a span (its range says where).
+    let base = |range: Range, at_span: bool, message: String, related| Diagnostic {
         range,
         severity: Some(severity(r.result, r.severity)),
         code: Some(NumberOrString::String(r.check_id.clone())),
         code_description: code_description.clone(),
         source: Some(SOURCE.into()),
-        message: message.clone(),
+        message,
         related_information: related,
         tags: None,
-        data: Some(json!({
-            "check_id": r.check_id,
-            "result": r.result.as_str(),
-            "span": span.map(|(s, e)| &view.text[s..e]),
-            "version": view.version,
-        })),
+        data: Some(if at_span {
+            json!({"check_id": r.check_id, "version": view.version, "span": true})
+        } else {
+            json!({"check_id": r.check_id, "version": view.version})
+        }),
+    };
+    // A finding's message is its own note when it has one; the check's notes (often a
+    // paragraph) are in the hover. An unconfirmed candidate says so.
+    let own_message = |note: &str| {
+        let note = note.trim();
+        match (note.is_empty(), r.result) {
+            (true, _) => message.clone(),
+            (false, Verdict::Fail) => note.to_string(),
+            (false, _) => format!("{note} (unconfirmed)"),
+        }
     };
     if quotes.is_empty() {
         // "Not evaluated" (no run, nothing cited) is not a finding: the status and the
         // first-line hover summary carry it, so the editor is not filled with noise.
         let observed = r.result == Verdict::Fail || !r.raw_runs.is_empty();
         if observed && !view.suppressed_checks.contains(&r.check_id) {
-            return vec![base(view.first_body_line_range(enc), None, None)];
+            return vec![base(
+                view.first_body_line_range(enc),
+                false,
+                message.clone(),
+                None,
+            )];
         }
         return Vec::new();
     }
@@ -125,7 +150,7 @@ fn findings(
     // on every one made a dense document's publish megabytes (issue 14).
     quotes
         .iter()
-        .map(|pieces| {
+        .map(|(pieces, note)| {
             let n = pieces.len();
             let related: Vec<DiagnosticRelatedInformation> = pieces
                 .iter()
@@ -137,7 +162,8 @@ fn findings(
             let first = pieces[0];
             base(
                 view.range(first.0, first.1, enc),
-                Some(first),
+                true,
+                own_message(note),
                 (!related.is_empty()).then_some(related),
             )
         })
