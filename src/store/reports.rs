@@ -129,6 +129,32 @@ impl Store {
     /// Report ids are content hashes, so the same id means the same report, and
     /// keeping the first row keeps its insertion order and any baseline pointing at it.
     pub fn save_report(&self, doc_key: &str, report: &Report) -> Result<(), StoreError> {
+        self.save_batch(&[(doc_key, report)], &[])
+    }
+
+    /// Save reports and append audit events in ONE transaction: a CLI batch costs one
+    /// commit, not two per document. All or nothing.
+    pub fn save_batch(
+        &self,
+        reports: &[(&str, &Report)],
+        events: &[crate::model::AuditEvent],
+    ) -> Result<(), StoreError> {
+        let rows = reports
+            .iter()
+            .map(|(doc_key, report)| self.report_row(doc_key, report))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err("starting transaction", e))?;
+        for (row, row_mac) in &rows {
+            self.insert_report(&tx, row, row_mac)?;
+        }
+        self.append_audit_in(&tx, events)?;
+        tx.commit().map_err(|e| self.err("saving report", e))
+    }
+
+    fn report_row(&self, doc_key: &str, report: &Report) -> Result<(Row, String), StoreError> {
         if report.report_id.trim().is_empty() {
             return Err(StoreError(
                 "cannot save a report without a report_id".into(),
@@ -139,10 +165,10 @@ impl Store {
         })?;
         let row = Row::of(doc_key, report, json);
         let row_mac = mac::mac(self.key(), "report", &row.values());
-        let mut conn = self.conn();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| self.err("starting transaction", e))?;
+        Ok((row, row_mac))
+    }
+
+    fn insert_report(&self, tx: &Connection, row: &Row, row_mac: &str) -> Result<(), StoreError> {
         tx.execute(
             "INSERT OR IGNORE INTO reports (report_id, doc_key, timestamp, timestamp_ns, playbook_id,
                 playbook_version, playbook_hash, inputs_fingerprint, mode, status, consistency_score,
@@ -165,7 +191,7 @@ impl Store {
             ],
         )
         .map_err(|e| self.err("saving report", e))?;
-        tx.commit().map_err(|e| self.err("saving report", e))
+        Ok(())
     }
 
     /// By full id or unique prefix. An ambiguous prefix is an error listing the matches.
