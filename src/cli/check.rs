@@ -192,15 +192,17 @@ async fn evaluate_all(
         eprint!("\r\x1b[2K");
     }
     let evaluated = evaluated.into_iter().collect::<Result<Vec<_>, _>>()?;
-    let reports = save_all(store, evaluated)
+    let (reports, stored): (Vec<Report>, Vec<String>) = save_all(store, evaluated)
         .into_iter()
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .unzip();
     if let Some(n) = reports.iter().find_map(|r| r.notices.first()) {
         eprintln!("byop: {n}");
     }
     if args.save_baseline {
-        for (job, report) in jobs.iter().zip(&reports) {
-            store.save_baseline(&job.doc_key, &report.report_id)?;
+        for (job, id) in jobs.iter().zip(&stored) {
+            store.save_baseline(&job.doc_key, id)?;
         }
     }
     Ok(reports)

@@ -16,6 +16,7 @@ mod cache;
 mod error;
 mod mac;
 mod reports;
+mod reruns;
 mod schema;
 pub mod secret;
 #[cfg(test)]

@@ -60,6 +60,18 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX audit_by_document ON audit_log (document, id);
     CREATE INDEX audit_by_request ON audit_log (request_id, id);",
+    // v3 (issue 14): an unchanged result is stored once; each rerun that repeated it is a
+    // small row (its own id and time) pointing at the stored report.
+    "CREATE TABLE reruns (
+        rerun_id     TEXT PRIMARY KEY NOT NULL,
+        report_id    TEXT NOT NULL REFERENCES reports (report_id),
+        doc_key      TEXT NOT NULL,
+        timestamp    TEXT NOT NULL,
+        timestamp_ns INTEGER NOT NULL,
+        mac          TEXT
+    );
+    CREATE INDEX reruns_by_doc ON reruns (doc_key, timestamp_ns);
+    CREATE INDEX reruns_by_time ON reruns (timestamp_ns);",
 ];
 
 /// Schema version this binary writes.

@@ -59,7 +59,10 @@ pub async fn evaluate_and_save(
 ) -> Result<Report, EvaluateError> {
     let done = evaluate_unsaved(resolved, store.as_ref(), doc_key, opts).await?;
     match store {
-        Some(store) => save_all(&store, vec![done]).pop().expect("one result"),
+        Some(store) => save_all(&store, vec![done])
+            .pop()
+            .expect("one result")
+            .map(|(report, _)| report),
         None => Ok(done.result?),
     }
 }
@@ -106,8 +109,12 @@ pub async fn evaluate_unsaved(
 
 /// Save the reports and audit trails of a batch in one transaction (one commit however
 /// many documents). If that fails, each request's trail is still appended, halted with
-/// `store_error`, and every report of the batch is an error.
-pub fn save_all(store: &Store, batch: Vec<Unsaved>) -> Vec<Result<Report, EvaluateError>> {
+/// `store_error`, and every report of the batch is an error. With each report, the id it
+/// is stored under (its own, or that of the unchanged report it repeated).
+pub fn save_all(
+    store: &Store,
+    batch: Vec<Unsaved>,
+) -> Vec<Result<(Report, String), EvaluateError>> {
     let finish = |u: &Unsaved, saved: bool| {
         let mut trail = Trail {
             events: u.trail.events.clone(),
@@ -139,12 +146,20 @@ pub fn save_all(store: &Store, batch: Vec<Unsaved>) -> Vec<Result<Report, Evalua
             tracing::warn!("could not write the audit log: {e}");
         }
     }
+    let mut stored = saved.as_ref().map(|ids| ids.iter()).ok();
     batch
         .into_iter()
         .map(|u| match (&saved, u.result) {
             (_, Err(e)) => Err(e.into()),
             (Err(e), Ok(_)) => Err(EvaluateError::Store(StoreError(e.0.clone()))),
-            (Ok(()), Ok(report)) => Ok(report),
+            (Ok(_), Ok(report)) => {
+                let id = stored
+                    .as_mut()
+                    .and_then(Iterator::next)
+                    .cloned()
+                    .unwrap_or_else(|| report.report_id.clone());
+                Ok((report, id))
+            }
         })
         .collect()
 }
