@@ -175,3 +175,53 @@ impl Store {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::report;
+    use super::*;
+    use crate::model::Mode;
+
+    #[test]
+    fn a_repeated_result_is_one_copy_and_a_forged_rerun_is_ignored() {
+        let store = Store::open_in_memory().unwrap();
+        let a = report("aaa111", "2026-01-01T00:00:00Z", "sha256:in", Mode::Full);
+        let mut again = a.clone();
+        again.report_id = "bbb222".into();
+        again.timestamp = "2026-01-02T00:00:00Z".into();
+        again.request_id = Some("another request".into());
+        let ids = store
+            .save_batch(&[("nda.ai.md", &a), ("nda.ai.md", &again)], &[])
+            .unwrap();
+        assert_eq!(ids, ["aaa111", "aaa111"]);
+        let count = |t: &str| -> i64 {
+            store
+                .conn()
+                .query_row(&format!("SELECT count(*) FROM {t}"), [], |r| r.get(0))
+                .unwrap()
+        };
+        assert_eq!((count("reports"), count("reruns")), (1, 1));
+        assert_eq!(store.get_report("bbb222").unwrap(), Some(a.clone()));
+        let h = store.history(Some("nda.ai.md"), 10).unwrap();
+        assert_eq!(h.len(), 2);
+        assert_eq!(h[0].timestamp, "2026-01-02T00:00:00Z");
+        assert_eq!(h[0].rerun_id.as_deref(), Some("bbb222"));
+        assert_eq!(h[1].rerun_id, None);
+
+        // Other inputs: stored, though the results are the same.
+        let mut other = again.clone();
+        other.report_id = "ccc333".into();
+        other.integrity.inputs_fingerprint = "sha256:other".into();
+        store.save_report("nda.ai.md", &other).unwrap();
+        assert_eq!(count("reports"), 2);
+
+        // A rerun row moved to another time without the key: not shown, and said.
+        store
+            .conn()
+            .execute("UPDATE reruns SET timestamp = '2030-01-01T00:00:00Z'", [])
+            .unwrap();
+        let h = store.history(Some("nda.ai.md"), 10).unwrap();
+        assert!(h.iter().all(|r| r.rerun_id.is_none()), "{h:?}");
+        assert!(store.integrity_notice().is_some());
+    }
+}
