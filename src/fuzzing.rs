@@ -16,7 +16,9 @@ use crate::model::text::{Encoding, LineIndex, Position};
 
 /// The targets by name (the `fuzz/fuzz_targets/<name>.rs` files and the
 /// `fuzz/regressions/<name>/` folders).
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub type Target = fn(&[u8]);
+
+pub const TARGETS: &[(&str, Target)] = &[
     ("front_matter", front_matter),
     ("playbook_json", playbook_json),
     ("locator", locator),
