@@ -72,7 +72,7 @@ fi
 
 # --- VS Code extension dependencies ---------------------------------------
 EXT="$ROOT/editors/vscode"
-if [ -d "$EXT/node_modules/vscode-languageclient" ] && [ -d "$EXT/node_modules/@vscode/vsce" ]; then
+if [ -d "$EXT/node_modules/vscode-languageclient" ] && [ -d "$EXT/node_modules/@vscode/vsce" ] && [ -d "$EXT/node_modules/esbuild" ]; then
   log "extension: node_modules present"
 else
   log "extension: npm ci in $EXT"

@@ -722,9 +722,9 @@ fn runs_per_check_in_full_mode_come_from_the_flag_or_byop_toml() {
     let llm = FakeLlm::start_blocking(script);
     let r = json(&ws.run_llm(
         &llm,
-        "check --mode full --runs 5 --format json nda_review.ai.md",
+        "check --mode full --runs 5 --max-runs 5 --format json nda_review.ai.md",
     ));
-    assert_eq!(llm.calls(), 15, "3 checks × 5 runs");
+    assert_eq!(llm.calls(), 15, "3 checks × 5 runs (no extra runs)");
     assert_eq!(r["byop_report"]["variance_summary"]["num_runs"], 5);
     let a = check(&r, "assumption_disclosure");
     assert_eq!(a["result"], "fail");
@@ -735,7 +735,7 @@ fn runs_per_check_in_full_mode_come_from_the_flag_or_byop_toml() {
         "0.5 is below the 0.85 threshold"
     );
 
-    ws.write("byop.toml", "[evaluator]\nruns = 4\n");
+    ws.write("byop.toml", "[evaluator]\nruns = 4\nmax_runs = 4\n");
     let r = json(&ws.run_llm(
         &llm,
         "check --mode full --fresh --format json msa_review.ai.md",
@@ -888,4 +888,69 @@ fn split_runs_draw_more_until_the_majority_is_settled() {
             .len(),
         3
     );
+}
+
+#[test]
+fn store_prune_drops_old_reports_and_deleted_documents_then_vacuum_shrinks_the_file() {
+    let ws = Ws::new();
+    ws.write(
+        "gone.ai.md",
+        &std::fs::read_to_string(ws.path("msa_review.ai.md")).unwrap(),
+    );
+    for (file, edits) in [("nda_review.ai.md", 3), ("gone.ai.md", 2)] {
+        for i in 0..edits {
+            // A changed document each time: a new report each time.
+            let text = std::fs::read_to_string(ws.path(file)).unwrap();
+            ws.write(file, &format!("{text}\nEdit {i}.\n"));
+            let o = ws.run(&[
+                "check",
+                "--mode",
+                "deterministic",
+                "--fail-on",
+                "never",
+                file,
+            ]);
+            assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        }
+    }
+    let baseline = ws.run(&["baseline", "save", "nda_review.ai.md"]);
+    assert_eq!(baseline.status.code(), Some(0), "{}", stderr(&baseline));
+    std::fs::remove_file(ws.path("gone.ai.md")).unwrap();
+    let rows = |ws: &Ws| {
+        let history = stdout(&ws.run(&["history", "--format", "json"]));
+        serde_json::from_str::<Value>(&history)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!(rows(&ws), 5);
+
+    let dry = stdout(&ws.run(&["store", "prune", "--keep-last", "1", "--dry-run"]));
+    assert!(dry.starts_with("Would remove 4 report(s)"), "{dry}");
+    assert_eq!(rows(&ws), 5, "a dry run changes nothing");
+
+    // gone.ai.md: both reports go; nda_review.ai.md: the newest stays (it is also the baseline).
+    let out = stdout(&ws.run(&["store", "prune", "--keep-last", "1"]));
+    assert!(out.starts_with("Removed 4 report(s)"), "{out}");
+    assert!(out.contains("1 document(s) no longer exist"), "{out}");
+    assert_eq!(rows(&ws), 1);
+    let diff = ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--fail-on",
+        "never",
+        "nda_review.ai.md",
+    ]);
+    assert_eq!(
+        diff.status.code(),
+        Some(0),
+        "the store still works: {}",
+        stderr(&diff)
+    );
+
+    let v = ws.run(&["store", "vacuum"]);
+    assert_eq!(v.status.code(), Some(0), "{}", stderr(&v));
+    assert!(stdout(&v).starts_with("Vacuumed "), "{}", stdout(&v));
 }

@@ -164,6 +164,17 @@ const CERTAINTY: &[(&str, &str, bool)] = &[
         "**Suggested Revision:**\n\"Either Party shall have the right to terminate this Agreement upon thirty (30) days' written notice to the other Party. In the event of termination by Company, Consultant shall be entitled to compensation for all services performed through the effective date of termination, plus any reasonable wind-down costs. Consultant shall have fifteen (15) days following termination to complete work in progress and submit final invoices.\"",
         false,
     ),
+    // Issue 15 §1: sentences restating the request assert nothing.
+    (
+        "contract_005_add_clause_1__glm-4.6",
+        "The request is to draft a non-compete clause that is enforceable under California law.",
+        false,
+    ),
+    (
+        "contract_005_add_clause_1__qwen-2.5-72b",
+        "Below is the addition of a reasonable non-compete clause that restricts the consultant from working with direct competitors for 6 months post-termination within a 50-mile radius, ensuring it is enforceable under California law.",
+        false,
+    ),
     // Nouns and ordinary adverbs that are not legal certainty.
     (
         "contract_001_redline_3__deepseek-chat-v3",
@@ -413,6 +424,151 @@ const UNCHECKED: &[(&str, &str, bool)] = &[
         true,
     ),
     ("brief", "I have not reviewed the exhibits.", true),
+    // Issue 15 §1: disclosures written as prose, one per pattern added for them (tune labels,
+    // tests/data/labels/unchecked_areas_disclosure.json): confirm/verify a named fact, an
+    // assumption, redacted or blank text, a term the text lacks, a named section to reconcile.
+    (
+        "contract_006_add_clause_2__gpt-5",
+        "Please confirm which entities are the licensor and licensee so we can align the defined terms and signature blocks consistently throughout.",
+        true,
+    ),
+    (
+        "contract_003_modify_payment_2__claude-sonnet-4.5",
+        "2. Confirm 30-day payment terms are acceptable to Principal",
+        true,
+    ),
+    (
+        "contract_001_modify_payment_2__o3-mini",
+        "• Verify that the Plan referenced is amendable to such changes or, if necessary, update the Plan or any related exhibits in tandem with these revisions.",
+        true,
+    ),
+    (
+        "contract_009_modify_2__grok-4",
+        "For this revision, I assume the body governs and focus on substantive changes.",
+        true,
+    ),
+    (
+        "contract_009_add_clause_1__gemini-2.5-flash",
+        "It's assumed this means *ordered and paid for* by Power2Ship, not necessarily *sold to end-users*.",
+        true,
+    ),
+    (
+        "contract_001_redline_3__grok-4",
+        "Added defined term for clarity, assuming NexGen is the service provider/underwriter.",
+        true,
+    ),
+    (
+        "contract_006_add_clause_2__grok-4",
+        "I've adapted the language to fit, interpreting \"use\" as distribution, monetization, and compliance under Section 1.",
+        true,
+    ),
+    (
+        "contract_003_modify_payment_2__gpt-5",
+        "Notes and assumptions",
+        true,
+    ),
+    (
+        "contract_012_redline_1__mistral-large",
+        "- The original Agreement redacts the confidentiality term ([***…]).",
+        true,
+    ),
+    (
+        "contract_016_summarize_1__qwen-2.5-72b",
+        "- The maximum total annual bonuses are capped at [*****] dollars for each year of the agreement.",
+        true,
+    ),
+    (
+        "contract_003_modify_payment_2__gpt-5",
+        "I did not find any existing “monthly” invoicing language;",
+        true,
+    ),
+    (
+        "contract_003_modify_payment_2__glm-4.6",
+        "Based on my analysis, I must inform you that the contract does not contain any explicit payment terms, such as invoicing schedules or payment deadlines.",
+        true,
+    ),
+    (
+        "contract_001_add_clause_1__grok-4",
+        "Note that the Agreement does not currently contain explicit confidentiality obligations (e.g., no dedicated section on confidentiality).",
+        true,
+    ),
+    (
+        "contract_004_review_3__o3-mini",
+        "The description of services, particularly Section 3(a)(iv), appears incomplete and ambiguous",
+        true,
+    ),
+    (
+        "contract_004_review_3__o3-mini",
+        "• Additionally, check and remove any stray placeholders (e.g., “1 ____ ____”) to ensure that the scope is fully defined.",
+        true,
+    ),
+    (
+        "contract_004_add_clause_2__glm-4.6",
+        "3. **Review Confidentiality Section**: Ensure the IP clause works in harmony with the existing confidentiality provisions in Section 6",
+        true,
+    ),
+    (
+        "contract_006_modify_1__claude-sonnet-4.5",
+        "4. **Review Exhibits**: Ensure Exhibits A, B, and C do not contain conflicting provisions regarding sublicensing.",
+        true,
+    ),
+    (
+        "contract_008_add_clause_1__grok-4",
+        "- Currency is USD (consistent with clause 5.3), but the insurance in clause 10.3 is in AUD—ensure consistency if adding financial obligations.",
+        true,
+    ),
+    (
+        "contract_016_review_2__claude-sonnet-4.5",
+        "It's unclear which parties are actually bound.",
+        true,
+    ),
+    (
+        "contract_005_review_3__claude-sonnet-4.5",
+        "- Unclear whether NexGen Analytics Inc. has any obligations or rights",
+        true,
+    ),
+    (
+        "contract_017_summarize_1__grok-4",
+        "ambiguities (e.g., header discrepancies with 2024 date vs. 2010 execution) may warrant clarification for enforceability.",
+        true,
+    ),
+    // Near misses that must not pass: contract text, a request to clarify the contract, drafted
+    // "redact", a contract gap reported as a finding, a generic "please review".
+    (
+        "contract_001_add_clause_1__qwen-2.5-72b",
+        "This is to confirm that, in consideration of the agreements hereinafter contained,",
+        false,
+    ),
+    (
+        "contract_010_review_2__deepseek-chat-v3",
+        "Clarify whether **pre-paid fees (e.g., quarterly hosting) are refundable** upon termination.",
+        false,
+    ),
+    (
+        "contract_007_add_clause_2__gpt-5",
+        "Licensee may withhold or redact information that is subject to attorney-client privilege",
+        false,
+    ),
+    (
+        "contract_005_review_3__grok-4",
+        "I did not identify issues with every section",
+        false,
+    ),
+    (
+        "contract_010_review_2__o3-mini",
+        "The Agreement does not include any specific provisions addressing inventory buyback obligations",
+        false,
+    ),
+    (
+        "contract_002_modify_payment_2__o3-mini",
+        "Please review the changes carefully to ensure they align with your intended business practices.",
+        false,
+    ),
+    (
+        "contract_004_review_3__mistral-large",
+        "   - Unclear who owns **work product** (e.g., business plans, reports) created by Consultant.",
+        false,
+    ),
     // Gaps in the CONTRACT, contract headings and drafted text: not a disclosure by the AI.
     (
         "contract_004_review_3__claude-sonnet-4.5",

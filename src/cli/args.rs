@@ -76,6 +76,11 @@ pub enum Command {
         #[arg(long, default_value_t = 200)]
         limit: usize,
     },
+    /// Keep the store small: prune old reports, give space back.
+    Store {
+        #[command(subcommand)]
+        action: StoreAction,
+    },
     /// Inspect playbooks.
     Playbook {
         #[command(subcommand)]
@@ -102,6 +107,33 @@ pub enum BaselineAction {
         db: Option<PathBuf>,
         #[arg(long)]
         playbook: Option<String>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum StoreAction {
+    /// Drop old reports, and the reports and cached answers of documents that no longer
+    /// exist. Baselines and the reports they point at stay (unless --baselines).
+    Prune {
+        /// Per document, keep only the newest N reports.
+        #[arg(long, value_name = "N")]
+        keep_last: Option<usize>,
+        /// Drop reports and cached answers older than DAYS days.
+        #[arg(long, value_name = "DAYS")]
+        older_than: Option<u64>,
+        /// Also drop the baselines of documents that no longer exist.
+        #[arg(long)]
+        baselines: bool,
+        /// Say what would go; change nothing.
+        #[arg(long)]
+        dry_run: bool,
+        #[arg(long, env = "BYOP_DB")]
+        db: Option<PathBuf>,
+    },
+    /// Give the space of deleted rows back to the file system.
+    Vacuum {
+        #[arg(long, env = "BYOP_DB")]
+        db: Option<PathBuf>,
     },
 }
 

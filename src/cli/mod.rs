@@ -13,6 +13,7 @@ mod log;
 mod output;
 mod playbook;
 mod report;
+mod store;
 
 use std::process::ExitCode;
 
@@ -71,6 +72,7 @@ fn run(cli: Cli) -> Result<u8, CliError> {
             db,
             limit,
         } => log::run(file, format, verify, db, limit),
+        Command::Store { action } => store::run(action),
         Command::Playbook { action } => playbook::run(action),
     }
 }

@@ -39,18 +39,51 @@ impl Store {
         model: &str,
         raw: &str,
     ) -> Result<(), StoreError> {
+        self.put_cached_response_for(key, provider, model, raw, None)
+    }
+
+    /// The same, remembering which document asked (for `byop store prune`).
+    pub fn put_cached_response_for(
+        &self,
+        key: &str,
+        provider: &str,
+        model: &str,
+        raw: &str,
+        doc_key: Option<&str>,
+    ) -> Result<(), StoreError> {
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| self.err("starting transaction", e))?;
         let row_mac = mac::mac(self.key(), "response", &json!([key, provider, model, raw]));
         tx.execute(
-            "INSERT OR REPLACE INTO responses (cache_key, provider, model, raw_text, created_at, mac)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![key, provider, model, raw, now_rfc3339(), row_mac],
+            "INSERT OR REPLACE INTO responses (cache_key, provider, model, raw_text, created_at, mac, doc_key)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![key, provider, model, raw, now_rfc3339(), row_mac, doc_key],
         )
         .map_err(|e| self.err("caching response", e))?;
         tx.commit().map_err(|e| self.err("caching response", e))
+    }
+}
+
+/// The store's cache as one document's evaluation sees it: entries remember the document.
+pub struct DocCache {
+    pub store: std::sync::Arc<Store>,
+    pub doc_key: String,
+}
+
+impl ResponseCache for DocCache {
+    fn get(&self, key: &str) -> Option<String> {
+        self.store.get(key)
+    }
+
+    fn put(&self, key: &str, provider: &str, model: &str, raw: &str) {
+        let put =
+            self.store
+                .put_cached_response_for(key, provider, model, raw, Some(&self.doc_key));
+        if let Err(e) = put {
+            tracing::warn!("could not cache evaluator response: {e}");
+        }
     }
 }
 

@@ -15,6 +15,7 @@ mod baselines;
 mod cache;
 mod error;
 mod mac;
+mod prune;
 mod reports;
 mod reruns;
 mod schema;
@@ -23,7 +24,9 @@ pub mod secret;
 mod test_support;
 
 pub use crate::model::HistoryRow;
+pub use cache::DocCache;
 pub use error::StoreError;
+pub use prune::{PruneRules, Pruned};
 pub use schema::SCHEMA_VERSION;
 use schema::{migrate, open_error, refuse_newer, user_version};
 

@@ -224,4 +224,27 @@ mod tests {
         assert!(h.iter().all(|r| r.rerun_id.is_none()), "{h:?}");
         assert!(store.integrity_notice().is_some());
     }
+
+    #[test]
+    fn pruning_a_report_takes_its_reruns_with_it() {
+        let store = Store::open_in_memory().unwrap();
+        let a = report("aaa111", "2000-01-01T00:00:00Z", "sha256:in", Mode::Full);
+        let mut again = a.clone();
+        again.report_id = "bbb222".into();
+        again.timestamp = "2000-01-02T00:00:00Z".into();
+        store
+            .save_batch(&[("nda.ai.md", &a), ("nda.ai.md", &again)], &[])
+            .unwrap();
+        let rules = crate::store::PruneRules {
+            older_than_days: Some(1),
+            ..Default::default()
+        };
+        let pruned = store.prune(&rules, &|_| true).unwrap();
+        assert_eq!(pruned.reports, 1);
+        let reruns: i64 = store
+            .conn()
+            .query_row("SELECT count(*) FROM reruns", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(reruns, 0);
+    }
 }

@@ -60,11 +60,16 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX audit_by_document ON audit_log (document, id);
     CREATE INDEX audit_by_request ON audit_log (request_id, id);",
-    // v3 (issue 14): an unchanged result is stored once; each rerun that repeated it is a
+    // v3: which document a cached response was asked for, so pruning can drop it with
+    // the document (not covered by the row's MAC: it only decides what pruning removes).
+    "ALTER TABLE responses ADD COLUMN doc_key TEXT;
+    CREATE INDEX responses_by_doc ON responses (doc_key);
+    CREATE INDEX responses_by_time ON responses (created_at);",
+    // v4 (issue 14): an unchanged result is stored once; each rerun that repeated it is a
     // small row (its own id and time) pointing at the stored report.
     "CREATE TABLE reruns (
         rerun_id     TEXT PRIMARY KEY NOT NULL,
-        report_id    TEXT NOT NULL REFERENCES reports (report_id),
+        report_id    TEXT NOT NULL REFERENCES reports (report_id) ON DELETE CASCADE,
         doc_key      TEXT NOT NULL,
         timestamp    TEXT NOT NULL,
         timestamp_ns INTEGER NOT NULL,

@@ -95,7 +95,10 @@ pub async fn evaluate_unsaved(
     if let Some(store) = store {
         let mode = runner::effective_mode(&opts);
         opts.reference = drift_reference(store, doc_key, &resolved.playbook.logic_hash, mode)?;
-        opts.cache = Some(store.clone() as Arc<dyn ResponseCache>);
+        opts.cache = Some(Arc::new(crate::store::DocCache {
+            store: store.clone(),
+            doc_key: doc_key.to_string(),
+        }) as Arc<dyn ResponseCache>);
     }
     trail.push(AuditState::Evaluating, None);
     let result = runner::run(&resolved.playbook, &resolved.doc, opts).await;

@@ -53,8 +53,12 @@ unit_passed="${unit_passed:-0}" unit_failed="${unit_failed:-0}"
 log "extension unit tests: $unit_passed passed, $unit_failed failed"
 
 log "package the extension"
-(cd "$EXT" && npx --no-install vsce package --out "$WORK/byop.vsix" >"$WORK/vsce.log" 2>&1) ||
+(cd "$EXT" && npx --no-install vsce package --allow-missing-repository --out "$WORK/byop.vsix" >"$WORK/vsce.log" 2>&1) ||
   { cat "$WORK/vsce.log" >&2; fail_early "vsce package failed"; }
+# The package must build clean: vsce warns about nothing (bundled, no stray files).
+if grep -q "WARNING" "$WORK/vsce.log"; then
+  cat "$WORK/vsce.log" >&2; fail_early "vsce package printed a warning"
+fi
 
 log "install the vsix into code-server"
 mkdir -p "$WORK/extensions" "$WORK/user-data/User"

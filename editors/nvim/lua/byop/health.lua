@@ -8,10 +8,10 @@ function M.check()
   local byop = require("byop")
   health.start("byop")
 
-  if vim.fn.has("nvim-0.10") == 1 then
+  if vim.fn.has("nvim-0.11") == 1 then
     health.ok("Neovim " .. tostring(vim.version()))
   else
-    health.error("Neovim 0.10 or newer is required", { "Upgrade Neovim" })
+    health.error("Neovim 0.11 or newer is required", { "Upgrade Neovim" })
   end
 
   local cmd = byop.config.cmd

@@ -37,7 +37,8 @@ local progress_message = nil
 -- Keys from :ByopSetKey, this session only; re-sent if the server restarts.
 local session_keys = {}
 
-local has_011 = vim.fn.has("nvim-0.11") == 1
+-- Neovim 0.11 is the oldest version tested (see the README); older ones are refused.
+local supported = vim.fn.has("nvim-0.11") == 1
 
 local function notify(msg, level)
   vim.notify("BYOP: " .. msg, level or vim.log.levels.INFO, { title = "BYOP" })
@@ -99,21 +100,13 @@ local function on_status(_, params)
   vim.cmd("redrawstatus!")
 end
 
--- Client methods: `client:request` on 0.11+, `client.request` before.
 local function client_request(client, method, params, handler, bufnr)
-  if has_011 then
-    return client:request(method, params, handler, bufnr)
-  end
-  return client.request(method, params, handler, bufnr)
+  return client:request(method, params, handler, bufnr)
 end
 
 local function send_settings(client)
   local msg = { settings = { byop = M.config.settings } }
-  if has_011 then
-    client:notify("workspace/didChangeConfiguration", msg)
-  else
-    client.notify("workspace/didChangeConfiguration", msg)
-  end
+  client:notify("workspace/didChangeConfiguration", msg)
 end
 
 local function on_init(client)
@@ -154,6 +147,10 @@ end
 
 --- Registers the server. Options: see `defaults` above and editors/nvim/README.md.
 function M.setup(opts)
+  if not supported then
+    notify("needs Neovim 0.11 or newer (this is " .. tostring(vim.version()) .. ")", vim.log.levels.ERROR)
+    return
+  end
   M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
   if opts and opts.patterns then
     M.config.patterns = opts.patterns
@@ -168,7 +165,7 @@ function M.setup(opts)
 
   -- vim.lsp.enable() starts servers from FileType events, which need filetype
   -- detection (on by default; off under `nvim -u NONE`): else use autocmds.
-  if has_011 and vim.lsp.config and vim.lsp.enable and vim.g.did_load_filetypes then
+  if vim.lsp.config and vim.lsp.enable and vim.g.did_load_filetypes then
     local cfg = client_config()
     cfg.name = nil
     -- Started by filetype, then narrowed to our file patterns: root_dir only
