@@ -53,7 +53,9 @@ fn shapes(size: usize) -> Vec<(&'static str, String)> {
 fn main() {
     let playbook = byop::engine::playbook::builtin();
     if cfg!(debug_assertions) {
-        println!("(unoptimized build: figures far above a release build's; the goal is for release)");
+        println!(
+            "(unoptimized build: figures far above a release build's; the goal is for release)"
+        );
     }
     println!("| shape | size | hits | deterministic check | goal |\n|---|---|---|---|---|");
     // BYOP_BENCH_BYTES scales the shapes (e.g. to compare two sizes for linearity).

@@ -168,8 +168,11 @@ pub fn char_index(rope: &Rope, pos: Position, enc: Encoding) -> usize {
     let start = rope.line_to_char(line);
     let mut units = 0u32;
     let mut chars = 0usize;
-    for ch in rope.line(line).chars() {
-        if ch == '\n' || ch == '\r' || units >= pos.character {
+    let mut chars_of_line = rope.line(line).chars().peekable();
+    while let Some(ch) = chars_of_line.next() {
+        // The line ends at `\n` or `\r\n` (as `LineIndex` has it); a lone `\r` is text.
+        let crlf = ch == '\r' && chars_of_line.peek() == Some(&'\n');
+        if ch == '\n' || crlf || units >= pos.character {
             break;
         }
         units += match enc {
