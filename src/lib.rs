@@ -23,3 +23,5 @@ pub mod workspace;
 
 pub mod cli;
 pub mod lsp;
+
+pub mod fuzzing;

@@ -12,7 +12,7 @@ use crate::engine::runner::{self, RunOptions};
 use crate::evaluator::Evaluator;
 use crate::model::{Mode, Report, Status};
 use crate::store::Store;
-use crate::workspace::evaluate::{evaluate_and_save, record_input_error};
+use crate::workspace::evaluate::{evaluate_unsaved, record_input_error, save_all};
 use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
 use crate::workspace::files::read_text;
 use crate::workspace::{Config, Request, Resolved, Resolver, doc_key};
@@ -149,7 +149,14 @@ fn choose_evaluator(args: &CheckArgs, workspace: &Config) -> Result<Option<Evalu
     Ok(evaluator)
 }
 
-/// One report per document, saved; the first notice printed once.
+/// How many documents of a batch are in flight at once. Evaluator calls are bounded by
+/// the evaluator's one shared concurrency limit (and `retry-after` pause), whatever this
+/// is; this only bounds the memory of documents waiting for a permit.
+const DOCUMENTS_IN_FLIGHT: usize = 64;
+
+/// One report per document: the documents evaluated concurrently (all their calls under
+/// the evaluator's one limit), then every report and audit trail saved in ONE store
+/// transaction; the first notice printed once.
 async fn evaluate_all(
     args: &CheckArgs,
     workspace: &Config,
@@ -157,39 +164,47 @@ async fn evaluate_all(
     store: &Arc<Store>,
     jobs: &[Job],
 ) -> Result<Vec<Report>, CliError> {
+    use futures::StreamExt;
     let progress_on_tty = std::io::stderr().is_terminal();
-    let mut reports = Vec::new();
-    let mut notified = false;
-    for job in jobs {
-        let label = job.resolved.doc.label();
-        let progress: Option<runner::ProgressFn> = progress_on_tty.then(|| {
-            Arc::new(move |p: runner::Progress| {
-                eprint!("\r\x1b[2K{label}: {}", p.message());
-            }) as runner::ProgressFn
-        });
-        let opts = RunOptions {
-            mode: args.mode,
-            full_runs: args.runs.or(workspace.file.evaluator.runs),
-            max_runs: args.max_runs.or(workspace.file.evaluator.max_runs),
-            fresh: args.fresh,
-            evaluator: evaluator.clone(),
-            progress,
-            canary: workspace.file.evaluator.canary,
-            ..Default::default()
-        };
-        let report =
-            evaluate_and_save(&job.resolved, Some(store.clone()), &job.doc_key, opts).await?;
-        if progress_on_tty {
-            eprint!("\r\x1b[2K");
+    let evaluated: Vec<_> = futures::stream::iter(jobs)
+        .map(|job| {
+            let label = job.resolved.doc.label();
+            let progress: Option<runner::ProgressFn> = progress_on_tty.then(|| {
+                Arc::new(move |p: runner::Progress| {
+                    eprint!("\r\x1b[2K{label}: {}", p.message());
+                }) as runner::ProgressFn
+            });
+            let opts = RunOptions {
+                mode: args.mode,
+                full_runs: args.runs.or(workspace.file.evaluator.runs),
+                max_runs: args.max_runs.or(workspace.file.evaluator.max_runs),
+                fresh: args.fresh,
+                evaluator: evaluator.clone(),
+                progress,
+                canary: workspace.file.evaluator.canary,
+                ..Default::default()
+            };
+            evaluate_unsaved(&job.resolved, Some(store), &job.doc_key, opts)
+        })
+        .buffered(DOCUMENTS_IN_FLIGHT)
+        .collect()
+        .await;
+    if progress_on_tty {
+        eprint!("\r\x1b[2K");
+    }
+    let evaluated = evaluated.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let (reports, stored): (Vec<Report>, Vec<String>) = save_all(store, evaluated)
+        .into_iter()
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .unzip();
+    if let Some(n) = reports.iter().find_map(|r| r.notices.first()) {
+        eprintln!("byop: {n}");
+    }
+    if args.save_baseline {
+        for (job, id) in jobs.iter().zip(&stored) {
+            store.save_baseline(&job.doc_key, id)?;
         }
-        if !notified && let Some(n) = report.notices.first() {
-            eprintln!("byop: {n}");
-            notified = true;
-        }
-        if args.save_baseline {
-            store.save_baseline(&job.doc_key, &report.report_id)?;
-        }
-        reports.push(report);
     }
     Ok(reports)
 }

@@ -18,7 +18,7 @@ mod types;
 
 pub use cache::{ResponseCache, RunResult};
 pub use client::{Call, Evaluator};
-pub use parse::parse_verdict;
+pub use parse::{MAX_CITATIONS_PER_RUN, parse_verdict};
 pub use settings::{ApiKey, DEFAULT_MAX_RESPONSE_BYTES, EvaluatorSettings, ProviderKind};
 pub use types::{
     CallObserver, CallRecord, CheckPrompt, EvalError, EvaluatorVerdict, QuotedSpan, RunOutcome,

@@ -30,18 +30,32 @@ pub fn parse_verdict(raw: &str) -> Result<EvaluatorVerdict, String> {
         Some(_) => return Err("`confidence` is not a number".into()),
         None => return Err("missing `confidence`".into()),
     };
+    let mut evidence_citations = citations(object.get("evidence_citations"))?;
+    let mut notes = match object.get("notes") {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => return Err("`notes` is not a string".into()),
+    };
+    if evidence_citations.len() > MAX_CITATIONS_PER_RUN {
+        let dropped = evidence_citations.len() - MAX_CITATIONS_PER_RUN;
+        evidence_citations.truncate(MAX_CITATIONS_PER_RUN);
+        notes.push_str(&format!(
+            " [byop: {dropped} further citation(s) ignored; at most {MAX_CITATIONS_PER_RUN} per run]"
+        ));
+    }
     Ok(EvaluatorVerdict {
         result,
         confidence: confidence.clamp(0.0, 1.0),
-        evidence_citations: citations(object.get("evidence_citations"))?,
-        notes: match object.get("notes") {
-            None | Some(Value::Null) => String::new(),
-            Some(Value::String(s)) => s.clone(),
-            Some(_) => return Err("`notes` is not a string".into()),
-        },
+        evidence_citations,
+        notes,
         assumptions: assumptions(object.get("assumptions"))?,
     })
 }
+
+/// Citations kept from one run: each is located in the document, so an answer listing
+/// thousands must not cost thousands of searches (the body is capped separately, by
+/// `max_response_bytes`).
+pub const MAX_CITATIONS_PER_RUN: usize = 50;
 
 fn citations(value: Option<&Value>) -> Result<Vec<QuotedSpan>, String> {
     let items = match value {
@@ -220,5 +234,20 @@ mod tests {
         ] {
             assert!(parse_verdict(bad).is_err(), "accepted {bad:?}");
         }
+    }
+
+    #[test]
+    fn citations_beyond_the_cap_are_dropped_and_said() {
+        let many: Vec<String> = (0..MAX_CITATIONS_PER_RUN + 7)
+            .map(|i| format!("{{\"span\":\"quote {i}\"}}"))
+            .collect();
+        let raw = format!(
+            r#"{{"result":"fail","confidence":0.9,"notes":"n","evidence_citations":[{}]}}"#,
+            many.join(",")
+        );
+        let v = parse_verdict(&raw).unwrap();
+        assert_eq!(v.evidence_citations.len(), MAX_CITATIONS_PER_RUN);
+        assert_eq!(v.evidence_citations[0].span, "quote 0");
+        assert!(v.notes.starts_with('n') && v.notes.contains("7 further citation(s) ignored"));
     }
 }

@@ -13,8 +13,7 @@ use crate::model::{CheckResult, Encoding, Severity, Verdict};
 use crate::workspace::docs_pages::DocPages;
 
 pub const SOURCE: &str = "byop";
-/// Related locations per diagnostic: a check citing hundreds of spans must not make
-/// every publish quadratic.
+/// Related locations (other pieces of an ellipsis quote) per diagnostic.
 pub const MAX_RELATED: usize = 5;
 
 pub fn severity(result: Verdict, sev: Severity) -> DiagnosticSeverity {
@@ -49,16 +48,21 @@ pub fn to_lsp(view: &View, uri: &Uri, enc: Encoding, pages: &DocPages) -> Vec<Di
             severity: Some(DiagnosticSeverity::WARNING),
             code: Some(NumberOrString::String("prompt_injection".into())),
             source: Some(SOURCE.into()),
-            message: format!("Text addressed to the evaluator (prompt injection): {}", w.reason),
-            data: Some(json!({"check_id": "prompt_injection", "span": &view.text[s..e], "version": view.version})),
+            message: format!(
+                "Text addressed to the evaluator (prompt injection): {}",
+                w.reason
+            ),
+            data: Some(
+                json!({"check_id": "prompt_injection", "version": view.version, "span": true}),
+            ),
             ..Default::default()
         });
     }
     out
 }
 
-/// The diagnostics of one check that did not pass: one per located citation (the others
-/// as related locations), else one on the first body line.
+/// The diagnostics of one check that did not pass: one per located citation (its other
+/// ellipsis pieces as related locations), else one on the first body line.
 fn findings(
     view: &View,
     r: &CheckResult,
@@ -78,7 +82,12 @@ fn findings(
         .and_then(|u| u.parse::<Uri>().ok())
         .map(|href| CodeDescription { href });
     // Each located citation: its pieces (one, or one per ellipsis piece), all in the text.
-    let quotes: Vec<Vec<(usize, usize)>> = r
+    // With its own note (the local rule's or the evaluator's word on that span).
+    let quotes: Vec<(
+        Vec<(usize, usize)>,
+        &str,
+        Option<&crate::model::SourceLocation>,
+    )> = r
         .evidence_citations
         .iter()
         .filter(|c| is_located(c))
@@ -89,10 +98,15 @@ fn findings(
                 vec![c.byte_range?]
             };
             let valid = |&(s, e): &(usize, usize)| s <= e && view.text.get(s..e).is_some();
-            pieces.iter().all(valid).then_some(pieces)
+            pieces
+                .iter()
+                .all(valid)
+                .then_some((pieces, c.context.as_str(), c.source.as_ref()))
         })
         .collect();
-    let base = |range: Range, span: Option<(usize, usize)>, related| Diagnostic {
+    // `data` carries only what a code action needs to recompute the fix: which check,
+    // which version, and whether the diagnostic sits on a span (its range says where).
+    let base = |range: Range, at_span: bool, message: String, related| Diagnostic {
         range,
         severity: Some(severity(r.result, r.severity)),
         // A stable code (LC-00x, GROUNDING-*) when the check gives one, else the check id.
@@ -101,23 +115,36 @@ fn findings(
         )),
         code_description: code_description.clone(),
         source: Some(SOURCE.into()),
-        message: message.clone(),
+        message,
         related_information: related,
         tags: None,
-        data: Some(json!({
-            "check_id": r.check_id,
-            "code": r.code,
-            "result": r.result.as_str(),
-            "span": span.map(|(s, e)| &view.text[s..e]),
-            "version": view.version,
-        })),
+        data: Some(if at_span {
+            json!({"check_id": r.check_id, "version": view.version, "span": true})
+        } else {
+            json!({"check_id": r.check_id, "version": view.version})
+        }),
+    };
+    // A finding's message is its own note when it has one; the check's notes (often a
+    // paragraph) are in the hover. An unconfirmed candidate says so.
+    let own_message = |note: &str| {
+        let note = note.trim();
+        match (note.is_empty(), r.result) {
+            (true, _) => message.clone(),
+            (false, Verdict::Fail) => note.to_string(),
+            (false, _) => format!("{note} (unconfirmed)"),
+        }
     };
     if quotes.is_empty() {
         // "Not evaluated" (no run, nothing cited) is not a finding: the status and the
         // first-line hover summary carry it, so the editor is not filled with noise.
         let observed = r.result == Verdict::Fail || !r.raw_runs.is_empty();
         if observed && !view.suppressed_checks.contains(&r.check_id) {
-            return vec![base(view.first_body_line_range(enc), None, None)];
+            return vec![base(
+                view.first_body_line_range(enc),
+                false,
+                message.clone(),
+                None,
+            )];
         }
         return Vec::new();
     }
@@ -125,40 +152,29 @@ fn findings(
         location: Location::new(uri.clone(), view.range(s, e, enc)),
         message,
     };
-    // The diagnostic sits on a quote's first piece; its other pieces, then the other
-    // quotes of the same check, are related locations.
+    // The diagnostic sits on a quote's first piece; its other pieces are related
+    // locations. The check's other quotes are diagnostics of their own: listing them again
+    // on every one made a dense document's publish megabytes (issue 14).
     quotes
         .iter()
-        .enumerate()
-        .map(|(i, pieces)| {
+        .map(|(pieces, note, source)| {
             let n = pieces.len();
             let own =
                 pieces.iter().enumerate().skip(1).map(|(k, &p)| {
                     related_at(p, format!("piece {} of {n} of the same quote", k + 1))
                 });
-            let others = quotes
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != i)
-                .map(|(_, q)| related_at(q[0], format!("also cited for {}", r.check_id)));
             // Where the claim is in the source companion (grounding checks) comes first.
-            let in_source = r
-                .evidence_citations
-                .iter()
-                .filter(|c| is_located(c))
-                .nth(i)
-                .and_then(|c| c.source.as_ref())
-                .and_then(source_related);
-            let related: Vec<DiagnosticRelatedInformation> = in_source
+            let related: Vec<DiagnosticRelatedInformation> = source
+                .and_then(source_related)
                 .into_iter()
                 .chain(own)
-                .chain(others)
                 .take(MAX_RELATED)
                 .collect();
             let first = pieces[0];
             base(
                 view.range(first.0, first.1, enc),
-                Some(first),
+                true,
+                own_message(note),
                 (!related.is_empty()).then_some(related),
             )
         })

@@ -40,6 +40,8 @@ pub struct DocInner {
     pub view: Option<ViewRef>,
     /// Bumped on every change; a debounced publish runs only if it is still current.
     pub generation: u64,
+    /// How long the last check of this document took: the debounce is scaled to it.
+    pub last_check: Option<std::time::Duration>,
 }
 
 pub struct DocEntry {
@@ -61,6 +63,7 @@ impl DocEntry {
                 last_report_id: None,
                 view: None,
                 generation: 0,
+                last_check: None,
             }),
             publish_lock: tokio::sync::Mutex::new(()),
         }
@@ -165,8 +168,11 @@ pub fn char_index(rope: &Rope, pos: Position, enc: Encoding) -> usize {
     let start = rope.line_to_char(line);
     let mut units = 0u32;
     let mut chars = 0usize;
-    for ch in rope.line(line).chars() {
-        if ch == '\n' || ch == '\r' || units >= pos.character {
+    let mut chars_of_line = rope.line(line).chars().peekable();
+    while let Some(ch) = chars_of_line.next() {
+        // The line ends at `\n` or `\r\n` (as `LineIndex` has it); a lone `\r` is text.
+        let crlf = ch == '\r' && chars_of_line.peek() == Some(&'\n');
+        if ch == '\n' || crlf || units >= pos.character {
             break;
         }
         units += match enc {

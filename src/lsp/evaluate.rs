@@ -170,14 +170,27 @@ impl Backend {
 
     /// The evaluator the settings give, if any (a broken one is logged and skipped).
     pub(crate) async fn evaluator(&self, eff: &super::settings::Effective) -> Option<Evaluator> {
-        match eff.evaluator.clone().map(Evaluator::new) {
-            Some(Ok(ev)) => Some(ev),
-            Some(Err(e)) => {
+        let settings = eff.evaluator.clone()?;
+        // Keyed by the settings and a hash of the key (never the key itself).
+        let id = crate::model::integrity::sha256_hex(
+            format!("{settings:?}\u{0}{}", settings.api_key.expose()).as_bytes(),
+        );
+        if let Some(ev) = self.state.evaluators.get(&id) {
+            return Some(ev.clone());
+        }
+        match Evaluator::new(settings) {
+            Ok(ev) => {
+                if self.state.evaluators.len() >= 8 {
+                    self.state.evaluators.clear();
+                }
+                self.state.evaluators.insert(id, ev.clone());
+                Some(ev)
+            }
+            Err(e) => {
                 let message = format!("evaluator not available: {e}");
                 self.log(tracing::Level::WARN, message).await;
                 None
             }
-            None => None,
         }
     }
 

@@ -20,7 +20,20 @@ use crate::model::integrity::report_id;
 use crate::model::{Encoding, Mode};
 use crate::workspace::resolver::ProblemKind;
 
+/// The longest debounce: for documents whose checks take 100 ms or more.
 pub const DEBOUNCE: Duration = Duration::from_millis(200);
+/// The shortest: a burst of keystrokes still coalesces.
+pub const MIN_DEBOUNCE: Duration = Duration::from_millis(10);
+
+/// Wait after a change scaled to how long this document's checks took last time: twice
+/// that (so checking takes at most a third of a typing burst), between [`MIN_DEBOUNCE`] and
+/// [`DEBOUNCE`]. A publish whose text moved on is dropped, so only the newest version is
+/// ever shown. Unknown (first change): 50 ms.
+pub fn debounce_for(last_check: Option<Duration>) -> Duration {
+    last_check
+        .map_or(Duration::from_millis(50), |d| d.saturating_mul(2))
+        .clamp(MIN_DEBOUNCE, DEBOUNCE)
+}
 
 impl Backend {
     /// Compute and publish diagnostics for the document's current text. Publishes are
@@ -47,6 +60,7 @@ impl Backend {
             compute(&state, &u, text, version, kind, evaluation, enc)
         })
         .await;
+        entry.lock().last_check = Some(started.elapsed());
         tracing::debug!(
             version,
             elapsed_ms = started.elapsed().as_secs_f64() * 1e3,
@@ -78,8 +92,11 @@ impl Backend {
     /// Publish once the document has been quiet for the debounce delay.
     pub fn schedule_publish(&self, uri: Uri, generation: u64) {
         let this = self.clone();
+        let wait = self
+            .entry(&uri)
+            .map_or(DEBOUNCE, |e| debounce_for(e.lock().last_check));
         tokio::spawn(async move {
-            tokio::time::sleep(DEBOUNCE).await;
+            tokio::time::sleep(wait).await;
             let Some(entry) = this.entry(&uri) else {
                 return;
             };
@@ -210,4 +227,18 @@ fn compute(
         )),
     };
     (diags, Some(view), status)
+}
+
+#[cfg(test)]
+mod debounce_tests {
+    use super::*;
+
+    #[test]
+    fn debounce_scales_with_the_measured_check_time_within_bounds() {
+        let ms = Duration::from_millis;
+        assert_eq!(debounce_for(Some(ms(1))), MIN_DEBOUNCE);
+        assert_eq!(debounce_for(Some(ms(20))), ms(40));
+        assert_eq!(debounce_for(Some(ms(5_000))), DEBOUNCE);
+        assert_eq!(debounce_for(None), ms(50));
+    }
 }

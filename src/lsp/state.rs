@@ -32,6 +32,9 @@ pub struct State {
     pub pull_configuration: AtomicBool,
     /// The workspace folders the client opened: what documents may name files in.
     pub roots: RwLock<Vec<PathBuf>>,
+    /// One evaluator per distinct settings, shared by every evaluation of the server: the
+    /// documents evaluated at once share ONE concurrency limit and `retry-after` pause.
+    pub evaluators: DashMap<String, crate::evaluator::Evaluator>,
 }
 
 impl State {
@@ -48,6 +51,7 @@ impl State {
             stores: DashMap::new(),
             shutdown_requested: AtomicBool::new(false),
             pull_configuration: AtomicBool::new(false),
+            evaluators: DashMap::new(),
             roots: RwLock::new(Vec::new()),
         }
     }

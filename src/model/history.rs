@@ -14,4 +14,8 @@ pub struct HistoryRow {
     pub status: String,
     pub consistency_score: f64,
     pub is_baseline: bool,
+    /// This run repeated the stored report `report_id` unchanged (same inputs, playbook,
+    /// mode and results): only its time was recorded. Its own id is `rerun_id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rerun_id: Option<String>,
 }

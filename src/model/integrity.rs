@@ -43,6 +43,26 @@ pub fn inputs_fingerprint(ai_output: &str, source_document: &str, prompt: &str) 
 }
 
 /// A report's content id: sha256 of its canonical JSON (id field empty), first 16 hex digits.
+/// What makes two reports the same result: everything but when it was made, its id, its
+/// request id, whether runs came from the response cache, and the notes of results with
+/// no runs of their own (the report-level drift and variance checks, whose notes name the
+/// report they were compared with: a rerun compares with the previous run).
+pub fn results_digest(report: &super::report::Report) -> String {
+    let mut copy = report.clone();
+    copy.report_id = String::new();
+    copy.timestamp = String::new();
+    copy.request_id = None;
+    for r in &mut copy.check_results {
+        if r.raw_runs.is_empty() {
+            r.notes = String::new();
+        }
+        for run in &mut r.raw_runs {
+            run.cached = false;
+        }
+    }
+    jcs_sha256(&copy)
+}
+
 pub fn report_id(report: &super::report::Report) -> String {
     let mut copy = report.clone();
     copy.report_id = String::new();

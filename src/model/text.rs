@@ -25,21 +25,46 @@ pub enum Encoding {
     Utf8,
 }
 
-/// Line starts of a text, for O(log n) conversions.
+/// Line starts of a text, for O(log n) conversions, whatever the length of a line.
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     line_starts: Vec<usize>,
     len: usize,
+    /// Each non-ASCII character: its byte offset and the running total, up to and including
+    /// it, of (UTF-8 bytes − UTF-16 units). A UTF-16 column is then bytes minus the deficit
+    /// between two offsets, found by binary search (no scan of the line per conversion).
+    non_ascii: Vec<(usize, usize)>,
 }
 
 impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let mut deficit = 0;
+        let non_ascii = text
+            .char_indices()
+            .filter(|(_, c)| !c.is_ascii())
+            .map(|(i, c)| {
+                deficit += c.len_utf8() - c.len_utf16();
+                (i, deficit)
+            })
+            .collect();
         LineIndex {
             line_starts,
             len: text.len(),
+            non_ascii,
         }
+    }
+
+    /// Total (UTF-8 bytes − UTF-16 units) of the characters starting before `offset`.
+    fn deficit(&self, offset: usize) -> usize {
+        let i = self.non_ascii.partition_point(|&(p, _)| p < offset);
+        if i == 0 { 0 } else { self.non_ascii[i - 1].1 }
+    }
+
+    /// UTF-16 units of `text[start..offset]` (both character boundaries).
+    fn utf16_len(&self, start: usize, offset: usize) -> usize {
+        (offset - start) - (self.deficit(offset) - self.deficit(start))
     }
 
     pub fn line_count(&self) -> usize {
@@ -80,10 +105,9 @@ impl LineIndex {
         let offset = floor_char_boundary(text, offset.min(text.len()));
         let line = self.line_of(offset);
         let start = self.line_start(line);
-        let segment = &text[start..offset];
         let character = match enc {
-            Encoding::Utf8 => segment.len(),
-            Encoding::Utf16 => segment.chars().map(char::len_utf16).sum(),
+            Encoding::Utf8 => offset - start,
+            Encoding::Utf16 => self.utf16_len(start, offset),
         } as u32;
         Position { line, character }
     }
@@ -102,9 +126,52 @@ impl LineIndex {
         }
         let start = self.line_start(pos.line);
         let end = self.line_end(text, pos.line);
-        let line = &text[start..end];
+        let c = pos.character as usize;
+        let b = match enc {
+            // The first character boundary at or after `c` bytes.
+            Encoding::Utf8 => ceil_char_boundary(text, start.saturating_add(c).min(end)),
+            Encoding::Utf16 => self.utf16_offset(text, start, end, c),
+        };
+        b.min(end)
+    }
+
+    /// The first character boundary `b` in the line `start..end` with at least `c` UTF-16
+    /// units in `start..b` (or `end`), in O(log n): binary search over the line's non-ASCII
+    /// characters, then plain arithmetic over the ASCII run that follows.
+    fn utf16_offset(&self, text: &str, start: usize, end: usize, c: usize) -> usize {
+        let lo = self.non_ascii.partition_point(|&(p, _)| p < start);
+        let hi = self.non_ascii.partition_point(|&(p, _)| p < end);
+        let line = &self.non_ascii[lo..hi];
+        // Non-ASCII characters of the line that start before `c` units.
+        let j = line.partition_point(|&(q, _)| self.utf16_len(start, q) < c);
+        if j == 0 {
+            return start.saturating_add(c);
+        }
+        let q = line[j - 1].0;
+        let ch = text[q..]
+            .chars()
+            .next()
+            .expect("a character at a recorded offset");
+        let after = q + ch.len_utf8();
+        let units = self.utf16_len(start, q) + ch.len_utf16();
+        if units >= c {
+            after
+        } else {
+            after + (c - units)
+        }
+    }
+
+    /// The conversion by a plain scan of the line: the reference the indexed one is
+    /// tested against.
+    #[doc(hidden)]
+    pub fn offset_by_scan(&self, text: &str, pos: Position, enc: Encoding) -> usize {
+        if pos.line as usize >= self.line_starts.len() {
+            return self.len;
+        }
+        let start = self.line_start(pos.line);
+        let end = self.line_end(text, pos.line);
         let mut units = 0u32;
-        for (i, ch) in line.char_indices() {
+        for (i, ch) in text[start..end].char_indices() {
             if units >= pos.character {
                 return start + i;
             }
@@ -115,6 +182,27 @@ impl LineIndex {
         }
         end
     }
+
+    /// [`LineIndex::position`] by a plain scan of the line (test reference).
+    #[doc(hidden)]
+    pub fn position_by_scan(&self, text: &str, offset: usize, enc: Encoding) -> Position {
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let line = self.line_of(offset);
+        let segment = &text[self.line_start(line)..offset];
+        let character = match enc {
+            Encoding::Utf8 => segment.len(),
+            Encoding::Utf16 => segment.chars().map(char::len_utf16).sum(),
+        } as u32;
+        Position { line, character }
+    }
+}
+
+pub fn ceil_char_boundary(text: &str, mut i: usize) -> usize {
+    i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i += 1;
+    }
+    i
 }
 
 pub fn floor_char_boundary(text: &str, mut i: usize) -> usize {
@@ -209,5 +297,30 @@ mod tests {
         let text = "é";
         let idx = LineIndex::new(text);
         assert_eq!(idx.position(text, 1, Encoding::Utf8).character, 0);
+    }
+
+    #[test]
+    fn indexed_conversions_equal_the_line_scan() {
+        let text = "ab\u{e9}\u{1F600}c\r\n\u{1F600}\u{1F600}\nplain ascii line\n\u{ab}x\u{bb} \u{2014} y\n\n";
+        let idx = LineIndex::new(text);
+        for enc in [Encoding::Utf16, Encoding::Utf8] {
+            for off in 0..=text.len() + 2 {
+                assert_eq!(
+                    idx.position(text, off, enc),
+                    idx.position_by_scan(text, off, enc),
+                    "offset {off} {enc:?}"
+                );
+            }
+            for line in 0..7 {
+                for character in 0..30 {
+                    let p = Position { line, character };
+                    assert_eq!(
+                        idx.offset(text, p, enc),
+                        idx.offset_by_scan(text, p, enc),
+                        "{p:?} {enc:?}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -209,7 +209,11 @@ pub fn history(rows: &[HistoryRow], with_document: bool) -> String {
             r.status,
             r.consistency_score,
             r.report_id,
-            if r.is_baseline { " (baseline)" } else { "" },
+            match (r.is_baseline, &r.rerun_id) {
+                (true, _) => " (baseline)".to_string(),
+                (false, Some(id)) => format!(" (rerun {id}, unchanged)"),
+                (false, None) => String::new(),
+            },
             if with_document {
                 format!("  {}", r.document)
             } else {

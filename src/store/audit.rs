@@ -30,6 +30,20 @@ impl Store {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| self.err("starting transaction", e))?;
+        self.append_audit_in(&tx, events)?;
+        tx.commit()
+            .map_err(|e| self.err("writing the audit log", e))
+    }
+
+    /// Append inside the caller's (immediate) transaction.
+    pub(super) fn append_audit_in(
+        &self,
+        tx: &Connection,
+        events: &[AuditEvent],
+    ) -> Result<(), StoreError> {
+        if events.is_empty() {
+            return Ok(());
+        }
         let last: Option<(i64, String)> = tx
             .query_row(
                 "SELECT id, row_hash FROM audit_log ORDER BY id DESC LIMIT 1",
@@ -42,12 +56,11 @@ impl Store {
         for event in events {
             id += 1;
             let row_hash = row_hash(id, event, &prev);
-            insert(&tx, id, event, &prev, &row_hash)
+            insert(tx, id, event, &prev, &row_hash)
                 .map_err(|e| self.err("writing the audit log", e))?;
             prev = row_hash;
         }
-        tx.commit()
-            .map_err(|e| self.err("writing the audit log", e))
+        Ok(())
     }
 
     /// The log, oldest first; of one document when given; the last `limit` rows.

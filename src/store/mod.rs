@@ -18,6 +18,7 @@ mod error;
 mod mac;
 mod prune;
 mod reports;
+mod reruns;
 mod schema;
 pub mod secret;
 #[cfg(test)]

@@ -13,14 +13,15 @@ use crate::model::{Mode, Report};
 const NEWEST_FIRST: &str = "ORDER BY timestamp_ns DESC, rowid DESC";
 
 /// The columns a row is read with (and its MAC covers, but `mac` itself).
-const COLUMNS: &str = "report_id, doc_key, timestamp, playbook_id, playbook_version, playbook_hash,
+pub(super) const COLUMNS: &str =
+    "report_id, doc_key, timestamp, playbook_id, playbook_version, playbook_hash,
     inputs_fingerprint, mode, status, consistency_score, report_json, mac";
 
 /// One stored report row.
-struct Row {
-    report_id: String,
-    doc_key: String,
-    timestamp: String,
+pub(super) struct Row {
+    pub(super) report_id: String,
+    pub(super) doc_key: String,
+    pub(super) timestamp: String,
     playbook_id: String,
     playbook_version: String,
     playbook_hash: String,
@@ -95,7 +96,7 @@ impl Store {
     }
 
     /// The report of the first row (in query order) that verifies and parses.
-    fn first_verified(
+    pub(super) fn first_verified(
         &self,
         conn: &Connection,
         sql: &str,
@@ -129,6 +130,42 @@ impl Store {
     /// Report ids are content hashes, so the same id means the same report, and
     /// keeping the first row keeps its insertion order and any baseline pointing at it.
     pub fn save_report(&self, doc_key: &str, report: &Report) -> Result<(), StoreError> {
+        self.save_batch(&[(doc_key, report)], &[]).map(|_| ())
+    }
+
+    /// Save reports and append audit events in ONE transaction: a CLI batch costs one
+    /// commit, not two per document. All or nothing. A report that repeats the latest
+    /// stored one of its document unchanged is recorded as a rerun (its id and time), not
+    /// stored again. Returns, per report, the id of the stored report it is or repeats.
+    pub fn save_batch(
+        &self,
+        reports: &[(&str, &Report)],
+        events: &[crate::model::AuditEvent],
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = reports
+            .iter()
+            .map(|(doc_key, report)| self.report_row(doc_key, report))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut conn = self.conn();
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| self.err("starting transaction", e))?;
+        let mut stored = Vec::with_capacity(rows.len());
+        for ((row, row_mac), (_, report)) in rows.iter().zip(reports) {
+            match self.repeated(&tx, &row.doc_key, report)? {
+                Some(original) => {
+                    self.insert_rerun(&tx, &row.report_id, &row.doc_key, &row.timestamp, &original)?
+                }
+                None => self.insert_report(&tx, row, row_mac)?,
+            }
+            stored.push(self.stored_id(&tx, &row.report_id)?);
+        }
+        self.append_audit_in(&tx, events)?;
+        tx.commit().map_err(|e| self.err("saving report", e))?;
+        Ok(stored)
+    }
+
+    fn report_row(&self, doc_key: &str, report: &Report) -> Result<(Row, String), StoreError> {
         if report.report_id.trim().is_empty() {
             return Err(StoreError(
                 "cannot save a report without a report_id".into(),
@@ -139,10 +176,10 @@ impl Store {
         })?;
         let row = Row::of(doc_key, report, json);
         let row_mac = mac::mac(self.key(), "report", &row.values());
-        let mut conn = self.conn();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| self.err("starting transaction", e))?;
+        Ok((row, row_mac))
+    }
+
+    fn insert_report(&self, tx: &Connection, row: &Row, row_mac: &str) -> Result<(), StoreError> {
         tx.execute(
             "INSERT OR IGNORE INTO reports (report_id, doc_key, timestamp, timestamp_ns, playbook_id,
                 playbook_version, playbook_hash, inputs_fingerprint, mode, status, consistency_score,
@@ -165,7 +202,7 @@ impl Store {
             ],
         )
         .map_err(|e| self.err("saving report", e))?;
-        tx.commit().map_err(|e| self.err("saving report", e))
+        Ok(())
     }
 
     /// By full id or unique prefix. An ambiguous prefix is an error listing the matches.
@@ -200,6 +237,10 @@ impl Store {
             .map_err(|e| self.err("looking up report", e))?;
         if exact.is_some() {
             return Ok(exact);
+        }
+        // The id of a rerun stands for the report it repeated.
+        if let Some(original) = self.rerun_of(conn, id)? {
+            return Ok(Some(original));
         }
         // substr, not LIKE: ids may not contain LIKE wildcards, but a prefix given by a user might.
         const SHOWN: usize = 5;
@@ -255,21 +296,34 @@ impl Store {
             if out.len() >= limit {
                 break;
             }
+            let timestamp_ns = timestamp_ns(&row.timestamp);
             if self.row_verifies(&row) {
-                out.push(HistoryRow {
-                    report_id: row.report_id,
-                    timestamp: row.timestamp,
-                    document: row.doc_key,
-                    playbook_id: row.playbook_id,
-                    playbook_version: row.playbook_version,
-                    mode: row.mode,
-                    status: row.status,
-                    consistency_score: row.consistency_score,
-                    is_baseline,
-                });
+                out.push((
+                    timestamp_ns,
+                    HistoryRow {
+                        report_id: row.report_id,
+                        timestamp: row.timestamp,
+                        document: row.doc_key,
+                        playbook_id: row.playbook_id,
+                        playbook_version: row.playbook_version,
+                        mode: row.mode,
+                        status: row.status,
+                        consistency_score: row.consistency_score,
+                        is_baseline,
+                        rerun_id: None,
+                    },
+                ));
             }
         }
-        Ok(out)
+        drop(stmt);
+        out.extend(self.rerun_history(&conn, doc_key, limit)?);
+        // Newest first; a rerun after its report when both have the same time.
+        out.sort_by(|a, b| {
+            b.0.cmp(&a.0)
+                .then(a.1.rerun_id.is_none().cmp(&b.1.rerun_id.is_none()))
+        });
+        out.truncate(limit);
+        Ok(out.into_iter().map(|(_, r)| r).collect())
     }
 
     /// Most recent report of this document and playbook hash, other than `exclude_id`.

@@ -78,6 +78,18 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX counterfactual_by_doc ON counterfactual_audits (doc_key, timestamp_ns);
     CREATE INDEX counterfactual_by_time ON counterfactual_audits (timestamp_ns);",
+    // v5 (issue 14): an unchanged result is stored once; each rerun that repeated it is a
+    // small row (its own id and time) pointing at the stored report.
+    "CREATE TABLE reruns (
+        rerun_id     TEXT PRIMARY KEY NOT NULL,
+        report_id    TEXT NOT NULL REFERENCES reports (report_id) ON DELETE CASCADE,
+        doc_key      TEXT NOT NULL,
+        timestamp    TEXT NOT NULL,
+        timestamp_ns INTEGER NOT NULL,
+        mac          TEXT
+    );
+    CREATE INDEX reruns_by_doc ON reruns (doc_key, timestamp_ns);
+    CREATE INDEX reruns_by_time ON reruns (timestamp_ns);",
 ];
 
 /// Schema version this binary writes.

@@ -49,7 +49,8 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
                 byte_ranges: Vec::new(),
                 context: String::new(),
             }],
-            notes: "No escalation statement".into(),
+            // Each id its own result (the store keeps one copy of a repeated result).
+            notes: format!("No escalation statement ({id})"),
             raw_runs: vec![RawRun {
                 run: 1,
                 result: Verdict::Fail,

@@ -108,10 +108,15 @@ impl Config {
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| ConfigError(format!("{}: cannot read: {e}", path.display())))?;
-        let file: ConfigFile = toml::from_str(&text).map_err(|e| {
+        Config::parse(&text, path)
+    }
+
+    /// The text of `path` (a `byop.toml`), already read.
+    pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+        let file: ConfigFile = toml::from_str(text).map_err(|e| {
             let pos = e
                 .span()
-                .map(|s| LineIndex::new(&text).position(&text, s.start, Encoding::Utf8))
+                .map(|s| LineIndex::new(text).position(text, s.start, Encoding::Utf8))
                 .unwrap_or_default();
             ConfigError(format!(
                 "{}:{}:{}: {}",

@@ -55,8 +55,32 @@ pub async fn evaluate_and_save(
     resolved: &Resolved,
     store: Option<Arc<Store>>,
     doc_key: &str,
-    mut opts: RunOptions,
+    opts: RunOptions,
 ) -> Result<Report, EvaluateError> {
+    let done = evaluate_unsaved(resolved, store.as_ref(), doc_key, opts).await?;
+    match store {
+        Some(store) => save_all(&store, vec![done])
+            .pop()
+            .expect("one result")
+            .map(|(report, _)| report),
+        None => Ok(done.result?),
+    }
+}
+
+/// An evaluation whose report and audit trail are not saved yet (see [`save_all`]).
+pub struct Unsaved {
+    doc_key: String,
+    result: Result<Report, RunError>,
+    trail: Trail,
+}
+
+/// Run with the store's history and cache; nothing is written but the response cache.
+pub async fn evaluate_unsaved(
+    resolved: &Resolved,
+    store: Option<&Arc<Store>>,
+    doc_key: &str,
+    mut opts: RunOptions,
+) -> Result<Unsaved, EvaluateError> {
     let request_id = opts.request_id.clone().unwrap_or_else(new_request_id);
     let started = std::time::SystemTime::now();
     let mut trail = Trail::new(&request_id, doc_key, resolved);
@@ -69,7 +93,7 @@ pub async fn evaluate_and_save(
     });
     opts.request_id = Some(request_id.clone());
     opts.playbook_source = Some(resolved.playbook_source);
-    if let Some(store) = &store {
+    if let Some(store) = store {
         let mode = runner::effective_mode(&opts);
         opts.reference = drift_reference(store, doc_key, &resolved.playbook.logic_hash, mode)?;
         opts.cache = Some(Arc::new(crate::store::DocCache {
@@ -82,29 +106,68 @@ pub async fn evaluate_and_save(
     let calls = recorder.take();
     super::telemetry::export_check(resolved, result.as_ref().ok(), &calls, &request_id, started);
     trail.calls(calls);
-    let saved = match (&result, &store) {
-        (Ok(report), Some(store)) => store
-            .save_report(doc_key, report)
-            .map_err(EvaluateError::from),
-        _ => Ok(()),
-    };
-    match (&result, &saved) {
-        (Ok(report), Ok(())) => match report.unevaluated().first() {
-            Some((_, kind)) => {
-                trail.push(AuditState::Halted, Some(format!("not_evaluated:{kind}")))
+    Ok(Unsaved {
+        doc_key: doc_key.to_string(),
+        result,
+        trail,
+    })
+}
+
+/// Save the reports and audit trails of a batch in one transaction (one commit however
+/// many documents). If that fails, each request's trail is still appended, halted with
+/// `store_error`, and every report of the batch is an error. With each report, the id it
+/// is stored under (its own, or that of the unchanged report it repeated).
+pub fn save_all(
+    store: &Store,
+    batch: Vec<Unsaved>,
+) -> Vec<Result<(Report, String), EvaluateError>> {
+    let finish = |u: &Unsaved, saved: bool| {
+        let mut trail = Trail {
+            events: u.trail.events.clone(),
+            base: u.trail.base.clone(),
+        };
+        match (&u.result, saved) {
+            (Ok(report), true) => match report.unevaluated().first() {
+                Some((_, kind)) => {
+                    trail.push(AuditState::Halted, Some(format!("not_evaluated:{kind}")))
+                }
+                None => trail.push(AuditState::Evaluated, Some(report.report_id.clone())),
+            },
+            (Ok(_), false) => trail.push(AuditState::Halted, Some("store_error".into())),
+            (Err(RunError::Cancelled), _) => {
+                trail.push(AuditState::Halted, Some("cancelled".into()))
             }
-            None => trail.push(AuditState::Evaluated, Some(report.report_id.clone())),
-        },
-        (Ok(_), Err(_)) => trail.push(AuditState::Halted, Some("store_error".into())),
-        (Err(RunError::Cancelled), _) => trail.push(AuditState::Halted, Some("cancelled".into())),
+        }
+        trail.events
+    };
+    let reports: Vec<(&str, &Report)> = batch
+        .iter()
+        .filter_map(|u| u.result.as_ref().ok().map(|r| (u.doc_key.as_str(), r)))
+        .collect();
+    let events: Vec<AuditEvent> = batch.iter().flat_map(|u| finish(u, true)).collect();
+    let saved = store.save_batch(&reports, &events);
+    if saved.is_err() {
+        let events: Vec<AuditEvent> = batch.iter().flat_map(|u| finish(u, false)).collect();
+        if let Err(e) = store.append_audit(&events) {
+            tracing::warn!("could not write the audit log: {e}");
+        }
     }
-    if let Some(store) = &store
-        && let Err(e) = store.append_audit(&trail.events)
-    {
-        tracing::warn!("could not write the audit log: {e}");
-    }
-    saved?;
-    Ok(result?)
+    let mut stored = saved.as_ref().map(|ids| ids.iter()).ok();
+    batch
+        .into_iter()
+        .map(|u| match (&saved, u.result) {
+            (_, Err(e)) => Err(e.into()),
+            (Err(e), Ok(_)) => Err(EvaluateError::Store(StoreError(e.0.clone()))),
+            (Ok(_), Ok(report)) => {
+                let id = stored
+                    .as_mut()
+                    .and_then(Iterator::next)
+                    .cloned()
+                    .unwrap_or_else(|| report.report_id.clone());
+                Ok((report, id))
+            }
+        })
+        .collect()
 }
 
 /// An input that could not be resolved: the request halts before any evaluation.
@@ -130,6 +193,7 @@ pub fn record_input_error(store: &Store, doc_key: &str, message: &str) {
 }
 
 /// The audit events of one request.
+#[derive(Clone)]
 pub(crate) struct Trail {
     pub(crate) events: Vec<AuditEvent>,
     base: AuditEvent,

@@ -154,7 +154,7 @@ impl CompiledRule for GroundingRule {
                 code: Some(CODE_NO_EVIDENCE.into()),
             });
         };
-        let skipped = self.skips.prepare(cx.text, cx.body);
+        let skipped = self.skips.prepare(cx.text, &cx.prose);
         let (hits, tally, code) = match self.what {
             What::Quotes {
                 min_words,

@@ -2,10 +2,32 @@
 //! material (the AI quoting a contract, not asserting), where sentences end,
 //! and which lines are headings.
 
-/// Regions of the body that are quotation, block quote or code.
+use std::sync::OnceLock;
+
+/// Regions of the body that are quotation, block quote or code; and, built on first use,
+/// the sentence and word boundaries of the body, so that every lookup is O(log n) and a
+/// rule's pass over a document stays linear whatever its shape (one 1 MB sentence included).
 #[derive(Debug, Clone, Default)]
 pub struct ProseMap {
     quoted: Vec<(usize, usize)>,
+    /// `quoted_max_end[i]` = the largest end among `quoted[..=i]` (spans may nest).
+    quoted_max_end: Vec<usize>,
+    body: (usize, usize),
+    bounds: OnceLock<Bounds>,
+}
+
+/// Precomputed answers of [`sentence_bounds`] and of the word-window scans.
+#[derive(Debug, Clone, Default)]
+struct Bounds {
+    /// Positions `s` (> body start) where a sentence starts: the backward scan of
+    /// [`sentence_bounds`] stops there.
+    starts: Vec<usize>,
+    /// `(e, end)`: positions where the forward scan stops, and the end it returns.
+    ends: Vec<(usize, usize)>,
+    /// `(i, next)`: a white-space character at `i` followed by a word character at `next`.
+    ws_before_word: Vec<(usize, usize)>,
+    /// `(i, prev)`: a white-space character at `i` preceded by a word character at `prev`.
+    ws_after_word: Vec<(usize, usize)>,
 }
 
 /// Quotations longer than this are treated as unbalanced quote marks, not quotes.
@@ -33,13 +55,114 @@ impl ProseMap {
             quoted_spans(line, start, &mut quoted);
         }
         quoted.sort_unstable();
-        ProseMap { quoted }
+        let quoted_max_end = quoted
+            .iter()
+            .scan(0, |max, &(_, e)| {
+                *max = e.max(*max);
+                Some(*max)
+            })
+            .collect();
+        ProseMap {
+            quoted,
+            quoted_max_end,
+            body,
+            bounds: OnceLock::new(),
+        }
     }
 
+    /// The body this map covers.
+    pub fn body(&self) -> (usize, usize) {
+        self.body
+    }
+
+    /// Is `start..end` inside one quoted region?
     pub fn is_quoted(&self, start: usize, end: usize) -> bool {
         let i = self.quoted.partition_point(|&(s, _)| s <= start);
-        i > 0 && self.quoted[i - 1].1 >= end
+        i > 0 && self.quoted_max_end[i - 1] >= end
     }
+
+    /// The text this map was built on must be passed back (the same `text` as in `new`).
+    fn bounds(&self, text: &str) -> &Bounds {
+        self.bounds.get_or_init(|| Bounds::new(text, self.body))
+    }
+
+    /// [`sentence_bounds`] within the body for `pos`, in O(log n) after one linear pass.
+    pub fn sentence(&self, text: &str, pos: usize) -> (usize, usize) {
+        let b = self.bounds(text);
+        let (lo, hi) = self.body;
+        let i = b.starts.partition_point(|&s| s <= pos);
+        let start = if i > 0 { b.starts[i - 1] } else { lo };
+        let j = b.ends.partition_point(|&(e, _)| e < pos);
+        let end = b.ends.get(j).map_or(hi, |&(_, end)| end);
+        (start.min(pos), end.max(pos))
+    }
+
+    /// Byte offset `n` words before `pos`, not before `floor` (`floor` ≥ the body start).
+    pub fn words_before(&self, text: &str, floor: usize, pos: usize, n: usize) -> usize {
+        let w = &self.bounds(text).ws_before_word;
+        let idx = w.partition_point(|&(_, next)| next < pos);
+        match idx.checked_sub(n) {
+            Some(k) if w[k].0 >= floor => w[k].0,
+            _ => floor,
+        }
+    }
+
+    /// Byte offset `n` words after `pos`, not after `ceil` (`ceil` ≤ the body end).
+    pub fn words_after(&self, text: &str, pos: usize, ceil: usize, n: usize) -> usize {
+        let w = &self.bounds(text).ws_after_word;
+        let idx = w.partition_point(|&(_, prev)| prev < pos);
+        match w.get(idx + n.max(1) - 1) {
+            Some(&(i, _)) if i < ceil => i,
+            _ => ceil,
+        }
+    }
+}
+
+impl Bounds {
+    /// One pass over the body: every position's stop conditions of [`sentence_bounds`]
+    /// evaluated once, and the word boundaries.
+    fn new(text: &str, (lo, hi): (usize, usize)) -> Bounds {
+        let bytes = text.as_bytes();
+        let mut b = Bounds::default();
+        for p in lo..hi {
+            if is_end(text, p, hi) {
+                b.ends.push((p, p + 1));
+                b.starts.push(p + 1);
+                continue;
+            }
+            if bytes[p] == b'\n' {
+                let next_breaks = p + 1 < hi && line_breaks_sentence(text, p + 1, hi);
+                if p + 1 >= hi || bytes[p + 1] == b'\n' || next_breaks {
+                    b.ends.push((p, p));
+                }
+                if next_breaks || (p > lo && bytes[p - 1] == b'\n') {
+                    b.starts.push(p + 1);
+                }
+            }
+        }
+        let mut prev: Option<(usize, bool)> = None;
+        for (i, ch) in text[lo..hi].char_indices() {
+            let (i, ws) = (lo + i, ch.is_whitespace());
+            if let Some((p, p_ws)) = prev {
+                if p_ws && !ws {
+                    b.ws_before_word.push((p, i));
+                }
+                if !p_ws && ws {
+                    b.ws_after_word.push((i, p));
+                }
+            }
+            prev = Some((i, ws));
+        }
+        b
+    }
+}
+
+/// Does the sentence end at byte `i` (`.!?;` followed by white space, not an abbreviation)?
+fn is_end(text: &str, i: usize, hi: usize) -> bool {
+    let bytes = text.as_bytes();
+    matches!(bytes[i], b'.' | b'!' | b'?' | b';')
+        && (i + 1 >= hi || bytes[i + 1].is_ascii_whitespace())
+        && !abbreviation_before(text, i)
 }
 
 /// Quoted spans within one line: "…", “…”, `…`. Straight quotes pair in order.
@@ -59,15 +182,12 @@ fn quoted_spans(line: &str, base: usize, out: &mut Vec<(usize, usize)>) {
     }
 }
 
-/// Bounds of the sentence around `pos` within `text[lo..hi]`: stops at `.!?;:` followed by
+/// Bounds of the sentence around `pos` within `text[lo..hi]` (one scan: O(sentence); rules
+/// use [`ProseMap::sentence`], which answers the same in O(log n)): stops at `.!?;:` followed by
 /// white space, at blank lines and at line starts that begin a list item or heading.
 pub fn sentence_bounds(text: &str, lo: usize, hi: usize, pos: usize) -> (usize, usize) {
     let bytes = text.as_bytes();
-    let is_end = |i: usize| {
-        matches!(bytes[i], b'.' | b'!' | b'?' | b';')
-            && (i + 1 >= hi || bytes[i + 1].is_ascii_whitespace())
-            && !abbreviation_before(text, i)
-    };
+    let is_end = |i: usize| is_end(text, i, hi);
     let mut start = pos;
     while start > lo {
         let prev = start - 1;
@@ -99,11 +219,16 @@ pub fn sentence_bounds(text: &str, lo: usize, hi: usize, pos: usize) -> (usize, 
 
 /// Does the line starting at `at` open a new block (heading, list item, table row)?
 fn line_breaks_sentence(text: &str, at: usize, hi: usize) -> bool {
-    let rest = text[at..hi].trim_start_matches([' ', '\t']);
-    rest.starts_with(['#', '-', '*', '+', '|', '>'])
-        || rest.split_once(['.', ')']).is_some_and(|(n, _)| {
-            !n.is_empty() && n.len() <= 3 && n.chars().all(|c| c.is_ascii_alphanumeric())
-        })
+    let rest = text[at..hi].trim_start_matches([' ', '\t']).as_bytes();
+    // An enumerator of at most 3 alphanumerics before `.` or `)`: only the first 4 bytes
+    // matter (reading further made 100 000 short lines quadratic).
+    let head = &rest[..rest.len().min(4)];
+    rest.first()
+        .is_some_and(|c| matches!(c, b'#' | b'-' | b'*' | b'+' | b'|' | b'>'))
+        || head
+            .iter()
+            .position(|&c| c == b'.' || c == b')')
+            .is_some_and(|n| n > 0 && head[..n].iter().all(u8::is_ascii_alphanumeric))
 }
 
 /// "e.g." / "i.e." / "Sec." must not end a sentence.
@@ -190,5 +315,45 @@ mod tests {
         assert!(is_heading_line(t, 0, 8));
         assert!(is_heading_line(t, 9, 26));
         assert!(!is_heading_line(t, 27, t.len()));
+    }
+
+    /// Texts whose every position exercises the stop conditions: abbreviations, list
+    /// items, numbered lines, blank lines, multi-byte characters, CRLF.
+    const SHAPES: [&str; 5] = [
+        "First one. Second, e.g. with Sec. 4 inside, ends here. Third\n- item one\n- item two",
+        "Intro\n\n1. one; two! three?\n  a) nested é item.\r\nplain line\n# Heading\n> quote",
+        "one long sentence, with commas, and no stop at all, going on and on",
+        "x.\ny.\n\n\n12) z. «é» — 😀. i.e. more.\n|a|b|\n+ plus",
+        "",
+    ];
+
+    #[test]
+    fn indexed_sentences_equal_the_scan_everywhere() {
+        for t in SHAPES {
+            for (lo, hi) in [(0, t.len()), (t.len() / 3, t.len()), (0, t.len() * 2 / 3)] {
+                let (lo, hi) = (
+                    crate::model::text::floor_char_boundary(t, lo),
+                    crate::model::text::floor_char_boundary(t, hi),
+                );
+                let m = ProseMap::new(t, (lo, hi));
+                for pos in (lo..=hi).filter(|&p| t.is_char_boundary(p)) {
+                    assert_eq!(
+                        m.sentence(t, pos),
+                        sentence_bounds(t, lo, hi, pos),
+                        "{t:?} body {lo}..{hi} at {pos}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nested_quotes_count_by_the_outer_span() {
+        // A fenced line holding a `code` span: the later, shorter span must not hide the
+        // longer one that starts before it.
+        let t = "> he said `x` and \"always legal\" there\n";
+        let m = ProseMap::new(t, (0, t.len()));
+        let s = t.find("there").unwrap();
+        assert!(m.is_quoted(s, s + 5));
     }
 }

@@ -75,7 +75,7 @@ impl PatternRule {
     }
 
     pub fn apply(&self, text: &str, body: (usize, usize), prose: &ProseMap) -> RuleOutcome {
-        let skipped = self.skips.prepare(text, body);
+        let skipped = self.skips.prepare(text, prose);
         let hits: Vec<Hit> = self
             .re
             .iter()

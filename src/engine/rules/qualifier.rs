@@ -8,10 +8,10 @@ use serde::Deserialize;
 
 use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome, Seg};
 use super::markdown::ProseMap;
-use super::markdown::sentence_bounds;
 use super::regexes::compile_all;
 use super::skip::{SkipRules, compile_skips};
 use crate::model::Verdict;
+use crate::model::text::{ceil_char_boundary, floor_char_boundary};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -109,7 +109,7 @@ impl QualifierRule {
                 notes: "No terms to check.".into(),
             };
         };
-        let skipped = self.skips.prepare(text, body);
+        let skipped = self.skips.prepare(text, prose);
         let mut hits = Vec::new();
         let mut qualified = 0usize;
         for m in terms.find_iter(&text[body.0..body.1]) {
@@ -120,7 +120,7 @@ impl QualifierRule {
             if !self.skips.is_empty() && skipped.covers(start, end) {
                 continue;
             }
-            if self.is_qualified(text, body, start, end) {
+            if self.is_qualified(text, prose, start, end) {
                 qualified += 1;
                 continue;
             }
@@ -147,13 +147,22 @@ impl QualifierRule {
         }
     }
 
-    fn is_qualified(&self, text: &str, body: (usize, usize), start: usize, end: usize) -> bool {
+    fn is_qualified(&self, text: &str, prose: &ProseMap, start: usize, end: usize) -> bool {
         let Some(quals) = &self.qualifiers else {
             return false;
         };
-        let (s_lo, s_hi) = sentence_bounds(text, body.0, body.1, start);
-        let lo = window_start(text, s_lo, start, self.window_words);
-        let hi = window_end(text, end, s_hi, self.window_words);
+        let (s_lo, s_hi) = prose.sentence(text, start);
+        let n = self.window_words;
+        // A "word" longer than MAX_WORD_BYTES (a line without white space) counts as that
+        // long: the window stays bounded, so each hit costs O(window), not O(sentence).
+        let reach = n.saturating_mul(MAX_WORD_BYTES);
+        let lo = prose
+            .words_before(text, s_lo, start, n)
+            .max(floor_char_boundary(text, start.saturating_sub(reach)));
+        let hi = prose
+            .words_after(text, end, s_hi.max(end), n)
+            .min(ceil_char_boundary(text, end.saturating_add(reach)))
+            .max(end);
         quals.find_iter(&text[lo..hi]).any(|q| {
             let qs = lo + q.start();
             // The term itself is not its own qualifier, but one that starts before it and runs
@@ -163,7 +172,12 @@ impl QualifierRule {
     }
 }
 
-/// Byte offset `n` words before `pos`, not before `floor`.
+/// The most bytes one word counts for in a qualifier window.
+const MAX_WORD_BYTES: usize = 64;
+
+/// Byte offset `n` words before `pos`, not before `floor` (the reference scan the
+/// precomputed [`ProseMap::words_before`] is tested against).
+#[cfg(test)]
 fn window_start(text: &str, floor: usize, pos: usize, n: usize) -> usize {
     let before = &text[floor..pos];
     let mut words = 0;
@@ -184,7 +198,9 @@ fn window_start(text: &str, floor: usize, pos: usize, n: usize) -> usize {
     floor
 }
 
-/// Byte offset `n` words after `pos`, not after `ceil`.
+/// Byte offset `n` words after `pos`, not after `ceil` (reference for
+/// [`ProseMap::words_after`]).
+#[cfg(test)]
 fn window_end(text: &str, pos: usize, ceil: usize, n: usize) -> usize {
     let after = &text[pos..ceil];
     let mut words = 0;
@@ -276,5 +292,64 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    use crate::engine::rules::sentence_bounds;
+
+    #[test]
+    fn indexed_word_windows_equal_the_scan() {
+        let texts = [
+            "Generally one two  three\tfour five six seven eight nine ten eleven twelve",
+            "  lead é😀 word\n\nnext   line — with «quotes» end ",
+            "nowhitespaceatall",
+            "",
+        ];
+        for t in texts {
+            let m = ProseMap::new(t, (0, t.len()));
+            let cuts: Vec<usize> = (0..=t.len()).filter(|&p| t.is_char_boundary(p)).collect();
+            for &floor in &cuts {
+                for &pos in cuts.iter().filter(|&&p| p >= floor) {
+                    for n in 1..5 {
+                        assert_eq!(
+                            m.words_before(t, floor, pos, n),
+                            window_start(t, floor, pos, n),
+                            "{t:?} before {pos} floor {floor} n {n}"
+                        );
+                        assert_eq!(
+                            m.words_after(t, floor, pos, n),
+                            window_end(t, floor, pos, n),
+                            "{t:?} after {floor} ceil {pos} n {n}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn one_long_sentence_keeps_every_hit_and_qualifier() {
+        // 2 000 hits in one sentence; every 10th clause qualified.
+        let mut t = String::new();
+        for i in 0..2000 {
+            if i % 10 == 0 {
+                t.push_str("it may be that ");
+            }
+            t.push_str("the clause is enforceable, ");
+        }
+        // The reference: the scans the index replaced, hit by hit.
+        let r = rule(3);
+        let (terms, quals) = (r.terms.as_ref().unwrap(), r.qualifiers.as_ref().unwrap());
+        let expected = terms
+            .find_iter(&t)
+            .filter(|m| {
+                let (lo, hi) = sentence_bounds(&t, 0, t.len(), m.start());
+                let a = window_start(&t, lo, m.start(), 3);
+                let b = window_end(&t, m.end(), hi, 3);
+                !quals.is_match(&t[a..b])
+            })
+            .count();
+        let n = hits(&t, 3).len();
+        assert!(n > 1000 && n < 2000, "{n}");
+        assert_eq!(n, expected);
     }
 }

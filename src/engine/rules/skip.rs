@@ -10,7 +10,9 @@
 use regex::Regex;
 
 use super::kind::RuleError;
-use super::markdown::{is_heading_line, sentence_bounds};
+use std::cell::Cell;
+
+use super::markdown::{ProseMap, is_heading_line};
 use super::regexes::compile_all;
 
 /// Compile the two optional parameters `skip_sentences` and `skip_sections`.
@@ -31,8 +33,14 @@ pub struct SkipRules {
 pub struct Skipped<'a> {
     rules: &'a SkipRules,
     text: &'a str,
-    body: (usize, usize),
+    prose: &'a ProseMap,
+    /// Sorted by start.
     regions: Vec<(usize, usize)>,
+    /// `regions_max_end[i]`: the largest end among `regions[..=i]`.
+    regions_max_end: Vec<usize>,
+    /// The last sentence tested against `skip_sentences` and the answer: hits come in
+    /// order, so a long sentence with many hits is matched once, not once per hit.
+    last_sentence: Cell<Option<(usize, usize, bool)>>,
 }
 
 impl SkipRules {
@@ -40,16 +48,27 @@ impl SkipRules {
         self.sentences.is_none() && self.sections.is_none()
     }
 
-    pub fn prepare<'a>(&'a self, text: &'a str, body: (usize, usize)) -> Skipped<'a> {
-        let regions = match &self.sections {
-            Some(re) => section_regions(re, text, body),
+    /// `prose` must have been built on `text` and the body.
+    pub fn prepare<'a>(&'a self, text: &'a str, prose: &'a ProseMap) -> Skipped<'a> {
+        let mut regions = match &self.sections {
+            Some(re) => section_regions(re, text, prose.body()),
             None => Vec::new(),
         };
+        regions.sort_unstable();
+        let regions_max_end = regions
+            .iter()
+            .scan(0, |max, &(_, e)| {
+                *max = e.max(*max);
+                Some(*max)
+            })
+            .collect();
         Skipped {
             rules: self,
             text,
-            body,
+            prose,
             regions,
+            regions_max_end,
+            last_sentence: Cell::new(None),
         }
     }
 }
@@ -57,14 +76,23 @@ impl SkipRules {
 impl Skipped<'_> {
     /// Is `start..end` drafted language rather than the AI's own prose?
     pub fn covers(&self, start: usize, end: usize) -> bool {
-        if self.regions.iter().any(|&(s, e)| s <= start && end <= e) {
+        let i = self.regions.partition_point(|&(s, _)| s <= start);
+        if i > 0 && self.regions_max_end[i - 1] >= end {
             return true;
         }
         let Some(re) = &self.rules.sentences else {
             return false;
         };
-        let (s, e) = sentence_bounds(self.text, self.body.0, self.body.1, start);
-        re.is_match(&self.text[s..e.max(end)])
+        let (s, e) = self.prose.sentence(self.text, start);
+        let e = e.max(end);
+        if let Some((ls, le, answer)) = self.last_sentence.get()
+            && (ls, le) == (s, e)
+        {
+            return answer;
+        }
+        let answer = re.is_match(&self.text[s..e]);
+        self.last_sentence.set(Some((s, e, answer)));
+        answer
     }
 }
 
@@ -147,7 +175,8 @@ mod tests {
 
     fn covered(r: &SkipRules, t: &str, word: &str) -> bool {
         let s = t.find(word).unwrap();
-        r.prepare(t, (0, t.len())).covers(s, s + word.len())
+        let prose = ProseMap::new(t, (0, t.len()));
+        r.prepare(t, &prose).covers(s, s + word.len())
     }
 
     #[test]
@@ -165,7 +194,8 @@ mod tests {
         let r = skips(None, Some(r"^proposed clause|^\[add\]|^suggested revision"));
         let t = "- **Proposed clause:** the waiver is valid.\nThe waiver is valid.\n[ADD] never assert\nnot a [ADD] label never";
         let first = t.find("valid").unwrap();
-        let p = r.prepare(t, (0, t.len()));
+        let prose = ProseMap::new(t, (0, t.len()));
+        let p = r.prepare(t, &prose);
         assert!(p.covers(first, first + 5));
         let second = t[first + 5..].find("valid").unwrap() + first + 5;
         assert!(!p.covers(second, second + 5));
@@ -196,7 +226,8 @@ mod tests {
         let r = skips(Some(r"\bshall\b|\bhereby\b"), None);
         let t = "This Agreement shall be binding upon successors. The clause is binding.";
         let first = t.find("binding").unwrap();
-        let p = r.prepare(t, (0, t.len()));
+        let prose = ProseMap::new(t, (0, t.len()));
+        let p = r.prepare(t, &prose);
         assert!(p.covers(first, first + 7));
         let second = t.rfind("binding").unwrap();
         assert!(!p.covers(second, second + 7));

@@ -104,7 +104,11 @@ fn fixes_of(view: &View, d: &Diagnostic, enc: Encoding) -> Vec<Fix> {
     let Some(result) = view.result(check_id) else {
         return Vec::new();
     };
-    let span = data.get("span").is_some_and(|s| !s.is_null()).then(|| {
+    // `true` (older servers: the span's text) when the diagnostic sits on a span.
+    let at_span = data
+        .get("span")
+        .is_some_and(|s| !s.is_null() && s.as_bool() != Some(false));
+    let span = at_span.then(|| {
         (
             view.offset(d.range.start, enc),
             view.offset(d.range.end, enc),

@@ -1,0 +1,250 @@
+//! Reruns: a run whose result repeats the latest stored report of its document (same
+//! inputs fingerprint, playbook hash, mode and results) is recorded as its id and time
+//! pointing at that report, not as another copy. `byop history` lists it as a rerun;
+//! its id resolves to the stored report. Rows carry a MAC like every other row.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde_json::json;
+
+use super::error::StoreError;
+use super::reports::COLUMNS;
+use super::{Store, mac, timestamp_ns};
+use crate::model::integrity::results_digest;
+use crate::model::{HistoryRow, Report};
+
+impl Store {
+    /// The id of the latest stored report of `report`'s document, playbook and mode when
+    /// `report` repeats it unchanged.
+    pub(super) fn repeated(
+        &self,
+        conn: &Connection,
+        doc_key: &str,
+        report: &Report,
+    ) -> Result<Option<String>, StoreError> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM reports WHERE doc_key = ?1 AND playbook_hash = ?2 AND mode = ?3
+             ORDER BY timestamp_ns DESC, rowid DESC LIMIT 1"
+        );
+        let latest = self.first_verified(
+            conn,
+            &sql,
+            params![
+                doc_key,
+                report.integrity.playbook_logic_hash,
+                report.execution_mode.as_str()
+            ],
+        )?;
+        Ok(latest
+            .filter(|l| l.report_id != report.report_id)
+            .filter(|l| l.integrity.inputs_fingerprint == report.integrity.inputs_fingerprint)
+            .filter(|l| results_digest(l) == results_digest(report))
+            .map(|l| l.report_id))
+    }
+
+    pub(super) fn insert_rerun(
+        &self,
+        conn: &Connection,
+        rerun_id: &str,
+        doc_key: &str,
+        timestamp: &str,
+        original: &str,
+    ) -> Result<(), StoreError> {
+        let row_mac = mac::mac(
+            self.key(),
+            "rerun",
+            &json!([rerun_id, original, doc_key, timestamp]),
+        );
+        conn.execute(
+            "INSERT OR IGNORE INTO reruns (rerun_id, report_id, doc_key, timestamp, timestamp_ns, mac)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                rerun_id,
+                original,
+                doc_key,
+                timestamp,
+                timestamp_ns(timestamp),
+                row_mac
+            ],
+        )
+        .map_err(|e| self.err("saving rerun", e))?;
+        Ok(())
+    }
+
+    /// The stored report a rerun id stands for (a row that does not verify is ignored).
+    pub(super) fn rerun_of(
+        &self,
+        conn: &Connection,
+        rerun_id: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let row: Option<(String, String, String, Option<String>)> = conn
+            .query_row(
+                "SELECT report_id, doc_key, timestamp, mac FROM reruns WHERE rerun_id = ?1",
+                [rerun_id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()
+            .map_err(|e| self.err("looking up report", e))?;
+        Ok(row.and_then(|(original, doc_key, timestamp, m)| {
+            self.rerun_verifies(rerun_id, &original, &doc_key, &timestamp, m.as_deref())
+                .then_some(original)
+        }))
+    }
+
+    /// The id a saved report is stored under: its own, or the one it repeated.
+    pub(super) fn stored_id(&self, conn: &Connection, id: &str) -> Result<String, StoreError> {
+        Ok(self.rerun_of(conn, id)?.unwrap_or_else(|| id.to_string()))
+    }
+
+    fn rerun_verifies(
+        &self,
+        rerun_id: &str,
+        original: &str,
+        doc_key: &str,
+        timestamp: &str,
+        m: Option<&str>,
+    ) -> bool {
+        let ok = mac::verify(
+            self.key(),
+            "rerun",
+            &json!([rerun_id, original, doc_key, timestamp]),
+            m,
+        );
+        if !ok {
+            self.reject(&format!("rerun {rerun_id}"));
+        }
+        ok
+    }
+
+    /// The newest `limit` reruns (of one document when given) as history rows, with the
+    /// stored report's mode, status and score.
+    pub(super) fn rerun_history(
+        &self,
+        conn: &Connection,
+        doc_key: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<(Option<i64>, HistoryRow)>, StoreError> {
+        let mut stmt = conn
+            .prepare(
+                "SELECT x.rerun_id, x.report_id, x.doc_key, x.timestamp, x.mac, x.timestamp_ns
+                 FROM reruns x WHERE (?1 IS NULL OR x.doc_key = ?1)
+                 ORDER BY x.timestamp_ns DESC, x.rowid DESC",
+            )
+            .map_err(|e| self.err("reading history", e))?;
+        let rows = stmt
+            .query_map(params![doc_key], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, Option<String>>(4)?,
+                    r.get::<_, Option<i64>>(5)?,
+                ))
+            })
+            .map_err(|e| self.err("reading history", e))?;
+        let mut out = Vec::new();
+        for row in rows {
+            if out.len() >= limit {
+                break;
+            }
+            let (rerun_id, original, key, timestamp, m, ns) =
+                row.map_err(|e| self.err("reading history", e))?;
+            if !self.rerun_verifies(&rerun_id, &original, &key, &timestamp, m.as_deref()) {
+                continue;
+            }
+            let sql = format!("SELECT {COLUMNS} FROM reports WHERE report_id = ?1");
+            let Some(report) = self.first_verified(conn, &sql, params![original])? else {
+                continue;
+            };
+            out.push((
+                ns,
+                HistoryRow {
+                    report_id: original,
+                    timestamp,
+                    document: key,
+                    playbook_id: report.playbook_id,
+                    playbook_version: report.playbook_version,
+                    mode: report.execution_mode.as_str().to_string(),
+                    status: report.summary.overall_status.as_str().to_string(),
+                    consistency_score: report.variance_summary.consistency_score,
+                    is_baseline: false,
+                    rerun_id: Some(rerun_id),
+                },
+            ));
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::report;
+    use super::*;
+    use crate::model::Mode;
+
+    #[test]
+    fn a_repeated_result_is_one_copy_and_a_forged_rerun_is_ignored() {
+        let store = Store::open_in_memory().unwrap();
+        let a = report("aaa111", "2026-01-01T00:00:00Z", "sha256:in", Mode::Full);
+        let mut again = a.clone();
+        again.report_id = "bbb222".into();
+        again.timestamp = "2026-01-02T00:00:00Z".into();
+        again.request_id = Some("another request".into());
+        let ids = store
+            .save_batch(&[("nda.ai.md", &a), ("nda.ai.md", &again)], &[])
+            .unwrap();
+        assert_eq!(ids, ["aaa111", "aaa111"]);
+        let count = |t: &str| -> i64 {
+            store
+                .conn()
+                .query_row(&format!("SELECT count(*) FROM {t}"), [], |r| r.get(0))
+                .unwrap()
+        };
+        assert_eq!((count("reports"), count("reruns")), (1, 1));
+        assert_eq!(store.get_report("bbb222").unwrap(), Some(a.clone()));
+        let h = store.history(Some("nda.ai.md"), 10).unwrap();
+        assert_eq!(h.len(), 2);
+        assert_eq!(h[0].timestamp, "2026-01-02T00:00:00Z");
+        assert_eq!(h[0].rerun_id.as_deref(), Some("bbb222"));
+        assert_eq!(h[1].rerun_id, None);
+
+        // Other inputs: stored, though the results are the same.
+        let mut other = again.clone();
+        other.report_id = "ccc333".into();
+        other.integrity.inputs_fingerprint = "sha256:other".into();
+        store.save_report("nda.ai.md", &other).unwrap();
+        assert_eq!(count("reports"), 2);
+
+        // A rerun row moved to another time without the key: not shown, and said.
+        store
+            .conn()
+            .execute("UPDATE reruns SET timestamp = '2030-01-01T00:00:00Z'", [])
+            .unwrap();
+        let h = store.history(Some("nda.ai.md"), 10).unwrap();
+        assert!(h.iter().all(|r| r.rerun_id.is_none()), "{h:?}");
+        assert!(store.integrity_notice().is_some());
+    }
+
+    #[test]
+    fn pruning_a_report_takes_its_reruns_with_it() {
+        let store = Store::open_in_memory().unwrap();
+        let a = report("aaa111", "2000-01-01T00:00:00Z", "sha256:in", Mode::Full);
+        let mut again = a.clone();
+        again.report_id = "bbb222".into();
+        again.timestamp = "2000-01-02T00:00:00Z".into();
+        store
+            .save_batch(&[("nda.ai.md", &a), ("nda.ai.md", &again)], &[])
+            .unwrap();
+        let rules = crate::store::PruneRules {
+            older_than_days: Some(1),
+            ..Default::default()
+        };
+        let pruned = store.prune(&rules, &|_| true).unwrap();
+        assert_eq!(pruned.reports, 1);
+        let reruns: i64 = store
+            .conn()
+            .query_row("SELECT count(*) FROM reruns", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(reruns, 0);
+    }
+}
