@@ -61,6 +61,9 @@ pub fn to_lsp(view: &View, uri: &Uri, enc: Encoding, pages: &DocPages) -> Vec<Di
     out
 }
 
+/// A located citation's pieces, its own note, and where it is in the source companion.
+type Quoted<'a> = (Vec<(usize, usize)>, &'a str, Option<&'a crate::model::SourceLocation>);
+
 /// The diagnostics of one check that did not pass: one per located citation (its other
 /// ellipsis pieces as related locations), else one on the first body line.
 fn findings(
