@@ -62,7 +62,11 @@ pub fn to_lsp(view: &View, uri: &Uri, enc: Encoding, pages: &DocPages) -> Vec<Di
 }
 
 /// A located citation's pieces, its own note, and where it is in the source companion.
-type Quoted<'a> = (Vec<(usize, usize)>, &'a str, Option<&'a crate::model::SourceLocation>);
+type Quoted<'a> = (
+    Vec<(usize, usize)>,
+    &'a str,
+    Option<&'a crate::model::SourceLocation>,
+);
 
 /// The diagnostics of one check that did not pass: one per located citation (its other
 /// ellipsis pieces as related locations), else one on the first body line.
@@ -86,11 +90,7 @@ fn findings(
         .map(|href| CodeDescription { href });
     // Each located citation: its pieces (one, or one per ellipsis piece), all in the text.
     // With its own note (the local rule's or the evaluator's word on that span).
-    let quotes: Vec<(
-        Vec<(usize, usize)>,
-        &str,
-        Option<&crate::model::SourceLocation>,
-    )> = r
+    let quotes: Vec<Quoted> = r
         .evidence_citations
         .iter()
         .filter(|c| is_located(c))
