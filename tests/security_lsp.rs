@@ -142,7 +142,16 @@ async fn a_stored_report_for_other_raw_text_is_placed_by_its_words() {
     let crlf = MEMO.replace('\n', "\r\n");
     let first = env.uri("a.ai.md");
     open(&c, &first, &crlf).await;
-    evaluate(&c, &first, "screening").await;
+    let report = evaluate(&c, &first, "screening").await;
+    // The words the evaluator quoted (the diagnostics carry only `span: true`).
+    let quoted: Vec<String> = report["byop_report"]["check_results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["evidence_citations"].as_array().unwrap().clone())
+        .filter_map(|c| c["span"].as_str().map(String::from))
+        .collect();
+    assert!(!quoted.is_empty());
     // Same normalized inputs, different raw text: front matter and line endings.
     let moved = format!("---\ntitle: a copy\n---\n{MEMO}");
     let second = env.uri("b.ai.md");
@@ -154,9 +163,12 @@ async fn a_stored_report_for_other_raw_text_is_placed_by_its_words() {
     let mut placed = 0;
     for d in &diags {
         let covered = range_text(&moved, &d["range"]).expect("a range inside this text");
-        if let Some(span) = d["data"]["span"].as_str() {
-            assert_eq!(covered, span, "{d}");
-            placed += 1;
+        if d["data"]["span"] == true && d["source"] == "byop" && covered.len() > 20 {
+            // Placed by its words: the range in this text covers exactly a quoted passage.
+            let quote = |q: &String| q.trim_end_matches('.') == covered.trim_end_matches('.');
+            if quoted.iter().any(quote) {
+                placed += 1;
+            }
         }
     }
     assert!(placed > 0, "{diags:#?}");

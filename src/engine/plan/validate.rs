@@ -273,7 +273,13 @@ pub fn time_budget(a: &Analysis) -> Part {
     if av.minutes > 0 && overflow > 0 {
         let err = overflow_error(planned, &av, cx);
         let spots = first_over(a, av.minutes)
-            .map(|i| vec![item_spot(a, i, "the plan runs out of time here")])
+            .map(|i| {
+                vec![item_spot(
+                    a,
+                    i,
+                    &format!("{err}; the plan runs out of time here"),
+                )]
+            })
             .unwrap_or_default();
         let mut p = part(Verdict::Fail, metrics, vec![err], spots, String::new());
         p.notes = format!("{}. {detail}", p.notes);
