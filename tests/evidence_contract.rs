@@ -787,3 +787,39 @@ fn byop_check_with_the_evidence_playbook_reports_codes_and_source_locations() {
     assert!(xml.contains("message=\"[GROUNDING-REF] "), "{xml}");
     assert!(xml.contains("message=\"[GROUNDING-QUOTE] "), "{xml}");
 }
+
+#[test]
+fn a_misquote_in_pieces_shows_and_fixes_every_piece() {
+    // Two pieces joined by "…": the second says "direct" where the source says "indirect".
+    let text = "Clause 4.1 reads: \"Supplier shall provide the Services … In no event shall either party be liable for direct or consequential damages.\"";
+    let inp = Inputs {
+        source: Some(SOURCE),
+        ..Default::default()
+    };
+    let o = apply("quotes_verbatim", text, &inp);
+    assert_eq!(o.hits.len(), 1, "{:?} {}", flagged(&o, text), o.notes);
+    let src = o.hits[0].source.as_ref().expect("source location");
+    assert_eq!(
+        src.excerpt,
+        "Supplier shall provide the Services … In no event shall either party be liable for indirect or consequential damages."
+    );
+    assert_eq!(src.replacement.as_deref(), Some(src.excerpt.as_str()));
+    assert!(
+        o.hits[0].note.contains("[-indirect-]"),
+        "{}",
+        o.hits[0].note
+    );
+}
+
+#[test]
+fn a_quote_in_verbatim_pieces_is_grounded() {
+    let text = "Clause 4.1 reads: \"Supplier shall provide the Services … In no event shall either party be liable for indirect or consequential damages.\"";
+    let inp = Inputs {
+        source: Some(SOURCE),
+        ..Default::default()
+    };
+    for check in ["quotes_verbatim", "quotes_grounded"] {
+        let o = apply(check, text, &inp);
+        assert_eq!(o.verdict, Verdict::Pass, "{check}: {:?}", flagged(&o, text));
+    }
+}

@@ -2,6 +2,7 @@
 //! each cue names a slot, a control value and one or more treatment values;
 //! placebo cues should change nothing and serve as negative controls.
 
+use super::template::valid_name;
 use std::collections::HashSet;
 
 use serde::Deserialize;
@@ -174,7 +175,7 @@ impl Catalog {
             }
         }
         if let Some(framing) = &self.default_framing {
-            let slots = super::slots::slot_names(framing)
+            let slots = super::template::slot_names(framing)
                 .map_err(|e| CatalogError(format!("{label}: default_framing: {e}")))?;
             if let Some(s) = slots.iter().find(|s| self.neutral(s).is_none()) {
                 return bad(format!(
@@ -194,13 +195,6 @@ impl Catalog {
             .map(|c| c.control.as_str())
             .or_else(|| self.defaults.get(slot).map(String::as_str))
     }
-}
-
-pub fn valid_name(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= 64
-        && s.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
 }
 
 #[cfg(test)]

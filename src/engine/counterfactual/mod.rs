@@ -16,6 +16,7 @@ pub mod design;
 mod execute;
 pub mod slots;
 pub mod stats;
+mod template;
 
 use std::collections::{HashMap, HashSet};
 

@@ -322,7 +322,14 @@ impl GroundingRule {
                 };
                 w(a) == w(b)
             };
-            if loc.located == Located::Fuzzy && same_words(&q.text, &excerpt(loc.start, loc.end)) {
+            // What the source says where the quote points: every piece, in the quote's order.
+            let found = loc
+                .pieces
+                .iter()
+                .map(|&(a, b)| excerpt(a, b))
+                .collect::<Vec<_>>()
+                .join(" … ");
+            if loc.located == Located::Fuzzy && same_words(&q.text, &found) {
                 t.grounded += 1;
                 continue;
             }
@@ -333,14 +340,14 @@ impl GroundingRule {
                     end: q.end,
                     note: format!(
                         "misquoted: the source reads “{}” ({})",
-                        clip(&excerpt(loc.start, loc.end)),
-                        clip(&word_diff(&q.text, &excerpt(loc.start, loc.end)))
+                        clip(&found),
+                        clip(&word_diff(&q.text, &found))
                     ),
                     source: Some(SourceRef {
                         start: loc.start,
                         end: loc.end,
-                        excerpt: excerpt(loc.start, loc.end),
-                        replacement: (!q.block).then(|| excerpt(loc.start, loc.end)),
+                        excerpt: found.clone(),
+                        replacement: (!q.block).then(|| found.clone()),
                     }),
                 }),
                 (Located::Unlocated, false) => hits.push(Hit {
