@@ -11,32 +11,38 @@ use super::error::CliError;
 use super::output;
 use crate::engine::counterfactual::{CfError, stats};
 use crate::engine::runner;
-use crate::evaluator::Evaluator;
 use crate::render::counterfactual as render;
 use crate::store::Store;
 use crate::workspace::counterfactual::{AuditError, AuditOptions, audit_and_save, load_catalog};
-use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
-use crate::workspace::files::read_text;
-use crate::workspace::{Config, Request, Resolver, doc_key};
+use crate::workspace::{Config, doc_key};
 
 pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
     let cwd = std::env::current_dir()?;
     let workspace = Config::discover(&cwd)?;
     let catalog = load_catalog(Some(&args.cues), &cwd).map_err(CliError)?;
     let path = args.file.as_path();
-    let resolved = Resolver::new().resolve(Request {
-        text: read_text(path)?,
-        path: Some(path),
-        roots: vec![workspace.root.to_path_buf()],
-        cli_playbook: args.playbook.clone().map(|p| (p, cwd.to_path_buf())),
-        setting_playbook: None,
-        source: args.source.as_deref(),
-        prompt: args.prompt.as_deref(),
+    let resolved = super::single::resolve(
+        super::single::DocFlags {
+            file: path,
+            playbook: args.playbook.as_ref(),
+            source: args.source.as_ref(),
+            prompt: args.prompt.as_ref(),
+        },
+        &cwd,
+        &workspace,
+    )?;
+    let evaluator = super::single::evaluator(
+        args.provider,
+        args.model.clone(),
+        args.trust_workspace_evaluator,
+        &workspace,
+    )?
+    .map_err(|why| {
+        CliError(match why {
+            Some(why) => format!("a counterfactual audit needs an evaluator: {why}"),
+            None => "a counterfactual audit needs an evaluator".into(),
+        })
     })?;
-    if let Some(p) = resolved.problems.first() {
-        return Err(CliError(format!("{}: {}", path.display(), p.message)));
-    }
-    let evaluator = choose_evaluator(&args, &workspace)?;
     let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
     let store = Arc::new(Store::open(&db)?);
     let progress_on_tty = std::io::stderr().is_terminal();
@@ -80,24 +86,4 @@ pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
     };
     output::write(args.output.as_deref(), &body)?;
     Ok(u8::from(audit.results.iter().any(|r| r.significant)))
-}
-
-fn choose_evaluator(args: &CounterfactualArgs, workspace: &Config) -> Result<Evaluator, CliError> {
-    let user = UserChoices {
-        provider: args.provider,
-        model: args.model.clone(),
-        trust_workspace_evaluator: args.trust_workspace_evaluator,
-        ..Default::default()
-    };
-    let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);
-    for n in &resolved.notices {
-        eprintln!("byop: {n}");
-    }
-    match (resolved.settings, resolved.missing_key) {
-        (Some(s), _) => Evaluator::new(s).map_err(|e| CliError(format!("evaluator: {e}"))),
-        (None, Some(why)) => Err(CliError(format!(
-            "a counterfactual audit needs an evaluator: {why}"
-        ))),
-        (None, None) => Err(CliError("a counterfactual audit needs an evaluator".into())),
-    }
 }

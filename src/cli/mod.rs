@@ -16,6 +16,7 @@ mod output;
 mod playbook;
 mod repair;
 mod report;
+mod single;
 mod store;
 
 use std::process::ExitCode;

@@ -3,7 +3,6 @@
 //! repair; 1: rejected (the answer still fails, nothing written); 2: usage or input
 //! error (also: no evaluator); 3: no repair came back (provider error, unparseable).
 
-use std::path::Path;
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
@@ -11,14 +10,11 @@ use tokio_util::sync::CancellationToken;
 use super::args::{HistoryFormat, RepairArgs};
 use super::check::NOT_EVALUATED;
 use super::error::CliError;
-use crate::evaluator::Evaluator;
 use crate::model::{RepairStatus, ReportEnvelope, ValidationRecord};
 use crate::store::Store;
 use crate::workspace::evaluate::record_input_error;
-use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
-use crate::workspace::files::read_text;
 use crate::workspace::repair::repair_and_save;
-use crate::workspace::{Config, Request, Resolver, doc_key};
+use crate::workspace::{Config, doc_key};
 
 pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
     let cwd = std::env::current_dir()?;
@@ -27,9 +23,15 @@ pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
     let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
     let store = Arc::new(Store::open(&db)?);
     let key = doc_key(&args.file);
-    let resolved =
-        resolve(&args, &cwd, &workspace).inspect_err(|e| record_input_error(&store, &key, &e.0))?;
-    let evaluator = choose_evaluator(&args, &workspace)?;
+    let resolved = super::single::resolve(doc_flags(&args), &cwd, &workspace)
+        .inspect_err(|e| record_input_error(&store, &key, &e.0))?;
+    let evaluator = super::single::evaluator(
+        args.provider,
+        args.model.clone(),
+        args.trust_workspace_evaluator,
+        &workspace,
+    )?
+    .ok();
     let outcome = repair_and_save(
         &resolved,
         Some(store),
@@ -93,42 +95,13 @@ pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
     }
 }
 
-fn resolve(
-    args: &RepairArgs,
-    cwd: &Path,
-    workspace: &Config,
-) -> Result<crate::workspace::Resolved, CliError> {
-    let path = args.file.as_path();
-    let resolved = Resolver::new().resolve(Request {
-        text: read_text(path)?,
-        path: Some(path),
-        roots: vec![workspace.root.clone()],
-        cli_playbook: args.playbook.clone().map(|p| (p, cwd.to_path_buf())),
-        setting_playbook: None,
-        source: args.source.as_deref(),
-        prompt: args.prompt.as_deref(),
-    })?;
-    if let Some(p) = resolved.problems.first() {
-        return Err(CliError(format!("{}: {}", path.display(), p.message)));
+fn doc_flags(args: &RepairArgs) -> super::single::DocFlags<'_> {
+    super::single::DocFlags {
+        file: &args.file,
+        playbook: args.playbook.as_ref(),
+        source: args.source.as_ref(),
+        prompt: args.prompt.as_ref(),
     }
-    Ok(resolved)
-}
-
-fn choose_evaluator(args: &RepairArgs, workspace: &Config) -> Result<Option<Evaluator>, CliError> {
-    let user = UserChoices {
-        provider: args.provider,
-        model: args.model.clone(),
-        trust_workspace_evaluator: args.trust_workspace_evaluator,
-        ..Default::default()
-    };
-    let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);
-    for n in &resolved.notices {
-        eprintln!("byop: {n}");
-    }
-    resolved
-        .settings
-        .map(|s| Evaluator::new(s).map_err(|e| CliError(format!("evaluator: {e}"))))
-        .transpose()
 }
 
 /// `pass (2 deterministic checks)` or `fail (1 error): [id] message; …`.

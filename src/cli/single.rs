@@ -1,0 +1,61 @@
+//! What the single-document commands (`repair`, `counterfactual`) share: the document
+//! resolved like `check` resolves it, and the evaluator the flags and `byop.toml` choose.
+
+use std::path::{Path, PathBuf};
+
+use super::error::CliError;
+use crate::evaluator::{Evaluator, ProviderKind};
+use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
+use crate::workspace::files::read_text;
+use crate::workspace::{Config, Request, Resolved, Resolver};
+
+/// The flags that name the document's playbook and companions.
+pub struct DocFlags<'a> {
+    pub file: &'a Path,
+    pub playbook: Option<&'a String>,
+    pub source: Option<&'a PathBuf>,
+    pub prompt: Option<&'a PathBuf>,
+}
+
+/// Resolve `flags.file` inside the workspace; its first problem is the error.
+pub fn resolve(flags: DocFlags, cwd: &Path, workspace: &Config) -> Result<Resolved, CliError> {
+    let path = flags.file;
+    let resolved = Resolver::new().resolve(Request {
+        text: read_text(path)?,
+        path: Some(path),
+        roots: vec![workspace.root.to_path_buf()],
+        cli_playbook: flags.playbook.cloned().map(|p| (p, cwd.to_path_buf())),
+        setting_playbook: None,
+        source: flags.source.map(PathBuf::as_path),
+        prompt: flags.prompt.map(PathBuf::as_path),
+    })?;
+    if let Some(p) = resolved.problems.first() {
+        return Err(CliError(format!("{}: {}", path.display(), p.message)));
+    }
+    Ok(resolved)
+}
+
+/// The evaluator chosen by the flags and `byop.toml` (its notices printed), or why there is none.
+pub fn evaluator(
+    provider: Option<ProviderKind>,
+    model: Option<String>,
+    trust_workspace_evaluator: bool,
+    workspace: &Config,
+) -> Result<Result<Evaluator, Option<String>>, CliError> {
+    let user = UserChoices {
+        provider,
+        model,
+        trust_workspace_evaluator,
+        ..Default::default()
+    };
+    let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);
+    for n in &resolved.notices {
+        eprintln!("byop: {n}");
+    }
+    match resolved.settings {
+        Some(s) => Ok(Ok(
+            Evaluator::new(s).map_err(|e| CliError(format!("evaluator: {e}")))?
+        )),
+        None => Ok(Err(resolved.missing_key)),
+    }
+}
