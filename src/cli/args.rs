@@ -191,13 +191,8 @@ pub struct CheckArgs {
     pub save_baseline: bool,
     #[arg(long, default_value = "alert")]
     pub fail_on: FailOn,
-    #[arg(long)]
-    pub provider: Option<ProviderKind>,
-    #[arg(long)]
-    pub model: Option<String>,
-    /// Send the key to the `evaluator.base_url` of a workspace byop.toml.
-    #[arg(long, env = "BYOP_TRUST_WORKSPACE_EVALUATOR")]
-    pub trust_workspace_evaluator: bool,
+    #[command(flatten)]
+    pub evaluator: EvaluatorFlags,
     /// Apply the safe fixes (missing sections) of the findings to the files.
     #[arg(long)]
     pub fix: bool,
@@ -230,13 +225,8 @@ pub struct RepairArgs {
     pub prompt: Option<PathBuf>,
     #[arg(long, env = "BYOP_DB")]
     pub db: Option<PathBuf>,
-    #[arg(long)]
-    pub provider: Option<ProviderKind>,
-    #[arg(long)]
-    pub model: Option<String>,
-    /// Send the key to the `evaluator.base_url` of a workspace byop.toml.
-    #[arg(long, env = "BYOP_TRUST_WORKSPACE_EVALUATOR")]
-    pub trust_workspace_evaluator: bool,
+    #[command(flatten)]
+    pub evaluator: EvaluatorFlags,
     /// Export the repair's trace to this OTLP/HTTP endpoint (`/v1/traces` appended).
     #[arg(long, value_name = "URL")]
     pub otlp_endpoint: Option<String>,
@@ -281,12 +271,8 @@ pub struct CounterfactualArgs {
     /// New evaluator samples instead of cached responses.
     #[arg(long)]
     pub fresh: bool,
-    #[arg(long)]
-    pub provider: Option<ProviderKind>,
-    #[arg(long)]
-    pub model: Option<String>,
-    #[arg(long, env = "BYOP_TRUST_WORKSPACE_EVALUATOR")]
-    pub trust_workspace_evaluator: bool,
+    #[command(flatten)]
+    pub evaluator: EvaluatorFlags,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -325,10 +311,8 @@ pub struct DatasetArgs {
     pub db: Option<PathBuf>,
     #[arg(long)]
     pub fresh: bool,
-    #[arg(long)]
-    pub provider: Option<ProviderKind>,
-    #[arg(long)]
-    pub model: Option<String>,
+    #[command(flatten)]
+    pub evaluator: EvaluatorFlags,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -378,4 +362,16 @@ impl clap::ValueEnum for ProviderKind {
             ProviderKind::OpenAi => "openai",
         }))
     }
+}
+
+/// Which evaluator to use: the same three flags on every command that calls one.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct EvaluatorFlags {
+    #[arg(long)]
+    pub provider: Option<ProviderKind>,
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Send the key to the `evaluator.base_url` of a workspace byop.toml.
+    #[arg(long, env = "BYOP_TRUST_WORKSPACE_EVALUATOR")]
+    pub trust_workspace_evaluator: bool,
 }

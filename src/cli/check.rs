@@ -120,9 +120,9 @@ fn resolve_one(
 
 fn choose_evaluator(args: &CheckArgs, workspace: &Config) -> Result<Option<Evaluator>, CliError> {
     let user = UserChoices {
-        provider: args.provider,
-        model: args.model.clone(),
-        trust_workspace_evaluator: args.trust_workspace_evaluator,
+        provider: args.evaluator.provider,
+        model: args.evaluator.model.clone(),
+        trust_workspace_evaluator: args.evaluator.trust_workspace_evaluator,
         ..Default::default()
     };
     let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);

@@ -31,13 +31,7 @@ pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
         &cwd,
         &workspace,
     )?;
-    let evaluator = super::single::evaluator(
-        args.provider,
-        args.model.clone(),
-        args.trust_workspace_evaluator,
-        &workspace,
-    )?
-    .map_err(|why| {
+    let evaluator = super::single::evaluator(&args.evaluator, &workspace)?.map_err(|why| {
         CliError(match why {
             Some(why) => format!("a counterfactual audit needs an evaluator: {why}"),
             None => "a counterfactual audit needs an evaluator".into(),

@@ -184,8 +184,9 @@ fn resolve_all(args: &DatasetArgs, workspace: &Config, lay: &Layout) -> Result<V
 
 fn evaluator(args: &DatasetArgs, workspace: &Config) -> Result<Option<Evaluator>, CliError> {
     let user = UserChoices {
-        provider: args.provider,
-        model: args.model.clone(),
+        provider: args.evaluator.provider,
+        model: args.evaluator.model.clone(),
+        trust_workspace_evaluator: args.evaluator.trust_workspace_evaluator,
         ..Default::default()
     };
     let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);

@@ -25,13 +25,7 @@ pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
     let key = doc_key(&args.file);
     let resolved = super::single::resolve(doc_flags(&args), &cwd, &workspace)
         .inspect_err(|e| record_input_error(&store, &key, &e.0))?;
-    let evaluator = super::single::evaluator(
-        args.provider,
-        args.model.clone(),
-        args.trust_workspace_evaluator,
-        &workspace,
-    )?
-    .ok();
+    let evaluator = super::single::evaluator(&args.evaluator, &workspace)?.ok();
     let outcome = repair_and_save(
         &resolved,
         Some(store),

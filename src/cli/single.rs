@@ -3,8 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use super::args::EvaluatorFlags;
 use super::error::CliError;
-use crate::evaluator::{Evaluator, ProviderKind};
+use crate::evaluator::Evaluator;
 use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
 use crate::workspace::files::read_text;
 use crate::workspace::{Config, Request, Resolved, Resolver};
@@ -37,15 +38,13 @@ pub fn resolve(flags: DocFlags, cwd: &Path, workspace: &Config) -> Result<Resolv
 
 /// The evaluator chosen by the flags and `byop.toml` (its notices printed), or why there is none.
 pub fn evaluator(
-    provider: Option<ProviderKind>,
-    model: Option<String>,
-    trust_workspace_evaluator: bool,
+    flags: &EvaluatorFlags,
     workspace: &Config,
 ) -> Result<Result<Evaluator, Option<String>>, CliError> {
     let user = UserChoices {
-        provider,
-        model,
-        trust_workspace_evaluator,
+        provider: flags.provider,
+        model: flags.model.clone(),
+        trust_workspace_evaluator: flags.trust_workspace_evaluator,
         ..Default::default()
     };
     let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);
