@@ -107,7 +107,7 @@ fn document_of(r: &Report) -> Option<Document> {
             ..Default::default()
         })
         .ok()
-        .filter(|d| d.doc.inputs.fingerprint() == r.integrity.inputs_fingerprint)
+        .filter(|d| d.doc.fingerprint() == r.integrity.inputs_fingerprint)
         .map(|d| d.doc)
 }
 

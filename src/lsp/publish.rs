@@ -135,7 +135,7 @@ impl Backend {
         let Some(store) = self.state.store(&eff.db_path) else {
             return;
         };
-        let fp = resolved.doc.inputs.fingerprint();
+        let fp = resolved.doc.fingerprint().to_string();
         let hash = &resolved.playbook.logic_hash;
         let found = [Mode::Full, Mode::Screening]
             .iter()

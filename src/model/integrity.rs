@@ -33,13 +33,32 @@ pub fn playbook_logic_hash(pb: &Playbook) -> String {
     jcs_sha256(&value)
 }
 
-/// Hash of the normalized inputs; missing companions are `""`.
+/// Hash of the normalized inputs; missing companions are `""`. The JCS form of
+/// `{"ai_output":…,"prompt":…,"source_document":…}` (keys already in JCS order; a JCS string
+/// is escaped exactly as serde_json escapes it), streamed into the hash: these texts are the
+/// largest thing hashed, once per run and per publish, so no canonical copy is built.
 pub fn inputs_fingerprint(ai_output: &str, source_document: &str, prompt: &str) -> String {
-    jcs_sha256(&serde_json::json!({
-        "ai_output": ai_output,
-        "source_document": source_document,
-        "prompt": prompt,
-    }))
+    struct Hashing(Sha256);
+    impl std::io::Write for Hashing {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.update(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut h = Hashing(Sha256::new());
+    for (key, value) in [
+        ("{\"ai_output\":", ai_output),
+        (",\"prompt\":", prompt),
+        (",\"source_document\":", source_document),
+    ] {
+        h.0.update(key.as_bytes());
+        serde_json::to_writer(&mut h, value).expect("writing to a hash cannot fail");
+    }
+    h.0.update(b"}");
+    format!("sha256:{}", hex::encode(h.0.finalize()))
 }
 
 /// A report's content id: sha256 of its canonical JSON (id field empty), first 16 hex digits.
@@ -73,6 +92,25 @@ pub fn report_id(report: &super::report::Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn streamed_fingerprint_equals_the_jcs_library_on_hard_strings() {
+        let hard = [
+            "",
+            "plain",
+            "quote \" backslash \\ slash / tab \t nl \n cr \r ff \u{c} bs \u{8}",
+            "\u{0} \u{1f} \u{7f} \u{2028} \u{2029} é 😀 \u{feff}",
+            "</script> <!-- x --> & \\u0041",
+        ];
+        for a in hard {
+            for b in hard {
+                let reference = jcs_sha256(&serde_json::json!({
+                    "ai_output": a, "source_document": b, "prompt": a,
+                }));
+                assert_eq!(inputs_fingerprint(a, b, a), reference, "{a:?} {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn fingerprint_matches_a_hand_computed_hash() {

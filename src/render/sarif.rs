@@ -220,7 +220,7 @@ fn results_for(item: &SarifItem, rule_index: &dyn Fn(&str) -> Option<usize>, out
     // Fixes only for the text the report was made from.
     let doc = item
         .document
-        .filter(|d| d.inputs.fingerprint() == report.integrity.inputs_fingerprint);
+        .filter(|d| d.fingerprint() == report.integrity.inputs_fingerprint);
     let uri = path_to_uri(&report.document.path);
     for check in &report.check_results {
         let Some(level) = level(check.result, check.severity) else {

@@ -209,7 +209,7 @@ impl Trail {
                 document: doc_key.to_string(),
                 state: AuditState::Received,
                 code: None,
-                inputs_fingerprint: Some(resolved.doc.inputs.fingerprint()),
+                inputs_fingerprint: Some(resolved.doc.fingerprint().to_string()),
                 playbook_logic_hash: Some(resolved.playbook.logic_hash.clone()),
                 call: None,
             },

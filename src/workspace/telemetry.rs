@@ -297,7 +297,7 @@ fn root_span(
             "byop.playbook.hash",
             req.resolved.playbook.logic_hash.clone(),
         ),
-        KeyValue::new("byop.inputs.fingerprint", doc.inputs.fingerprint()),
+        KeyValue::new("byop.inputs.fingerprint", doc.fingerprint().to_string()),
         KeyValue::new("byop.document", doc.label()),
         KeyValue::new("byop.llm.calls", req.calls.len() as i64),
     ];

@@ -242,7 +242,7 @@ fn assemble(
         warnings,
         integrity: CounterfactualIntegrity {
             playbook_logic_hash: req.playbook.logic_hash.clone(),
-            inputs_fingerprint: req.doc.inputs.fingerprint(),
+            inputs_fingerprint: req.doc.fingerprint().to_string(),
         },
         presentation_rules: PresentationRules::default(),
         audit_id: String::new(),

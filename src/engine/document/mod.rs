@@ -55,6 +55,9 @@ pub struct Document {
     pub allowed_origins: Vec<String>,
     pub inputs: Inputs,
     pub line_index: LineIndex,
+    /// `inputs.fingerprint()`, computed on first use (hashing the texts is the costliest
+    /// step of a small run, and a run, its store write and its publish each need it).
+    fingerprint: std::sync::OnceLock<String>,
 }
 
 impl Document {
@@ -93,12 +96,19 @@ impl Document {
                 ..Default::default()
             },
             line_index,
+            fingerprint: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The fingerprint of the normalized inputs (see [`Inputs::fingerprint`]).
+    pub fn fingerprint(&self) -> &str {
+        self.fingerprint.get_or_init(|| self.inputs.fingerprint())
     }
 
     /// Attach a companion's text; the normalized copy goes into the hashed inputs.
     pub fn attach(&mut self, role: CompanionRole, companion: Companion) {
         let normalized = normalize(&companion.text);
+        self.fingerprint = std::sync::OnceLock::new();
         match role {
             CompanionRole::Source => {
                 self.inputs.source_document = normalized;

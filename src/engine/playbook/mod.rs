@@ -49,8 +49,9 @@ pub fn builtin() -> LoadedPlaybook {
     static BUILTIN: std::sync::OnceLock<LoadedPlaybook> = std::sync::OnceLock::new();
     BUILTIN
         .get_or_init(|| {
-            let pb = parse(BUILTIN_JSON, "<builtin>").expect("built-in playbook is valid (tested)");
-            loaded(pb, None)
+            let (pb, compiled) = parse_compiled(BUILTIN_JSON, "<builtin>")
+                .expect("built-in playbook is valid (tested)");
+            loaded(pb, compiled, None)
         })
         .clone()
 }
@@ -60,9 +61,9 @@ pub fn evidence_contract() -> LoadedPlaybook {
     static EVIDENCE: std::sync::OnceLock<LoadedPlaybook> = std::sync::OnceLock::new();
     EVIDENCE
         .get_or_init(|| {
-            let pb = parse(EVIDENCE_JSON, "<builtin:evidence_contract_v1>")
+            let (pb, compiled) = parse_compiled(EVIDENCE_JSON, "<builtin:evidence_contract_v1>")
                 .expect("built-in evidence playbook is valid (tested)");
-            loaded(pb, None)
+            loaded(pb, compiled, None)
         })
         .clone()
 }
@@ -70,22 +71,22 @@ pub fn evidence_contract() -> LoadedPlaybook {
 impl LoadedPlaybook {
     /// A playbook already parsed and validated (`parse`), with no file behind it.
     pub fn from_playbook(pb: Playbook) -> LoadedPlaybook {
-        loaded(pb, None)
+        // `parse` validated every rule, so compiling again cannot fail.
+        let compiled = pb
+            .checks
+            .iter()
+            .map(|c| {
+                c.rules
+                    .as_ref()
+                    .and_then(|r| crate::engine::rules::compile(r).ok())
+            })
+            .collect();
+        loaded(pb, compiled, None)
     }
 }
 
-fn loaded(pb: Playbook, path: Option<PathBuf>) -> LoadedPlaybook {
+fn loaded(pb: Playbook, compiled: validate::Compiled, path: Option<PathBuf>) -> LoadedPlaybook {
     let logic_hash = crate::model::integrity::playbook_logic_hash(&pb);
-    // `parse` validated every rule, so compiling again cannot fail.
-    let compiled = pb
-        .checks
-        .iter()
-        .map(|c| {
-            c.rules
-                .as_ref()
-                .and_then(|r| crate::engine::rules::compile(r).ok())
-        })
-        .collect();
     LoadedPlaybook {
         playbook: Arc::new(pb),
         compiled: Arc::new(compiled),
@@ -108,9 +109,9 @@ pub fn builtin_by_id(id: &str) -> Option<LoadedPlaybook> {
         PLANPROOF_ID => Some(
             PLANPROOF
                 .get_or_init(|| {
-                    let pb = parse(PLANPROOF_JSON, "<builtin planproof_v1>")
+                    let (pb, compiled) = parse_compiled(PLANPROOF_JSON, "<builtin planproof_v1>")
                         .expect("built-in playbook is valid (tested)");
-                    loaded(pb, None)
+                    loaded(pb, compiled, None)
                 })
                 .clone(),
         ),
@@ -157,12 +158,17 @@ pub fn load_file(path: &Path) -> Result<LoadedPlaybook, PlaybookError> {
             message: "playbook is not valid UTF-8".into(),
         }
     })?;
-    let pb = parse(&text, &file)?;
-    Ok(loaded(pb, Some(path.to_path_buf())))
+    let (pb, compiled) = parse_compiled(&text, &file)?;
+    Ok(loaded(pb, compiled, Some(path.to_path_buf())))
 }
 
 /// Parse and validate playbook text. `file` only labels errors.
 pub fn parse(text: &str, file: &str) -> Result<Playbook, PlaybookError> {
+    parse_compiled(text, file).map(|(pb, _)| pb)
+}
+
+/// [`parse`], keeping the rules validation compiled.
+fn parse_compiled(text: &str, file: &str) -> Result<(Playbook, validate::Compiled), PlaybookError> {
     let err_at = |offset: usize, end_offset: Option<usize>, message: String| {
         let (position, end) = at_byte(text, offset);
         let end = end_offset.map(|e| at_byte(text, e).0).unwrap_or(end);
@@ -188,11 +194,11 @@ pub fn parse(text: &str, file: &str) -> Result<Playbook, PlaybookError> {
         let message = describe_serde_error(&e);
         err_at(offset.min(text.len()), None, message)
     })?;
-    validate::validate(&pb).map_err(|(path, message)| {
+    let compiled = validate::validate(&pb).map_err(|(path, message)| {
         let (start, end) = validate::locate_json_path(text, &path).unwrap_or((0, 0));
         err_at(start, Some(end), message)
     })?;
-    Ok(pb)
+    Ok((pb, compiled))
 }
 
 fn describe_serde_error(e: &serde_json::Error) -> String {

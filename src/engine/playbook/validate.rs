@@ -1,9 +1,15 @@
 //! Semantic validation of a parsed playbook, and locating the offending JSON value.
 
-use crate::engine::rules::Seg;
+use std::sync::Arc;
+
+use crate::engine::rules::{CompiledRule, Seg};
 use crate::model::{Playbook, Verdict};
 
-pub(super) fn validate(pb: &Playbook) -> Result<(), (Vec<Seg>, String)> {
+/// The compiled rule of each check (`None` for a check without rules), kept so that a
+/// playbook's regexes are compiled once, not once to validate and again to run.
+pub(super) type Compiled = Vec<Option<Arc<dyn CompiledRule>>>;
+
+pub(super) fn validate(pb: &Playbook) -> Result<Compiled, (Vec<Seg>, String)> {
     if pb.id.trim().is_empty() {
         return Err((vec![Seg::key("id")], "field `id` must not be empty".into()));
     }
@@ -20,6 +26,7 @@ pub(super) fn validate(pb: &Playbook) -> Result<(), (Vec<Seg>, String)> {
         ));
     }
     let mut seen = std::collections::HashMap::new();
+    let mut compiled = Vec::with_capacity(pb.checks.len());
     for (i, check) in pb.checks.iter().enumerate() {
         let at = |k: &str| vec![Seg::key("checks"), Seg::Index(i), Seg::key(k)];
         if check.id.trim().is_empty() {
@@ -69,15 +76,17 @@ pub(super) fn validate(pb: &Playbook) -> Result<(), (Vec<Seg>, String)> {
                 ),
             ));
         }
-        if let Some(rule) = &check.rules {
-            crate::engine::rules::compile(rule).map_err(|e| {
+        let rule = match &check.rules {
+            Some(rule) => Some(crate::engine::rules::compile(rule).map_err(|e| {
                 let mut path = at("rules");
                 path.extend(e.path);
                 (path, format!("check `{}`: {}", check.id, e.message))
-            })?;
-        }
+            })?),
+            None => None,
+        };
+        compiled.push(rule);
     }
-    Ok(())
+    Ok(compiled)
 }
 
 /// Byte range of the value at `path` (or of the deepest part of it that exists).

@@ -33,9 +33,14 @@ pub fn ascii_word_boundaries(pattern: &str) -> String {
     out
 }
 
+/// Upper bound of one rule regex's lazy DFA cache (per thread).
+const DFA_CACHE_BYTES: usize = 32 << 20;
+
 pub fn compile_all(key: &str, patterns: &[String]) -> Result<Option<Regex>, RuleError> {
+    // Each pattern alone is only parsed (cheap; compiling is what costs), so an error
+    // names its index; `a)|(b` must not pass by combining with its neighbour.
     for (i, p) in patterns.iter().enumerate() {
-        if let Err(e) = Regex::new(p) {
+        if let Err(e) = regex_syntax::Parser::new().parse(p) {
             return Err(RuleError::at(
                 vec![Seg::key(key), Seg::Index(i)],
                 format!("invalid regex in `{key}`: {e}"),
@@ -50,16 +55,40 @@ pub fn compile_all(key: &str, patterns: &[String]) -> Result<Option<Regex>, Rule
         .map(|p| format!("(?:{})", ascii_word_boundaries(p)))
         .collect::<Vec<_>>()
         .join("|");
-    Regex::new(&format!("(?i){joined}")).map(Some).map_err(|e| {
-        RuleError::at(
-            vec![Seg::key(key)],
-            format!("`{key}` patterns do not combine: {e}"),
-        )
-    })
+    // The lazy DFA's cache: gap patterns (`[^.\n]{0,120}?`) make many states, and with the
+    // default 2 MB cache the DFA was cleared and rebuilt over and over (most of the corpus
+    // run's time). The cache is per thread and grows only as states are met.
+    regex::RegexBuilder::new(&format!("(?i){joined}"))
+        .dfa_size_limit(DFA_CACHE_BYTES)
+        .build()
+        .map(Some)
+        .map_err(|e| {
+            RuleError::at(
+                vec![Seg::key(key)],
+                format!("`{key}` patterns do not combine: {e}"),
+            )
+        })
 }
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_bad_pattern_is_named_by_index_even_when_the_alternation_would_parse() {
+        let list = |ps: &[&str]| ps.iter().map(|p| p.to_string()).collect::<Vec<_>>();
+        // `a)|(b` and its neighbour would combine into a valid `(?:a)|(b)`-like regex.
+        let e = super::compile_all("patterns", &list(&["ok", "a)|(b"])).unwrap_err();
+        assert_eq!(e.path.len(), 2, "{:?}", e.path);
+        assert!(
+            e.message.contains("invalid regex in `patterns`"),
+            "{}",
+            e.message
+        );
+        let e = super::compile_all("patterns", &list(&["(unclosed"])).unwrap_err();
+        assert!(e.message.contains("unclosed group"), "{}", e.message);
+        let re = super::compile_all("patterns", &list(&["alpha", r"\bbeta\b"])).unwrap();
+        assert!(re.unwrap().is_match("BETA"));
+    }
+
     #[test]
     fn word_boundaries_become_ascii_and_escapes_survive() {
         use super::ascii_word_boundaries as a;

@@ -55,7 +55,7 @@ impl Assembly<'_> {
             variance_summary: variance,
             integrity: Integrity {
                 playbook_logic_hash: self.playbook.logic_hash.clone(),
-                inputs_fingerprint: doc.inputs.fingerprint(),
+                inputs_fingerprint: doc.fingerprint().to_string(),
                 runner_fingerprint: RUNNER_FINGERPRINT.into(),
             },
             presentation_rules: PresentationRules::default(),
@@ -122,7 +122,7 @@ impl Assembly<'_> {
             }
         }
         let pre_drift = status_of(&self.results, self.playbook, true);
-        let fingerprint = self.prepared.doc.inputs.fingerprint();
+        let fingerprint = self.prepared.doc.fingerprint().to_string();
         for (i, level) in levels.iter().enumerate() {
             if let Some(ReportLevel::BaselineDrift {
                 max_consistency_drop,

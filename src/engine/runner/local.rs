@@ -14,6 +14,10 @@ use crate::model::SourceLocation;
 use crate::model::text::{Encoding, LineIndex};
 use crate::model::{Check, CheckResult, Citation, DetectionType, Located, RawRun, Verdict};
 
+/// At most this many findings of one check are listed in a report (and as many suppressed
+/// ones); the rest are counted in the result's notes. The verdict does not change.
+pub const MAX_CITATIONS_PER_CHECK: usize = 1000;
+
 pub(super) struct Prepared<'a> {
     pub doc: &'a Document,
     pub outcomes: Vec<Option<RuleOutcome>>,
@@ -91,16 +95,57 @@ impl<'a> Prepared<'a> {
         }
     }
 
-    fn hit_citations(&self, outcome: &RuleOutcome) -> Vec<Citation> {
-        outcome
-            .hits
-            .iter()
-            .map(|h| {
-                let mut c = self.citation(h.start, h.end, Located::Exact, h.note.clone());
-                c.source = h.source.as_ref().and_then(|s| self.source_location(s));
-                c
-            })
-            .collect()
+    /// The citations of a rule's hits, at most [`MAX_CITATIONS_PER_CHECK`] listed and as many
+    /// suppressed ones (the suppressed are moved out later, so they are capped apart). A
+    /// document with 100 000 hits still fails the same way; building, hashing and publishing
+    /// every one of them is what made such documents slow (issue 14). Returns the citations
+    /// and the note saying how many were left out, empty when none were.
+    fn hit_citations(
+        &self,
+        check_id: &str,
+        verdict: Verdict,
+        outcome: &RuleOutcome,
+    ) -> (Vec<Citation>, String) {
+        let file_wide = verdict != Verdict::Pass && self.suppressions.file_wide(check_id);
+        let (mut listed, mut suppressed, mut left_out, mut suppressed_left_out) = (0, 0, 0, 0);
+        let mut cites = Vec::with_capacity(outcome.hits.len().min(2 * MAX_CITATIONS_PER_CHECK));
+        for h in &outcome.hits {
+            let is_suppressed = verdict != Verdict::Pass
+                && (file_wide
+                    || self
+                        .suppressions
+                        .suppressed(check_id, self.doc.line_index.line_of(h.start))
+                        .is_some());
+            let count = if is_suppressed {
+                &mut suppressed
+            } else {
+                &mut listed
+            };
+            if *count >= MAX_CITATIONS_PER_CHECK {
+                *(if is_suppressed {
+                    &mut suppressed_left_out
+                } else {
+                    &mut left_out
+                }) += 1;
+                continue;
+            }
+            *count += 1;
+            let mut c = self.citation(h.start, h.end, Located::Exact, h.note.clone());
+            c.source = h.source.as_ref().and_then(|s| self.source_location(s));
+            cites.push(c);
+        }
+        let mut note = String::new();
+        if left_out > 0 {
+            note = format!(
+                " {left_out} more finding(s) not listed: a report lists at most {MAX_CITATIONS_PER_CHECK} per check."
+            );
+        }
+        if suppressed_left_out > 0 {
+            note.push_str(&format!(
+                " {suppressed_left_out} more suppressed finding(s) not listed."
+            ));
+        }
+        (cites, note)
     }
 
     /// A hit's place in the source companion, with its range in the source's own lines.
@@ -148,7 +193,7 @@ impl<'a> Prepared<'a> {
         let Some(o) = self.proven(i) else {
             return;
         };
-        let mut cites = self.hit_citations(o);
+        let (mut cites, left_out) = self.hit_citations(&r.check_id, Verdict::Fail, o);
         let seen: std::collections::HashSet<Option<(usize, usize)>> =
             cites.iter().map(|c| c.byte_range).collect();
         cites.extend(
@@ -165,6 +210,7 @@ impl<'a> Prepared<'a> {
             );
         }
         r.evidence_citations = cites;
+        r.notes.push_str(&left_out);
         r.result = Verdict::Fail;
         r.code = o.code.clone();
     }
@@ -181,7 +227,8 @@ impl<'a> Prepared<'a> {
         }
         match (check.detection_method.kind, &self.outcomes[i]) {
             (DetectionType::Deterministic, Some(o)) => {
-                let mut r = base(o.verdict, 1.0, self.hit_citations(o), o.notes.clone());
+                let (cites, left_out) = self.hit_citations(&check.id, o.verdict, o);
+                let mut r = base(o.verdict, 1.0, cites, format!("{}{left_out}", o.notes));
                 r.raw_runs = vec![local_run(o.verdict)];
                 r.code = o.code.clone();
                 r
@@ -193,21 +240,25 @@ impl<'a> Prepared<'a> {
                 "Not evaluated: this deterministic check has no machine-readable `rules`.".into(),
             ),
             (_, Some(o)) if self.proven(i).is_some() => {
-                let mut r = base(Verdict::Fail, 1.0, self.hit_citations(o), o.notes.clone());
+                let (cites, left_out) = self.hit_citations(&check.id, Verdict::Fail, o);
+                let mut r = base(Verdict::Fail, 1.0, cites, format!("{}{left_out}", o.notes));
                 r.raw_runs = vec![local_run(o.verdict)];
                 r.code = o.code.clone();
                 r
             }
-            (_, Some(o)) if o.hits_are_problems && !o.hits.is_empty() => base(
-                Verdict::Indeterminate,
-                0.0,
-                self.hit_citations(o),
-                format!(
-                    "{why} Local rules flag {} candidate span(s): {}",
-                    o.hits.len(),
-                    o.notes
-                ),
-            ),
+            (_, Some(o)) if o.hits_are_problems && !o.hits.is_empty() => {
+                let (cites, left_out) = self.hit_citations(&check.id, Verdict::Indeterminate, o);
+                base(
+                    Verdict::Indeterminate,
+                    0.0,
+                    cites,
+                    format!(
+                        "{why} Local rules flag {} candidate span(s): {}{left_out}",
+                        o.hits.len(),
+                        o.notes
+                    ),
+                )
+            }
             (_, Some(o)) => base(
                 Verdict::Indeterminate,
                 0.0,

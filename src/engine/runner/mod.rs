@@ -33,6 +33,7 @@ use local::Prepared;
 
 pub use crate::model::integrity::report_id;
 pub use adaptive::DEFAULT_MAX_RUNS;
+pub use local::MAX_CITATIONS_PER_CHECK;
 pub use options::{DriftReference, MAX_FULL_RUNS, ReferenceKind, RunError, RunOptions};
 pub use progress::{Progress, ProgressFn};
 

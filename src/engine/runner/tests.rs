@@ -287,3 +287,50 @@ fn a_proof_by_a_deterministic_rule_outranks_the_evaluator() {
         Verdict::Indeterminate
     );
 }
+
+#[test]
+fn a_report_lists_at_most_the_cap_per_check_and_counts_the_rest() {
+    // 1 500 unqualified certainty terms, the first 300 lines of them suppressed.
+    let n = 1500;
+    let suppressed_lines = 300;
+    let mut text = String::from("<!-- byop-disable certainty_language -->\n");
+    for i in 0..n {
+        if i == suppressed_lines {
+            text.push_str("<!-- byop-enable certainty_language -->\n");
+        }
+        text.push_str("The clause is enforceable.\n");
+    }
+    let doc = Document::parse(text, None).unwrap();
+    let report = run_deterministic(&builtin(), &doc);
+    let r = report
+        .check_results
+        .iter()
+        .find(|r| r.check_id == "certainty_language")
+        .unwrap();
+    // A hybrid check: flagged candidates without the evaluator, never a pass.
+    assert_eq!(r.result, Verdict::Indeterminate);
+    assert_eq!(r.evidence_citations.len(), MAX_CITATIONS_PER_CHECK);
+    let listed_unsuppressed = n - suppressed_lines;
+    let left_out = listed_unsuppressed - MAX_CITATIONS_PER_CHECK;
+    assert!(
+        r.notes
+            .contains(&format!("{left_out} more finding(s) not listed")),
+        "{}",
+        r.notes
+    );
+    // The suppressed ones are under the cap: all listed apart, none counted as left out.
+    let suppressed = report
+        .suppressed
+        .iter()
+        .filter(|s| s.check_id == "certainty_language")
+        .count();
+    assert_eq!(suppressed, suppressed_lines);
+    assert!(
+        !r.notes.contains("suppressed finding(s) not listed"),
+        "{}",
+        r.notes
+    );
+    // Listed citations are the first unsuppressed hits, in document order.
+    let first_line = r.evidence_citations[0].range.unwrap().start.line;
+    assert_eq!(first_line as usize, 1 + suppressed_lines + 1);
+}
