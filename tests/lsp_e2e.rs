@@ -781,3 +781,107 @@ async fn utf8_positions_and_playbook_diagnostics_in_process() {
     assert!(diags.is_empty(), "{diags:?}");
     c.request("shutdown", Value::Null).await;
 }
+
+/// Issue 14: `kill -9` of the language server at random moments while evaluations run and
+/// their reports are written leaves a sound store (SQLite's check, every report whole and
+/// named by its own id, the audit chain intact), and the next session's evaluation works.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_of_the_language_server_during_evaluations_leaves_a_sound_store() {
+    let fake =
+        FakeLlm::start(Script::always(vec![Step::fail_first_sentence()]).latency_ms(30)).await;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let db = root.join("byop.db");
+    let env = [
+        ("ANTHROPIC_BASE_URL", fake.base_url.clone()),
+        ("ANTHROPIC_API_KEY", "k".to_string()),
+        ("BYOP_DB", db.display().to_string()),
+    ];
+    let uris: Vec<String> = (0..4)
+        .map(|i| {
+            let path = root.join(format!("memo{i}.ai.md"));
+            std::fs::write(&path, format!("{MEMO}\nNote {i}.\n")).unwrap();
+            uri_of(&path)
+        })
+        .collect();
+    let sound = || {
+        let conn = rusqlite::Connection::open(&db).unwrap();
+        let ok: String = conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(ok, "ok");
+        let mut stmt = conn
+            .prepare("SELECT report_id, report_json FROM reports")
+            .unwrap();
+        let rows: Vec<(String, String)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        for (id, body) in &rows {
+            let report: Value = serde_json::from_str(body).expect("a whole report");
+            assert_eq!(report["report_id"], id.as_str());
+        }
+        let log = std::process::Command::new(env!("CARGO_BIN_EXE_byop"))
+            .args(["log", "--verify", "--db", &db.display().to_string()])
+            .output()
+            .unwrap();
+        assert!(
+            log.status.success(),
+            "audit chain: {}",
+            String::from_utf8_lossy(&log.stderr)
+        );
+        rows.len()
+    };
+    for round in 0..10 {
+        let mut c = LspClient::spawn_with_stderr(&env, &root, std::process::Stdio::null());
+        initialize(&c, &root, json!({"byop": {"onSave": "off"}}), &["utf-16"]).await;
+        for (i, uri) in uris.iter().enumerate() {
+            open(&c, uri, &format!("{MEMO}\nNote {i}.\n"), 1).await;
+            let mode = if (round + i) % 2 == 0 {
+                "screening"
+            } else {
+                "full"
+            };
+            // Not awaited: the kill comes while some run, some write, some are done.
+            drop(
+                c.send_request(
+                    "workspace/executeCommand",
+                    json!({"command": "byop.evaluate", "arguments": [{"uri": uri, "mode": mode}]}),
+                )
+                .await,
+            );
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(fastrand::u64(0..900))).await;
+        let mut child = c.child.take().unwrap();
+        child.start_kill().unwrap(); // SIGKILL
+        child.wait().await.unwrap();
+        if db.exists() {
+            sound();
+        }
+    }
+    // The next session evaluates and stores as usual.
+    let before = if db.exists() { sound() } else { 0 };
+    assert!(
+        before > 0,
+        "no round lived long enough to store a report: the kills proved nothing"
+    );
+    let c = LspClient::spawn_with_stderr(&env, &root, std::process::Stdio::null());
+    initialize(&c, &root, json!({"byop": {"onSave": "off"}}), &["utf-16"]).await;
+    let fresh = root.join("fresh.ai.md");
+    std::fs::write(&fresh, format!("{MEMO}\nA fresh one.\n")).unwrap();
+    open(&c, &uri_of(&fresh), &format!("{MEMO}\nA fresh one.\n"), 1).await;
+    let report = c
+        .request(
+            "workspace/executeCommand",
+            json!({"command": "byop.evaluate", "arguments": [{"uri": uri_of(&fresh), "mode": "screening"}]}),
+        )
+        .await;
+    assert_eq!(
+        report["byop_report"]["execution_mode"], "screening",
+        "{report}"
+    );
+    c.request("shutdown", Value::Null).await;
+    c.notify("exit", Value::Null).await;
+    assert!(sound() > before, "the fresh evaluation was stored");
+}
