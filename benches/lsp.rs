@@ -2,9 +2,10 @@
 //! real binary. Prints a table; no thresholds (timings depend on the machine).
 //! `cargo bench --bench lsp --profile dev` avoids a release build on shared machines.
 //!
-//! - didChange → publishDiagnostics for a 100 KB document (includes the 200 ms debounce)
+//! - didChange → publishDiagnostics for a 100 KB document (debounce scaled to the check time)
 //! - hover latency on a cited span
-//! - server RSS with 50 open documents
+//! - server RSS with 50 open documents, then with a dense document (thousands of findings)
+//! - keystroke on that dense document against a one-paragraph one
 
 #[path = "../tests/lsp_support/client.rs"]
 #[allow(dead_code)]
@@ -90,7 +91,7 @@ async fn main() {
         samples.push(start.elapsed());
     }
     println!(
-        "| didChange → diagnostics, {} KB (incl. 200 ms debounce) | {} |",
+        "| didChange → diagnostics, {} KB (debounce scaled to the check time) | {} |",
         text.len() / 1000,
         summary(samples)
     );
@@ -149,6 +150,60 @@ async fn main() {
         ),
         _ => println!("| server RSS | unavailable (no /proc) |"),
     }
+
+    // 4. A dense document (100 KB, thousands of findings): keystroke cost against a
+    // one-paragraph document (goal: at most 50 ms more), then memory with it open too.
+    let mut dense = String::from("# Review\n\n");
+    while dense.len() < 100_000 {
+        dense.push_str("The clause is enforceable. The policy is compliant. It is legal.\n");
+    }
+    let small = document(300);
+    let mut medians = Vec::new();
+    for (name, mut text) in [("small", small), ("dense", dense)] {
+        let uri = format!("file://{}/{name}.ai.md", root.display());
+        c.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}}),
+        )
+        .await;
+        let (_, diags) = c.diagnostics_at(0, &uri, 1).await;
+        let mut samples = Vec::new();
+        for version in 2..=12 {
+            let at = text.len() / 2;
+            let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap();
+            let change = json!({"range": {"start": position(&text, at), "end": position(&text, at)}, "text": "x"});
+            text.insert(at, 'x');
+            let mark = c.len();
+            let start = Instant::now();
+            c.notify(
+                "textDocument/didChange",
+                json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}),
+            )
+            .await;
+            c.diagnostics_at(mark, &uri, version).await;
+            samples.push(start.elapsed());
+        }
+        samples.sort();
+        medians.push(samples[samples.len() / 2]);
+        println!(
+            "| didChange → diagnostics, {name} document ({} diagnostics) | {} |",
+            diags.len(),
+            summary(samples)
+        );
+    }
+    let extra = medians[1].as_secs_f64() * 1e3 - medians[0].as_secs_f64() * 1e3;
+    println!(
+        "| dense minus small, median keystroke | {extra:.1} ms (goal ≤ 50 ms: {}) |",
+        if extra <= 50.0 { "met" } else { "NOT met" }
+    );
+    if let Some(kb) = rss_kb(pid) {
+        let mb = kb as f64 / 1024.0;
+        println!(
+            "| server RSS: 51 docs + the dense one | {mb:.1} MB (goal < 80 MB: {}) |",
+            if mb < 80.0 { "met" } else { "NOT met" }
+        );
+    }
+
     c.request("shutdown", Value::Null).await;
     c.notify("exit", Value::Null).await;
 }
