@@ -43,7 +43,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
     let resolver = Resolver::new();
     let jobs = files
         .iter()
-        .map(|path| resolve(&resolver, &args, (&cwd, &workspace.root), path))
+        .map(|path| resolve(&resolver, &args, (&cwd, &workspace.root), path).map(Arc::new))
         .collect::<Result<Vec<_>, _>>()
         .inspect_err(|(path, e)| record_input_error(&store, &doc_key(path), &e.0))
         .map_err(|(_, e)| e)?;
@@ -162,11 +162,11 @@ async fn evaluate_all(
     workspace: &Config,
     evaluator: Option<Evaluator>,
     store: &Arc<Store>,
-    jobs: &[Job],
+    jobs: &[Arc<Job>],
 ) -> Result<Vec<Report>, CliError> {
     use futures::StreamExt;
     let progress_on_tty = std::io::stderr().is_terminal();
-    let evaluated: Vec<_> = futures::stream::iter(jobs)
+    let evaluated: Vec<_> = futures::stream::iter(jobs.iter().cloned())
         .map(|job| {
             let label = job.resolved.doc.label();
             let progress: Option<runner::ProgressFn> = progress_on_tty.then(|| {
@@ -184,9 +184,15 @@ async fn evaluate_all(
                 canary: workspace.file.evaluator.canary,
                 ..Default::default()
             };
-            evaluate_unsaved(&job.resolved, Some(store), &job.doc_key, opts)
+            // A task per document: the local checks are CPU work, and a batch's documents
+            // then use every thread of the runtime instead of taking turns on one.
+            let store = store.clone();
+            tokio::spawn(async move {
+                evaluate_unsaved(&job.resolved, Some(&store), &job.doc_key, opts).await
+            })
         })
         .buffered(DOCUMENTS_IN_FLIGHT)
+        .map(|joined| joined.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic())))
         .collect()
         .await;
     if progress_on_tty {
@@ -210,7 +216,7 @@ async fn evaluate_all(
 }
 
 /// The HTML report shows drift against the saved baseline, when there is one.
-fn baselines(store: &Store, jobs: &[Job], reports: &[Report]) -> Vec<Option<Report>> {
+fn baselines(store: &Store, jobs: &[Arc<Job>], reports: &[Report]) -> Vec<Option<Report>> {
     reports
         .iter()
         .zip(jobs)

@@ -10,7 +10,7 @@ const VOLATILE_METADATA: &[&str] = &["created_at", "updated_at"];
 
 /// RFC 8785 canonical JSON of any serializable value.
 pub fn canonical_json<T: Serialize + ?Sized>(value: &T) -> String {
-    serde_jcs::to_string(value).expect("JSON values always canonicalize")
+    String::from_utf8(super::jcs::to_vec(value)).expect("JSON text is UTF-8")
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
@@ -19,7 +19,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// `sha256:` + hex sha256 of the JCS form of `value`.
 pub fn jcs_sha256<T: Serialize + ?Sized>(value: &T) -> String {
-    format!("sha256:{}", sha256_hex(canonical_json(value).as_bytes()))
+    format!("sha256:{}", sha256_hex(&super::jcs::to_vec(value)))
 }
 
 /// Hash of everything in the playbook that determines what it tests.

@@ -7,6 +7,7 @@ pub mod fix;
 pub mod history;
 pub mod inputs;
 pub mod integrity;
+pub mod jcs;
 pub mod playbook;
 pub mod repair;
 pub mod report;
