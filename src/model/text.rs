@@ -89,9 +89,11 @@ impl LineIndex {
         let mut end = next;
         if end > self.line_start(line) && text.as_bytes().get(end - 1) == Some(&b'\n') {
             end -= 1;
-        }
-        if end > self.line_start(line) && text.as_bytes().get(end - 1) == Some(&b'\r') {
-            end -= 1;
+            // `\r\n` ends the line; a lone `\r` (even the text's last byte) is text, as
+            // for the language server's rope (found by the `incremental_edits` fuzzer).
+            if end > self.line_start(line) && text.as_bytes().get(end - 1) == Some(&b'\r') {
+                end -= 1;
+            }
         }
         end
     }
@@ -214,6 +216,14 @@ pub fn floor_char_boundary(text: &str, mut i: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_lone_cr_is_text_even_at_the_end() {
+        for (text, end) in [("a\r", 2), ("a\r\n", 1), ("a\n", 1), ("\r", 1), ("a\rb", 3)] {
+            let idx = LineIndex::new(text);
+            assert_eq!(idx.line_end(text, 0), end, "{text:?}");
+        }
+    }
+
     use super::*;
 
     #[test]

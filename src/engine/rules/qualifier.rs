@@ -112,6 +112,10 @@ impl QualifierRule {
         let skipped = self.skips.prepare(text, prose);
         let mut hits = Vec::new();
         let mut qualified = 0usize;
+        // Every qualifier in the body, found in one pass on the first hit: a hit whose window
+        // meets none of them is unqualified without searching its window (most hits, and
+        // the only cost that grew with the number of hits).
+        let mut qualifier_spans: Option<Vec<(usize, usize)>> = None;
         for m in terms.find_iter(&text[body.0..body.1]) {
             let (start, end) = (body.0 + m.start(), body.0 + m.end());
             if self.skip_quoted && prose.is_quoted(start, end) {
@@ -120,7 +124,8 @@ impl QualifierRule {
             if !self.skips.is_empty() && skipped.covers(start, end) {
                 continue;
             }
-            if self.is_qualified(text, prose, start, end) {
+            let spans = qualifier_spans.get_or_insert_with(|| self.qualifier_spans(text, body));
+            if self.is_qualified(text, prose, spans, start, end) {
                 qualified += 1;
                 continue;
             }
@@ -147,7 +152,24 @@ impl QualifierRule {
         }
     }
 
-    fn is_qualified(&self, text: &str, prose: &ProseMap, start: usize, end: usize) -> bool {
+    fn qualifier_spans(&self, text: &str, body: (usize, usize)) -> Vec<(usize, usize)> {
+        let Some(quals) = &self.qualifiers else {
+            return Vec::new();
+        };
+        quals
+            .find_iter(&text[body.0..body.1])
+            .map(|m| (body.0 + m.start(), body.0 + m.end()))
+            .collect()
+    }
+
+    fn is_qualified(
+        &self,
+        text: &str,
+        prose: &ProseMap,
+        spans: &[(usize, usize)],
+        start: usize,
+        end: usize,
+    ) -> bool {
         let Some(quals) = &self.qualifiers else {
             return false;
         };
@@ -163,6 +185,14 @@ impl QualifierRule {
             .words_after(text, end, s_hi.max(end), n)
             .min(ceil_char_boundary(text, end.saturating_add(reach)))
             .max(end);
+        // No qualifier of the whole body meets the window: nothing to search for.
+        let first_ending_after_lo = spans.partition_point(|&(_, e)| e <= lo);
+        if spans
+            .get(first_ending_after_lo)
+            .is_none_or(|&(s, _)| s >= hi)
+        {
+            return false;
+        }
         quals.find_iter(&text[lo..hi]).any(|q| {
             let qs = lo + q.start();
             // The term itself is not its own qualifier, but one that starts before it and runs
