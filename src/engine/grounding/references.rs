@@ -59,11 +59,11 @@ static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Numbering as a contract writes it, without a word before it: "7.2 ", "  5.  Term".
 static NUMBERING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)(?:^|\s{2,}|[.;:]\s)(?P<n>\d+(?:\.\d+)*\.?|[IVXLC]+\.)[\s)]")
+    Regex::new(r"(?m)(?:^|\s{2,}|[.;:]\s(?:\d{1,3}\s)?)(?P<n>\d+(?:\.\d+)*\.?|[IVXLC]+\.)[\s)]")
         .expect("numbering regex")
 });
 static SUBPART: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)\((?P<p>[a-zA-Z0-9]{1,4})\)|(?:^|\s)(?P<q>[a-z]|[ivx]+)\)|(?:^|\s{2,})(?P<r>[a-z]|[ivx]+)\.\s").expect("subpart regex")
+    Regex::new(r#"(?m)\((?P<p>[a-zA-Z0-9]{1,4})\)|(?:^|\s)(?P<q>[a-z]|[ivx]+)\)|(?:^|\s{2,})(?P<r>[a-z]|[ivx]+)\.\s|(?:^|\s)(?P<s>[A-Z])\.\s?["“A-Z]"#).expect("subpart regex")
 });
 
 /// Words after a reference that make it a statute's, not the document's: "Section 2-207 of
@@ -127,6 +127,25 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Reference> {
                     .map(|x| x.as_str().to_ascii_lowercase())
             })
             .collect();
+        // "Sections 3-4" names 3 (and 4); "two Section 24s" is 24.
+        let plural = word.len() > 1
+            && word.to_ascii_lowercase().ends_with('s')
+            && !word.eq_ignore_ascii_case("§§");
+        let raw = match raw.split_once('-') {
+            Some((a, b))
+                if plural
+                    && !a.is_empty()
+                    && a.chars().all(|c| c.is_ascii_digit())
+                    && b.chars().all(|c| c.is_ascii_digit()) =>
+            {
+                a
+            }
+            _ => raw,
+        };
+        let raw = match raw.strip_suffix('s') {
+            Some(n) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => n,
+            _ => raw,
+        };
         out.push(Reference {
             kind,
             start: start + m.start(),
@@ -213,7 +232,12 @@ pub fn has_subpart(text: &str, from: usize, window: usize, part: &str) -> Option
         hi -= 1;
     }
     for c in SUBPART.captures_iter(&text[lo..hi]) {
-        let p = c.name("p").or(c.name("q")).or(c.name("r")).expect("group");
+        let p = c
+            .name("p")
+            .or(c.name("q"))
+            .or(c.name("r"))
+            .or(c.name("s"))
+            .expect("group");
         if p.as_str().eq_ignore_ascii_case(part) {
             let m = c.get(0).expect("match");
             return Some((lo + m.start(), lo + m.end()));

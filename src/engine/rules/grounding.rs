@@ -12,10 +12,12 @@ use regex::Regex;
 use serde::Deserialize;
 
 use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome, SourceRef};
+use super::markdown::is_heading_line;
 use super::markdown::sentence_bounds;
 use super::regexes::compile_all;
-use super::skip::{SkipRules, Skipped, compile_skips};
+use super::skip::{SkipRules, Skipped, compile_skips, label_end, label_line};
 use crate::engine::citations::{Locator, word_diff};
+use crate::engine::grounding::drafted::{self, Drafted};
 use crate::engine::grounding::{EntityKind, RefKind, Source, entities, quotes, references};
 use crate::model::{Located, Verdict};
 
@@ -49,6 +51,13 @@ struct Params {
     /// defined_term, organisation, person.
     #[serde(default)]
     kinds: Vec<String>,
+    /// Words that attribute what follows to the source ("Section 5 provides", "Current:").
+    /// Attribution wins over drafted-ness: such a quote or value is always a claim, unless a
+    /// proposal (`proposal_after`) comes between the attribution and it.
+    #[serde(default)]
+    source_attribution: Vec<String>,
+    #[serde(default)]
+    proposal_after: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -65,6 +74,8 @@ struct GroundingRule {
     lead_in: Option<Regex>,
     markers: Option<Regex>,
     kinds: Vec<EntityKind>,
+    attribution: Option<Regex>,
+    proposal: Option<Regex>,
 }
 
 fn compile_with(value: serde_json::Value, what: What) -> Result<GroundingRule, RuleError> {
@@ -103,6 +114,8 @@ fn compile_with(value: serde_json::Value, what: What) -> Result<GroundingRule, R
         lead_in: compile_all("not_source_lead_in", &p.not_source_lead_in)?,
         markers: compile_all("claim_markers", &p.claim_markers)?,
         kinds,
+        attribution: compile_all("source_attribution", &p.source_attribution)?,
+        proposal: compile_all("proposal_after", &p.proposal_after)?,
     })
 }
 
@@ -155,20 +168,21 @@ impl CompiledRule for GroundingRule {
             });
         };
         let skipped = self.skips.prepare(cx.text, &cx.prose);
+        let drafted = self.drafted(cx, source, &skipped);
         let (hits, tally, code) = match self.what {
             What::Quotes {
                 min_words,
                 misquoted,
             } => {
-                let (h, t) = self.quotes(cx, source, &skipped, min_words, misquoted);
+                let (h, t) = self.quotes(cx, source, &skipped, &drafted, min_words, misquoted);
                 (h, t, CODE_QUOTE)
             }
             What::References => {
-                let (h, t) = self.references(cx, source, &skipped);
+                let (h, t) = self.references(cx, source, &skipped, &drafted);
                 (h, t, CODE_REF)
             }
             What::Entities => {
-                let (h, t) = self.entities(cx, source, &skipped);
+                let (h, t) = self.entities(cx, source, &skipped, &drafted);
                 (h, t, CODE_ENTITY)
             }
         };
@@ -216,6 +230,49 @@ impl CompiledRule for GroundingRule {
 }
 
 impl GroundingRule {
+    /// The output's own drafted text (built once per rule application, linear in the text).
+    fn drafted(&self, cx: &RuleContext, source: &Source, skipped: &Skipped) -> Drafted {
+        let sections = self.skips.sections.as_ref();
+        let label_end = |line: &str| sections.and_then(|re| label_end(re, line));
+        let label_line = |line: &str| sections.is_some_and(|re| label_line(re, line));
+        let is_heading = |s: usize, e: usize| is_heading_line(cx.text, s, e);
+        let in_source = |w: &str| source.find_words(w).is_some();
+        let attributes = |t: &str| self.attribution.as_ref().is_some_and(|re| re.is_match(t));
+        Drafted::build(
+            cx.text,
+            cx.body,
+            &drafted::Inputs {
+                label_end: &label_end,
+                label_line: &label_line,
+                is_heading: &is_heading,
+                in_source: &in_source,
+                attributes: &attributes,
+                known: skipped.regions(),
+            },
+        )
+    }
+
+    /// Does `lead` (the words before a claim) attribute it to the source, with no proposal
+    /// between the attribution and the claim?
+    fn attributed_by(&self, lead: &str) -> bool {
+        let Some(re) = &self.attribution else {
+            return false;
+        };
+        let Some(m) = re.find_iter(lead).last() else {
+            return false;
+        };
+        !self
+            .proposal
+            .as_ref()
+            .is_some_and(|p| p.is_match(&lead[m.end()..]))
+    }
+
+    /// The sentence up to `at` (within its line or sentence), for attribution of values.
+    fn sentence_lead<'t>(&self, cx: &RuleContext<'t>, at: usize) -> &'t str {
+        let (s, _) = sentence_bounds(cx.text, cx.body.0, cx.body.1, at);
+        let ls = cx.text[..at].rfind('\n').map_or(cx.body.0, |i| i + 1);
+        cx.text.get(s.max(ls).min(at)..at).unwrap_or("")
+    }
     /// Is this span a claim about the source (not drafted, proposed or quoted-prompt text)?
     fn is_claim(&self, skipped: &Skipped, start: usize, end: usize) -> bool {
         !skipped.covers(start, end)
@@ -244,6 +301,10 @@ impl GroundingRule {
         let Some(re) = &self.lead_in else {
             return false;
         };
+        re.is_match(Self::lead_in(cx, start))
+    }
+
+    fn lead_in<'t>(cx: &RuleContext<'t>, start: usize) -> &'t str {
         let before = cx.text.get(cx.body.0..start).unwrap_or("");
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let on_line = &before[line_start..];
@@ -266,7 +327,7 @@ impl GroundingRule {
                 .unwrap_or(on_line.len());
             &on_line[from..]
         };
-        re.is_match(lead)
+        lead
     }
 
     fn quotes(
@@ -274,6 +335,7 @@ impl GroundingRule {
         cx: &RuleContext,
         source: &Source,
         skipped: &Skipped,
+        drafted: &Drafted,
         min_words: usize,
         misquoted: bool,
     ) -> (Vec<Hit>, Tally) {
@@ -289,12 +351,18 @@ impl GroundingRule {
                 t.skipped += 1;
                 continue;
             }
-            if !self.is_claim(skipped, q.start, q.end) || self.lead_in_says_new(cx, q.start) {
+            // Attribution wins: "Section 5 provides: “…”" is a claim wherever it stands.
+            let attributed = self.attributed_by(Self::lead_in(cx, q.start));
+            if !attributed
+                && (!self.is_claim(skipped, q.start, q.end)
+                    || drafted.covers(q.start, q.end)
+                    || self.lead_in_says_new(cx, q.start))
+            {
                 t.skipped += 1;
                 continue;
             }
-            let loc = source.locate(&q.text);
-            if matches!(loc.located, Located::Unlocated | Located::Fuzzy) {
+            let loc = source.locate(&spaced_ellipses(&q.text));
+            if !attributed && matches!(loc.located, Located::Unlocated | Located::Fuzzy) {
                 let in_prompt = prompt.as_ref().is_some_and(|p| {
                     matches!(
                         p.locate(&q.text).located,
@@ -306,7 +374,11 @@ impl GroundingRule {
                     continue;
                 }
             }
-            if !loc.is_evidence() && quotes_itself(cx, &q) {
+            // The output quoting its own drafted clause (any case, piecewise for ellipses).
+            if !attributed
+                && !loc.is_evidence()
+                && (quotes_itself(cx, &q) || drafted.has_text(&q.text))
+            {
                 t.skipped += 1;
                 continue;
             }
@@ -367,6 +439,7 @@ impl GroundingRule {
         cx: &RuleContext,
         source: &Source,
         skipped: &Skipped,
+        drafted: &Drafted,
     ) -> (Vec<Hit>, Tally) {
         let mut t = Tally::default();
         let mut hits = Vec::new();
@@ -392,7 +465,8 @@ impl GroundingRule {
                 .is_some_and(|(w, rest)| {
                     w.eq_ignore_ascii_case("this") && !rest.ends_with(char::is_alphanumeric)
                 });
-            if self_ref || !self.is_claim(skipped, r.start, r.end) {
+            if self_ref || !self.is_claim(skipped, r.start, r.end) || drafted.covers(r.start, r.end)
+            {
                 t.skipped += 1;
                 continue;
             }
@@ -401,7 +475,18 @@ impl GroundingRule {
                     t.examined += 1;
                     t.grounded += 1;
                 }
-                None if own.contains(&(r.kind, r.label.clone())) => t.skipped += 1,
+                None if own.contains(&(r.kind, r.label.clone()))
+                    || drafted.introduces(r.kind, &r.label)
+                    || (drafted.numbers_parts(&r.parts)
+                        && source
+                            .reference(&references::Reference {
+                                parts: vec![],
+                                ..r.clone()
+                            })
+                            .is_some()) =>
+                {
+                    t.skipped += 1
+                }
                 None => {
                     t.examined += 1;
                     hits.push(Hit {
@@ -416,15 +501,25 @@ impl GroundingRule {
         (hits, t)
     }
 
-    fn entities(&self, cx: &RuleContext, source: &Source, skipped: &Skipped) -> (Vec<Hit>, Tally) {
+    fn entities(
+        &self,
+        cx: &RuleContext,
+        source: &Source,
+        skipped: &Skipped,
+        drafted: &Drafted,
+    ) -> (Vec<Hit>, Tally) {
         let mut t = Tally::default();
         let mut hits = Vec::new();
         let all = entities::extract_in(cx.text, cx.body);
         // Values the output itself drafts (in skipped text): its explanation repeating them
         // ("the new cap of 12 months") speaks of its proposal, not of the source.
-        let drafted: std::collections::HashSet<(EntityKind, &str)> = all
+        let drafted_values: std::collections::HashSet<(EntityKind, &str)> = all
             .iter()
-            .filter(|e| skipped.covers(e.start, e.end) || is_definition(cx.text, e))
+            .filter(|e| {
+                skipped.covers(e.start, e.end)
+                    || drafted.covers(e.start, e.end)
+                    || is_definition(cx.text, e)
+            })
             .map(|e| (e.kind, e.normalized.as_str()))
             .collect();
         for e in &all {
@@ -433,10 +528,15 @@ impl GroundingRule {
             }
             // Inside a quote, the quote checks speak for it; a defined term is itself quoted.
             let quoted = e.kind != EntityKind::DefinedTerm && cx.prose.is_quoted(e.start, e.end);
+            // Attribution wins: "Section 2 provides that the fee is $3,000,000" is a claim
+            // even in a sentence that goes on to recommend something.
+            let strong = self.attributed_by(self.sentence_lead(cx, e.start));
             if quoted
-                || !self.is_claim(skipped, e.start, e.end)
                 || is_definition(cx.text, e)
-                || !self.attributed(cx, e.start)
+                || (!strong
+                    && (!self.is_claim(skipped, e.start, e.end)
+                        || drafted.covers(e.start, e.end)
+                        || !self.attributed(cx, e.start)))
             {
                 t.skipped += 1;
                 continue;
@@ -446,7 +546,13 @@ impl GroundingRule {
                     t.examined += 1;
                     t.grounded += 1;
                 }
-                None if drafted.contains(&(e.kind, e.normalized.as_str())) => t.skipped += 1,
+                None if !strong
+                    && (drafted_values.contains(&(e.kind, e.normalized.as_str()))
+                        || (e.kind == EntityKind::DefinedTerm
+                            && drafted.defines(&e.normalized))) =>
+                {
+                    t.skipped += 1
+                }
                 None => {
                     t.examined += 1;
                     hits.push(Hit {
@@ -540,6 +646,22 @@ fn is_definition(text: &str, e: &entities::Entity) -> bool {
         || after.starts_with("shall have")
         || after.starts_with("has the meaning")
         || after.starts_with(')')
+}
+
+/// "compensation...the Company" → "compensation ... the Company": an ellipsis glued to a word
+/// still separates the pieces of a quote.
+fn spaced_ellipses(q: &str) -> std::borrow::Cow<'_, str> {
+    if !q.contains("...") && !q.contains('…') {
+        return std::borrow::Cow::Borrowed(q);
+    }
+    let mut out = String::with_capacity(q.len() + 8);
+    for (i, piece) in q.split("...").enumerate() {
+        if i > 0 {
+            out.push_str(" ... ");
+        }
+        out.push_str(&piece.replace('…', " … "));
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// At most ~200 characters of a passage, for notes.
