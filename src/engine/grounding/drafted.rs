@@ -44,7 +44,7 @@ pub struct Drafted {
 
 /// Clause enumerators at the start of a paragraph or line (after `>`, `*`, `_`, spaces).
 static CLAUSE_START: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^(?:\(?[a-z]\)|\([ivxlc]{1,6}\)|[ivxlc]{1,6}\)|\(\d{1,3}\)|\(?[A-Z]\)|\d+(?:\.\d+)+\.?(?:\s|\*|$)|\d+\.\d*\s+\*\*)"#)
+    Regex::new(r#"^(?:\(?[a-z]\)|[a-z]\.\s|\([ivxlc]{1,6}\)|[ivxlc]{1,6}\)|\(\d{1,3}\)|\(?[A-Z]\)|\d+(?:\.\d+)+\.?(?:\s|\*|$)|\d+\.\d*\s+\*\*)"#)
         .expect("clause start regex")
 });
 /// A continuation of a drafted block: clause start, single-level number, block quote, table
@@ -142,7 +142,16 @@ impl Drafted {
         let mut open = false;
         for &(s, e, heading) in &paras {
             if heading {
-                open = false;
+                let line = &text[s..e];
+                if (inp.label_line)(line.trim()) || (inp.label_end)(line).is_some() {
+                    open = true;
+                } else if line.trim_start().starts_with('#') {
+                    // A markdown heading ends a drafted block; a bold clause title inside it
+                    // ("**Service Level Agreement (SLA).**") does not.
+                    open = false;
+                } else if open {
+                    regions.push((s, e));
+                }
                 continue;
             }
             let para = &text[s..e];

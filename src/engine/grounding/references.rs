@@ -59,7 +59,7 @@ static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Numbering as a contract writes it, without a word before it: "7.2 ", "  5.  Term".
 static NUMBERING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)(?:^|\s{2,}|[.;:]\s(?:\d{1,3}\s)?)(?P<n>\d+(?:\.\d+)*\.?|[IVXLC]+\.)[\s)]")
+    Regex::new(r"(?m)(?:^|\s{2,}|[.;:]\s)(?:\d{1,3}\s)?(?P<n>\d+(?:\.\d+)*\.?|[IVXLC]+\.)[\s)]")
         .expect("numbering regex")
 });
 static SUBPART: LazyLock<Regex> = LazyLock::new(|| {
@@ -78,6 +78,11 @@ static STATUTE_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("statute-before regex")
 });
+
+/// Does this text end with a statute's name ("Business & Professions Code", "17 U.S.C.")?
+pub fn statute_before(before: &str) -> bool {
+    STATUTE_BEFORE.is_match(before)
+}
 
 /// Every reference to a part of a document in `text[range]`; statute references excluded.
 pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Reference> {
@@ -112,7 +117,12 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Reference> {
         }
         let (after, before) = (&hay[m.end()..a1], &hay[b0..m.start()]);
         // "§ 16600", "Section 1542": four or more digits number a statute, not a contract.
-        let statute_number = raw.chars().take_while(char::is_ascii_digit).count() >= 4;
+        let digits = raw.chars().take_while(char::is_ascii_digit).count();
+        let statute_number = digits >= 4 || (word.starts_with('§') && digits >= 3);
+        // A reference does not run across lines ("payment schedules\n\n2. …").
+        if m.as_str().contains('\n') {
+            continue;
+        }
         if statute_number
             || STATUTE_AFTER.is_match(after)
             || (word.starts_with('§') && STATUTE_BEFORE.is_match(before))

@@ -261,6 +261,10 @@ impl GroundingRule {
         let Some(m) = re.find_iter(lead).last() else {
             return false;
         };
+        // "Business & Professions Code § 16600 provides" attributes to a statute.
+        if references::statute_before(&lead[..m.start()]) {
+            return false;
+        }
         !self
             .proposal
             .as_ref()
@@ -361,7 +365,7 @@ impl GroundingRule {
                 t.skipped += 1;
                 continue;
             }
-            let loc = source.locate(&spaced_ellipses(&q.text));
+            let loc = source.locate(&for_locating(&q.text));
             if !attributed && matches!(loc.located, Located::Unlocated | Located::Fuzzy) {
                 let in_prompt = prompt.as_ref().is_some_and(|p| {
                     matches!(
@@ -532,6 +536,7 @@ impl GroundingRule {
             // even in a sentence that goes on to recommend something.
             let strong = self.attributed_by(self.sentence_lead(cx, e.start));
             if quoted
+                || case_name(cx.text, e)
                 || is_definition(cx.text, e)
                 || (!strong
                     && (!self.is_claim(skipped, e.start, e.end)
@@ -648,20 +653,52 @@ fn is_definition(text: &str, e: &entities::Entity) -> bool {
         || after.starts_with(')')
 }
 
-/// "compensation...the Company" → "compensation ... the Company": an ellipsis glued to a word
-/// still separates the pieces of a quote.
-fn spaced_ellipses(q: &str) -> std::borrow::Cow<'_, str> {
-    if !q.contains("...") && !q.contains('…') {
-        return std::borrow::Cow::Borrowed(q);
-    }
+/// A quote as the source would have it: markdown emphasis inside it dropped (`**bold**`),
+/// an ellipsis glued to a word spaced ("compensation...the" → "compensation … the"), and an
+/// editorial insertion in brackets ("[MediaNet]", "[and]") read as an ellipsis.
+fn for_locating(q: &str) -> String {
     let mut out = String::with_capacity(q.len() + 8);
-    for (i, piece) in q.split("...").enumerate() {
-        if i > 0 {
-            out.push_str(" ... ");
+    let mut bracket = false;
+    let mut chars = q.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '*' => {}
+            '_' if chars.peek() == Some(&'_') => {
+                chars.next();
+            }
+            '[' if !bracket => {
+                bracket = true;
+                out.push_str(" … ");
+            }
+            ']' if bracket => bracket = false,
+            _ if bracket => {}
+            '.' if chars.peek() == Some(&'.') => {
+                while chars.peek() == Some(&'.') {
+                    chars.next();
+                }
+                out.push_str(" … ");
+            }
+            '…' => out.push_str(" … "),
+            _ => out.push(c),
         }
-        out.push_str(&piece.replace('…', " … "));
     }
-    std::borrow::Cow::Owned(out)
+    if bracket {
+        return q.to_string();
+    }
+    out
+}
+
+/// A party to a court case ("Edwards v. Arthur Andersen LLP"), not to the source.
+fn case_name(text: &str, e: &entities::Entity) -> bool {
+    if e.kind != EntityKind::Organization {
+        return false;
+    }
+    let mut b = e.start.saturating_sub(60);
+    while !text.is_char_boundary(b) {
+        b += 1;
+    }
+    let before = &text[b..e.start];
+    before.contains(" v. ") || before.contains(" vs. ") || before.trim_end().ends_with(" v")
 }
 
 /// At most ~200 characters of a passage, for notes.
