@@ -52,7 +52,7 @@ static CLAUSE_START: LazyLock<Regex> = LazyLock::new(|| {
 static CONTINUES: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"^(?:\d{1,3}\.\s|["“]|\|)"#).expect("continuation regex"));
 static DRAFTING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:shall|hereby|means|will|must|agrees?\s+to|acknowledges?)\b")
+    Regex::new(r"(?i)\b(?:shall|hereby|means|will|must|may|agrees?\s+to|acknowledges?)\b")
         .expect("drafting regex")
 });
 static INLINE_MARKER: LazyLock<Regex> = LazyLock::new(|| {
@@ -60,8 +60,7 @@ static INLINE_MARKER: LazyLock<Regex> = LazyLock::new(|| {
         .expect("inline marker regex")
 });
 static DEFINED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"["“](?P<t>[A-Z][\w'’&-]*(?:\s+[A-Za-z][\w'’&-]*){0,3})["”]"#)
-        .expect("defined regex")
+    Regex::new(r#"["“](?P<t>[\w'’&-]+(?:\s+[\w'’&-]+){0,3})["”]"#).expect("defined regex")
 });
 
 /// What the builder needs from the caller.
@@ -144,6 +143,14 @@ impl Drafted {
             if heading {
                 let line = &text[s..e];
                 if (inp.label_line)(line.trim()) || (inp.label_end)(line).is_some() {
+                    open = true;
+                } else if !line.trim_start().starts_with('#')
+                    && CLAUSE_START.is_match(strip_markup(line))
+                    && !Self::sourced_title(line, inp)
+                {
+                    // A numbered bold clause title the source does not have
+                    // ("**5.4 Consequences of Failure to Meet Minimum**") opens a clause.
+                    regions.push((s, e));
                     open = true;
                 } else if line.trim_start().starts_with('#') {
                     // A markdown heading ends a drafted block; a bold clause title inside it
@@ -255,6 +262,16 @@ impl Drafted {
         let n = words.len().min(8);
         (inp.in_source)(&words[..n].join(" "))
             && (inp.in_source)(&words[words.len() - n..].join(" "))
+    }
+
+    /// Is a clause title the source's (its words, after the number, are there)?
+    fn sourced_title(line: &str, inp: &Inputs) -> bool {
+        let words: Vec<String> = tokens(line)
+            .map(|(w, _, _)| canon_word(&w))
+            .skip_while(|w| w.chars().all(|c| c.is_ascii_digit()))
+            .take(8)
+            .collect();
+        words.len() < 2 || (inp.in_source)(&words.join(" "))
     }
 
     pub fn covers(&self, start: usize, end: usize) -> bool {

@@ -554,7 +554,10 @@ impl GroundingRule {
                 None if !strong
                     && (drafted_values.contains(&(e.kind, e.normalized.as_str()))
                         || (e.kind == EntityKind::DefinedTerm
-                            && drafted.defines(&e.normalized))) =>
+                            && (drafted.defines(&e.normalized)
+                                || e.normalized
+                                    .strip_suffix('s')
+                                    .is_some_and(|k| drafted_values.contains(&(e.kind, k)))))) =>
                 {
                     t.skipped += 1
                 }
