@@ -452,7 +452,7 @@ impl GroundingRule {
         // references to them are to the output's own drafted text.
         let own: std::collections::HashSet<(RefKind, String)> = all
             .iter()
-            .filter(|r| starts_line(cx.text, r.start))
+            .filter(|r| starts_line(cx.text, r.start) && titles_line(cx.text, r))
             .map(|r| (r.kind, r.label.clone()))
             .chain(
                 own_numbering(cx.text, cx.body)
@@ -479,8 +479,9 @@ impl GroundingRule {
                     t.examined += 1;
                     t.grounded += 1;
                 }
-                None if own.contains(&(r.kind, r.label.clone()))
-                    || drafted.introduces(r.kind, &r.label)
+                None if ((own.contains(&(r.kind, r.label.clone()))
+                    || drafted.introduces(r.kind, &r.label))
+                    && (r.parts.is_empty() || drafted.numbers_parts(&r.parts)))
                     || (drafted.numbers_parts(&r.parts)
                         && source
                             .reference(&references::Reference {
@@ -589,6 +590,19 @@ fn quotes_itself(cx: &RuleContext, q: &quotes::Quote) -> bool {
     let body = &cx.text[cx.body.0..cx.body.1];
     body.match_indices(words)
         .any(|(i, _)| cx.body.0 + i + words.len() <= q.start || cx.body.0 + i >= q.end)
+}
+
+/// Is this line-opening reference a title ("### Section 19 Limitation of Liability",
+/// "**Section 19.** …", "Section 8.7:") rather than the subject of a sentence ("Section 5
+/// provides …", which is a claim about the source)?
+fn titles_line(text: &str, r: &references::Reference) -> bool {
+    let line_start = text[..r.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[r.end..].find('\n').map_or(text.len(), |i| r.end + i);
+    if is_heading_line(text, line_start, line_end) {
+        return true;
+    }
+    let after = text[r.end..line_end].trim_start_matches(['*', '_', ' ']);
+    after.is_empty() || after.starts_with(['.', ':', '-', '–', '—', '|'])
 }
 
 /// Is `at` the first word of its line (after list markers, emphasis, `#`, `[ADD]`)?
