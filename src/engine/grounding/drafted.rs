@@ -128,10 +128,10 @@ impl Drafted {
             }
             // A new list item or clause line inside a paragraph starts a new paragraph when
             // the lines before it were not clause lines (analysis bullets, then a clause).
-            if cur.is_some() && CLAUSE_START.is_match(strip_markup(line)) {
-                if let Some(s) = cur.take() {
-                    paras.push((s, ls, false));
-                }
+            if CLAUSE_START.is_match(strip_markup(line))
+                && let Some(s) = cur.take()
+            {
+                paras.push((s, ls, false));
             }
             cur.get_or_insert(ls);
         }

@@ -318,7 +318,7 @@ impl GroundingRule {
             })
             .is_empty()
         };
-        let lead = if bare(on_line) {
+        if bare(on_line) {
             let prev = before[..line_start].trim_end();
             &prev[prev.rfind('\n').map_or(0, |i| i + 1)..]
         } else {
@@ -330,8 +330,7 @@ impl GroundingRule {
                 .find(|&i| on_line.is_char_boundary(i))
                 .unwrap_or(on_line.len());
             &on_line[from..]
-        };
-        lead
+        }
     }
 
     fn quotes(
