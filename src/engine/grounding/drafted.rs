@@ -304,6 +304,11 @@ impl Drafted {
                 .all(|p| self.words.contains(&format!(" {p} ")))
     }
 
+    /// Do the drafted regions use these words (canonical, lower case) anywhere?
+    pub fn mentions(&self, key: &str) -> bool {
+        !key.is_empty() && self.words.contains(&format!(" {key} "))
+    }
+
     /// Is `(kind, label)` a part the drafted text numbers or cites ("(k)", "Exhibit A")?
     pub fn introduces(&self, kind: RefKind, label: &str) -> bool {
         self.refs.contains(&(kind, label.to_string()))

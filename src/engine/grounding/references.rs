@@ -59,8 +59,10 @@ static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Numbering as a contract writes it, without a word before it: "7.2 ", "  5.  Term".
 static NUMBERING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)(?:^|\s{2,}|[.;:]\s)(?:\d{1,3}\s)?(?P<n>\d+(?:\.\d+)*\.?|[IVXLC]+\.)[\s)]")
-        .expect("numbering regex")
+    Regex::new(
+        r"(?m)(?:^|\s{2,}|[.;:]\s|[A-Z]{3}\s)(?:\d{1,3}\s)?(?P<n>\d+(?:\.\d+)*\.?|[IVXLC]+\.)[\s)]",
+    )
+    .expect("numbering regex")
 });
 static SUBPART: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?m)\((?P<p>[a-zA-Z0-9]{1,4})\)|(?:^|\s)(?P<q>[a-z]|[ivx]+)\)|(?:^|\s{2,})(?P<r>[a-z]|[ivx]+)\.\s|(?:^|\s)(?P<s>[A-Z])\.\s?["“A-Z]"#).expect("subpart regex")

@@ -555,6 +555,7 @@ impl GroundingRule {
                     && (drafted_values.contains(&(e.kind, e.normalized.as_str()))
                         || (e.kind == EntityKind::DefinedTerm
                             && (drafted.defines(&e.normalized)
+                                || drafted.mentions(&e.normalized)
                                 || e.normalized
                                     .strip_suffix('s')
                                     .is_some_and(|k| drafted_values.contains(&(e.kind, k)))))) =>
