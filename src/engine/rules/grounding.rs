@@ -602,7 +602,18 @@ fn titles_line(text: &str, r: &references::Reference) -> bool {
         return true;
     }
     let after = text[r.end..line_end].trim_start_matches(['*', '_', ' ']);
-    after.is_empty() || after.starts_with(['.', ':', '-', '–', '—', '|'])
+    // "Section 8.7 Limitation of Liability. …": a capitalised clause title, then a full stop.
+    let title = after.split_once('.').is_some_and(|(t, _)| {
+        t.len() <= 80
+            && t.split_whitespace().all(|w| {
+                w.starts_with(|c: char| c.is_uppercase())
+                    || matches!(
+                        w,
+                        "of" | "and" | "or" | "to" | "for" | "the" | "on" | "in" | "&" | ";"
+                    )
+            })
+    });
+    title || after.is_empty() || after.starts_with(['.', ':', '-', '–', '—', '|'])
 }
 
 /// Is `at` the first word of its line (after list markers, emphasis, `#`, `[ADD]`)?
