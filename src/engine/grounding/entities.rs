@@ -139,6 +139,16 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
     };
     for c in MONEY_SYMBOL.captures_iter(hay) {
         let m = c.get(0).expect("match");
+        // "hours.\n3" is not "Rs. 3": a currency word must start a word.
+        let cur = c.name("cur").expect("group").as_str();
+        if cur.starts_with(char::is_alphabetic)
+            && hay[..m.start()]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric)
+        {
+            continue;
+        }
         push(EntityKind::Money, m.start(), m.end(), money(&c));
     }
     for c in MONEY_WORD.captures_iter(hay) {
@@ -231,6 +241,49 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
     }
     out.sort_by_key(|e| (e.start, std::cmp::Reverse(e.end)));
     dedupe(out)
+}
+
+static PDF_ORDINAL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(\d{1,2})(s t|n d|r d|t h)\b").expect("ordinal split regex"));
+
+/// The source text as values are read from it, same length and offsets: brackets around
+/// figures dropped ("[eighteen (18)] months") and ordinals split by PDF conversion rejoined
+/// ("19t h day of March" → "19th  day").
+pub fn clean_for_values(text: &str) -> String {
+    let mut s: String = text
+        .chars()
+        .map(|c| if c == '[' || c == ']' { ' ' } else { c })
+        .collect();
+    let fixes: Vec<(usize, String)> = PDF_ORDINAL
+        .captures_iter(&s)
+        .map(|c| {
+            let g = c.get(2).expect("group");
+            (g.start(), format!("{} ", g.as_str().replace(' ', "")))
+        })
+        .collect();
+    for (at, rep) in fixes {
+        s.replace_range(at..at + rep.len(), &rep);
+    }
+    s
+}
+
+/// A rounded figure as written: "$21.6M" → (21.6, 1 decimal, 1e6). Only figures with at most
+/// three significant digits and a multiplier suffix.
+pub fn rounded_figure(text: &str) -> Option<(f64, usize, f64)> {
+    static FIG: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?P<int>\d{1,3})(?:\.(?P<dec>\d{1,2}))?\s*(?P<mult>million|billion|thousand|mm|mn|bn|m|k)\b")
+            .expect("figure regex")
+    });
+    let c = FIG.captures(text)?;
+    let int = &c["int"];
+    let dec = c.name("dec").map_or("", |d| d.as_str());
+    let digits = format!("{int}{dec}");
+    let sig = digits.trim_start_matches('0').trim_end_matches('0').len();
+    if sig == 0 || sig > 3 {
+        return None;
+    }
+    let mantissa: f64 = format!("{int}.{dec}0").parse().ok()?;
+    Some((mantissa, dec.len(), multiplier(&c["mult"])?))
 }
 
 /// "One Million Dollars ($1,000,000)": the figure in parentheses repeats the words; and a

@@ -9,6 +9,7 @@
 //! - `Source::new(text)` then `.contains(&Entity)`, `.reference(&Reference)`,
 //!   `.locate(quote)`, each giving the source location when there is one.
 
+pub mod drafted;
 pub mod entities;
 pub mod numbers;
 pub mod plan_entities;

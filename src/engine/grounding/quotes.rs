@@ -34,6 +34,8 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Quote> {
     let mut out = Vec::new();
     let mut offset = start;
     let mut block: Option<Quote> = None;
+    // The lines of the open block quote, for a block that is commentary with quotes in it.
+    let mut block_lines: Vec<(usize, &str)> = Vec::new();
     let mut in_fence = false;
     for line in hay.split_inclusive('\n') {
         let line_start = offset;
@@ -59,6 +61,7 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Quote> {
                 + (line.len() - trimmed.len())
                 + 1
                 + (rest.len() - rest.trim_start().len());
+            block_lines.push((line_start, line));
             let b = block.get_or_insert(Quote {
                 start: cstart,
                 end: cstart,
@@ -75,17 +78,18 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Quote> {
             continue;
         }
         if let Some(b) = block.take() {
-            push_block(b, &mut out);
+            push_block(b, &block_lines, &mut out);
+            block_lines.clear();
         }
         inline(line, line_start, &mut out);
     }
     if let Some(b) = block.take() {
-        push_block(b, &mut out);
+        push_block(b, &block_lines, &mut out);
     }
     out
 }
 
-fn push_block(b: Quote, out: &mut Vec<Quote>) {
+fn push_block(b: Quote, lines: &[(usize, &str)], out: &mut Vec<Quote>) {
     // A block quote that itself is one quoted passage is handled as inline quotes.
     if !b.text.is_empty() {
         let inner = b
@@ -96,6 +100,12 @@ fn push_block(b: Quote, out: &mut Vec<Quote>) {
                 text: inner.to_string(),
                 ..b
             });
+        } else if inner.contains(['"', '“', '”']) {
+            // Commentary in a block quote that quotes inside it: its inline quotes are the
+            // quoted passages, not the whole block.
+            for &(at, line) in lines {
+                inline(line, at, out);
+            }
         } else {
             out.push(b);
         }

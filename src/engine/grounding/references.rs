@@ -59,11 +59,13 @@ static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Numbering as a contract writes it, without a word before it: "7.2 ", "  5.  Term".
 static NUMBERING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)(?:^|\s{2,}|[.;:]\s)(?P<n>\d+(?:\.\d+)*\.?|[IVXLC]+\.)[\s)]")
-        .expect("numbering regex")
+    Regex::new(
+        r"(?m)(?:^|\s{2,}|[.;:]\s|[A-Z]{3}\s)(?:\d{1,3}\s)?(?P<n>\d+(?:\.\d+)*\.?|[IVXLC]+\.)[\s)]",
+    )
+    .expect("numbering regex")
 });
 static SUBPART: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)\((?P<p>[a-zA-Z0-9]{1,4})\)|(?:^|\s)(?P<q>[a-z]|[ivx]+)\)|(?:^|\s{2,})(?P<r>[a-z]|[ivx]+)\.\s").expect("subpart regex")
+    Regex::new(r#"(?m)\((?P<p>[a-zA-Z0-9]{1,4})\)|(?:^|\s)(?P<q>[a-z]|[ivx]+)\)|(?:^|\s{2,})(?P<r>[a-z]|[ivx]+)\.\s|(?:^|\s)(?P<s>[A-Z])\.\s?["“A-Z]"#).expect("subpart regex")
 });
 
 /// Words after a reference that make it a statute's, not the document's: "Section 2-207 of
@@ -78,6 +80,11 @@ static STATUTE_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("statute-before regex")
 });
+
+/// Does this text end with a statute's name ("Business & Professions Code", "17 U.S.C.")?
+pub fn statute_before(before: &str) -> bool {
+    STATUTE_BEFORE.is_match(before)
+}
 
 /// Every reference to a part of a document in `text[range]`; statute references excluded.
 pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Reference> {
@@ -112,7 +119,12 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Reference> {
         }
         let (after, before) = (&hay[m.end()..a1], &hay[b0..m.start()]);
         // "§ 16600", "Section 1542": four or more digits number a statute, not a contract.
-        let statute_number = raw.chars().take_while(char::is_ascii_digit).count() >= 4;
+        let digits = raw.chars().take_while(char::is_ascii_digit).count();
+        let statute_number = digits >= 4 || (word.starts_with('§') && digits >= 3);
+        // A reference does not run across lines ("payment schedules\n\n2. …").
+        if m.as_str().contains('\n') {
+            continue;
+        }
         if statute_number
             || STATUTE_AFTER.is_match(after)
             || (word.starts_with('§') && STATUTE_BEFORE.is_match(before))
@@ -127,6 +139,25 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Reference> {
                     .map(|x| x.as_str().to_ascii_lowercase())
             })
             .collect();
+        // "Sections 3-4" names 3 (and 4); "two Section 24s" is 24.
+        let plural = word.len() > 1
+            && word.to_ascii_lowercase().ends_with('s')
+            && !word.eq_ignore_ascii_case("§§");
+        let raw = match raw.split_once('-') {
+            Some((a, b))
+                if plural
+                    && !a.is_empty()
+                    && a.chars().all(|c| c.is_ascii_digit())
+                    && b.chars().all(|c| c.is_ascii_digit()) =>
+            {
+                a
+            }
+            _ => raw,
+        };
+        let raw = match raw.strip_suffix('s') {
+            Some(n) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => n,
+            _ => raw,
+        };
         out.push(Reference {
             kind,
             start: start + m.start(),
@@ -213,7 +244,12 @@ pub fn has_subpart(text: &str, from: usize, window: usize, part: &str) -> Option
         hi -= 1;
     }
     for c in SUBPART.captures_iter(&text[lo..hi]) {
-        let p = c.name("p").or(c.name("q")).or(c.name("r")).expect("group");
+        let p = c
+            .name("p")
+            .or(c.name("q"))
+            .or(c.name("r"))
+            .or(c.name("s"))
+            .expect("group");
         if p.as_str().eq_ignore_ascii_case(part) {
             let m = c.get(0).expect("match");
             return Some((lo + m.start(), lo + m.end()));

@@ -14,6 +14,8 @@ pub type Span = (usize, usize);
 pub struct Source<'a> {
     pub text: &'a str,
     values: HashMap<(EntityKind, String), Span>,
+    /// Every amount: currency, value, place (for rounded figures: "$21.6M").
+    money: Vec<(String, f64, Span)>,
     /// Up to 8 places per numbered part (the first may be a cross-reference).
     numbering: HashMap<(RefKind, String), Vec<Span>>,
     /// " w1 w2 … " (canonical lower-case words) and each word's source span.
@@ -27,7 +29,15 @@ pub struct Source<'a> {
 impl<'a> Source<'a> {
     pub fn new(text: &'a str) -> Self {
         let mut values = HashMap::new();
-        for e in entities::extract(text) {
+        let mut money = Vec::new();
+        // Values are read from a copy without PDF artefacts, same byte offsets.
+        for e in entities::extract(&entities::clean_for_values(text)) {
+            if e.kind == EntityKind::Money
+                && let Some((cur, v)) = e.normalized.split_once(' ')
+                && let Ok(v) = v.parse::<f64>()
+            {
+                money.push((cur.to_string(), v, (e.start, e.end)));
+            }
             values
                 .entry((e.kind, e.normalized))
                 .or_insert((e.start, e.end));
@@ -50,6 +60,7 @@ impl<'a> Source<'a> {
         Source {
             text,
             values,
+            money,
             numbering,
             joined,
             word_at,
@@ -65,6 +76,7 @@ impl<'a> Source<'a> {
         }
         match e.kind {
             EntityKind::Duration => self.duration_equivalent(&e.normalized),
+            EntityKind::Money => self.rounded_money(e),
             EntityKind::Organization => self.org_words(&e.normalized),
             EntityKind::DefinedTerm | EntityKind::Person => self.find_words(&e.normalized),
             _ => None,
@@ -125,6 +137,19 @@ impl<'a> Source<'a> {
         })
     }
 
+    /// "$21.6M" is "$21,614,000" rounded: a stated figure with at most three significant
+    /// digits and a million/thousand/billion suffix grounds against a source amount in the
+    /// same currency that rounds to it.
+    fn rounded_money(&self, e: &Entity) -> Option<Span> {
+        let (mantissa, decimals, mult) = entities::rounded_figure(&e.text)?;
+        let cur = e.normalized.split_once(' ')?.0;
+        let scale = 10f64.powi(decimals as i32);
+        let want = (mantissa * scale).round();
+        self.money.iter().find_map(|(c, v, span)| {
+            (c == cur && ((v / mult) * scale).round() == want && *v > 0.0).then_some(*span)
+        })
+    }
+
     /// "12 months" = "1 year", "2 weeks" = "14 days".
     fn duration_equivalent(&self, norm: &str) -> Option<Span> {
         let (v, unit) = norm.split_once(' ')?;
@@ -146,7 +171,24 @@ impl<'a> Source<'a> {
 
     /// Where the referenced part is numbered or named in the source.
     pub fn reference(&self, r: &Reference) -> Option<Span> {
-        let places = self.numbering.get(&(r.kind, r.label.clone()))?;
+        let Some(places) = self.numbering.get(&(r.kind, r.label.clone())) else {
+            // "Section 11A", "Section 5b": sub-paragraph A of 11 ("A.During…", "b) …").
+            let (num, letter) = r.label.split_at(r.label.len().saturating_sub(1));
+            if r.kind == RefKind::Numbered
+                && !num.is_empty()
+                && num.chars().all(|c| c.is_ascii_digit() || c == '.')
+                && letter.chars().all(|c| c.is_ascii_alphabetic())
+            {
+                let mut parts = vec![letter.to_string()];
+                parts.extend(r.parts.iter().cloned());
+                return self.reference(&Reference {
+                    label: num.trim_end_matches('.').to_string(),
+                    parts,
+                    ..r.clone()
+                });
+            }
+            return None;
+        };
         places.iter().find_map(|&span| {
             let mut end = span;
             for part in &r.parts {

@@ -12,10 +12,12 @@ use regex::Regex;
 use serde::Deserialize;
 
 use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome, SourceRef};
+use super::markdown::is_heading_line;
 use super::markdown::sentence_bounds;
 use super::regexes::compile_all;
-use super::skip::{SkipRules, Skipped, compile_skips};
+use super::skip::{SkipRules, Skipped, compile_skips, label_end, label_line};
 use crate::engine::citations::{Locator, word_diff};
+use crate::engine::grounding::drafted::{self, Drafted};
 use crate::engine::grounding::{EntityKind, RefKind, Source, entities, quotes, references};
 use crate::model::{Located, Verdict};
 
@@ -49,6 +51,13 @@ struct Params {
     /// defined_term, organisation, person.
     #[serde(default)]
     kinds: Vec<String>,
+    /// Words that attribute what follows to the source ("Section 5 provides", "Current:").
+    /// Attribution wins over drafted-ness: such a quote or value is always a claim, unless a
+    /// proposal (`proposal_after`) comes between the attribution and it.
+    #[serde(default)]
+    source_attribution: Vec<String>,
+    #[serde(default)]
+    proposal_after: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -65,6 +74,8 @@ struct GroundingRule {
     lead_in: Option<Regex>,
     markers: Option<Regex>,
     kinds: Vec<EntityKind>,
+    attribution: Option<Regex>,
+    proposal: Option<Regex>,
 }
 
 fn compile_with(value: serde_json::Value, what: What) -> Result<GroundingRule, RuleError> {
@@ -103,6 +114,8 @@ fn compile_with(value: serde_json::Value, what: What) -> Result<GroundingRule, R
         lead_in: compile_all("not_source_lead_in", &p.not_source_lead_in)?,
         markers: compile_all("claim_markers", &p.claim_markers)?,
         kinds,
+        attribution: compile_all("source_attribution", &p.source_attribution)?,
+        proposal: compile_all("proposal_after", &p.proposal_after)?,
     })
 }
 
@@ -155,20 +168,21 @@ impl CompiledRule for GroundingRule {
             });
         };
         let skipped = self.skips.prepare(cx.text, &cx.prose);
+        let drafted = self.drafted(cx, source, &skipped);
         let (hits, tally, code) = match self.what {
             What::Quotes {
                 min_words,
                 misquoted,
             } => {
-                let (h, t) = self.quotes(cx, source, &skipped, min_words, misquoted);
+                let (h, t) = self.quotes(cx, source, &skipped, &drafted, min_words, misquoted);
                 (h, t, CODE_QUOTE)
             }
             What::References => {
-                let (h, t) = self.references(cx, source, &skipped);
+                let (h, t) = self.references(cx, source, &skipped, &drafted);
                 (h, t, CODE_REF)
             }
             What::Entities => {
-                let (h, t) = self.entities(cx, source, &skipped);
+                let (h, t) = self.entities(cx, source, &skipped, &drafted);
                 (h, t, CODE_ENTITY)
             }
         };
@@ -216,6 +230,53 @@ impl CompiledRule for GroundingRule {
 }
 
 impl GroundingRule {
+    /// The output's own drafted text (built once per rule application, linear in the text).
+    fn drafted(&self, cx: &RuleContext, source: &Source, skipped: &Skipped) -> Drafted {
+        let sections = self.skips.sections.as_ref();
+        let label_end = |line: &str| sections.and_then(|re| label_end(re, line));
+        let label_line = |line: &str| sections.is_some_and(|re| label_line(re, line));
+        let is_heading = |s: usize, e: usize| is_heading_line(cx.text, s, e);
+        let in_source = |w: &str| source.find_words(w).is_some();
+        let attributes = |t: &str| self.attribution.as_ref().is_some_and(|re| re.is_match(t));
+        Drafted::build(
+            cx.text,
+            cx.body,
+            &drafted::Inputs {
+                label_end: &label_end,
+                label_line: &label_line,
+                is_heading: &is_heading,
+                in_source: &in_source,
+                attributes: &attributes,
+                known: skipped.regions(),
+            },
+        )
+    }
+
+    /// Does `lead` (the words before a claim) attribute it to the source, with no proposal
+    /// between the attribution and the claim?
+    fn attributed_by(&self, lead: &str) -> bool {
+        let Some(re) = &self.attribution else {
+            return false;
+        };
+        let Some(m) = re.find_iter(lead).last() else {
+            return false;
+        };
+        // "Business & Professions Code § 16600 provides" attributes to a statute.
+        if references::statute_before(&lead[..m.start()]) {
+            return false;
+        }
+        !self
+            .proposal
+            .as_ref()
+            .is_some_and(|p| p.is_match(&lead[m.end()..]))
+    }
+
+    /// The sentence up to `at` (within its line or sentence), for attribution of values.
+    fn sentence_lead<'t>(&self, cx: &RuleContext<'t>, at: usize) -> &'t str {
+        let (s, _) = sentence_bounds(cx.text, cx.body.0, cx.body.1, at);
+        let ls = cx.text[..at].rfind('\n').map_or(cx.body.0, |i| i + 1);
+        cx.text.get(s.max(ls).min(at)..at).unwrap_or("")
+    }
     /// Is this span a claim about the source (not drafted, proposed or quoted-prompt text)?
     fn is_claim(&self, skipped: &Skipped, start: usize, end: usize) -> bool {
         !skipped.covers(start, end)
@@ -244,6 +305,10 @@ impl GroundingRule {
         let Some(re) = &self.lead_in else {
             return false;
         };
+        re.is_match(Self::lead_in(cx, start))
+    }
+
+    fn lead_in<'t>(cx: &RuleContext<'t>, start: usize) -> &'t str {
         let before = cx.text.get(cx.body.0..start).unwrap_or("");
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let on_line = &before[line_start..];
@@ -253,7 +318,7 @@ impl GroundingRule {
             })
             .is_empty()
         };
-        let lead = if bare(on_line) {
+        if bare(on_line) {
             let prev = before[..line_start].trim_end();
             &prev[prev.rfind('\n').map_or(0, |i| i + 1)..]
         } else {
@@ -265,8 +330,7 @@ impl GroundingRule {
                 .find(|&i| on_line.is_char_boundary(i))
                 .unwrap_or(on_line.len());
             &on_line[from..]
-        };
-        re.is_match(lead)
+        }
     }
 
     fn quotes(
@@ -274,6 +338,7 @@ impl GroundingRule {
         cx: &RuleContext,
         source: &Source,
         skipped: &Skipped,
+        drafted: &Drafted,
         min_words: usize,
         misquoted: bool,
     ) -> (Vec<Hit>, Tally) {
@@ -289,12 +354,18 @@ impl GroundingRule {
                 t.skipped += 1;
                 continue;
             }
-            if !self.is_claim(skipped, q.start, q.end) || self.lead_in_says_new(cx, q.start) {
+            // Attribution wins: "Section 5 provides: “…”" is a claim wherever it stands.
+            let attributed = self.attributed_by(Self::lead_in(cx, q.start));
+            if !attributed
+                && (!self.is_claim(skipped, q.start, q.end)
+                    || drafted.covers(q.start, q.end)
+                    || self.lead_in_says_new(cx, q.start))
+            {
                 t.skipped += 1;
                 continue;
             }
-            let loc = source.locate(&q.text);
-            if matches!(loc.located, Located::Unlocated | Located::Fuzzy) {
+            let loc = source.locate(&for_locating(&q.text));
+            if !attributed && matches!(loc.located, Located::Unlocated | Located::Fuzzy) {
                 let in_prompt = prompt.as_ref().is_some_and(|p| {
                     matches!(
                         p.locate(&q.text).located,
@@ -306,7 +377,11 @@ impl GroundingRule {
                     continue;
                 }
             }
-            if !loc.is_evidence() && quotes_itself(cx, &q) {
+            // The output quoting its own drafted clause (any case, piecewise for ellipses).
+            if !attributed
+                && !loc.is_evidence()
+                && (quotes_itself(cx, &q) || drafted.has_text(&q.text))
+            {
                 t.skipped += 1;
                 continue;
             }
@@ -367,6 +442,7 @@ impl GroundingRule {
         cx: &RuleContext,
         source: &Source,
         skipped: &Skipped,
+        drafted: &Drafted,
     ) -> (Vec<Hit>, Tally) {
         let mut t = Tally::default();
         let mut hits = Vec::new();
@@ -375,7 +451,7 @@ impl GroundingRule {
         // references to them are to the output's own drafted text.
         let own: std::collections::HashSet<(RefKind, String)> = all
             .iter()
-            .filter(|r| starts_line(cx.text, r.start))
+            .filter(|r| starts_line(cx.text, r.start) && titles_line(cx.text, r))
             .map(|r| (r.kind, r.label.clone()))
             .chain(
                 own_numbering(cx.text, cx.body)
@@ -392,7 +468,8 @@ impl GroundingRule {
                 .is_some_and(|(w, rest)| {
                     w.eq_ignore_ascii_case("this") && !rest.ends_with(char::is_alphanumeric)
                 });
-            if self_ref || !self.is_claim(skipped, r.start, r.end) {
+            if self_ref || !self.is_claim(skipped, r.start, r.end) || drafted.covers(r.start, r.end)
+            {
                 t.skipped += 1;
                 continue;
             }
@@ -401,7 +478,19 @@ impl GroundingRule {
                     t.examined += 1;
                     t.grounded += 1;
                 }
-                None if own.contains(&(r.kind, r.label.clone())) => t.skipped += 1,
+                None if ((own.contains(&(r.kind, r.label.clone()))
+                    || drafted.introduces(r.kind, &r.label))
+                    && (r.parts.is_empty() || drafted.numbers_parts(&r.parts)))
+                    || (drafted.numbers_parts(&r.parts)
+                        && source
+                            .reference(&references::Reference {
+                                parts: vec![],
+                                ..r.clone()
+                            })
+                            .is_some()) =>
+                {
+                    t.skipped += 1
+                }
                 None => {
                     t.examined += 1;
                     hits.push(Hit {
@@ -416,15 +505,25 @@ impl GroundingRule {
         (hits, t)
     }
 
-    fn entities(&self, cx: &RuleContext, source: &Source, skipped: &Skipped) -> (Vec<Hit>, Tally) {
+    fn entities(
+        &self,
+        cx: &RuleContext,
+        source: &Source,
+        skipped: &Skipped,
+        drafted: &Drafted,
+    ) -> (Vec<Hit>, Tally) {
         let mut t = Tally::default();
         let mut hits = Vec::new();
         let all = entities::extract_in(cx.text, cx.body);
         // Values the output itself drafts (in skipped text): its explanation repeating them
         // ("the new cap of 12 months") speaks of its proposal, not of the source.
-        let drafted: std::collections::HashSet<(EntityKind, &str)> = all
+        let drafted_values: std::collections::HashSet<(EntityKind, &str)> = all
             .iter()
-            .filter(|e| skipped.covers(e.start, e.end) || is_definition(cx.text, e))
+            .filter(|e| {
+                skipped.covers(e.start, e.end)
+                    || drafted.covers(e.start, e.end)
+                    || is_definition(cx.text, e)
+            })
             .map(|e| (e.kind, e.normalized.as_str()))
             .collect();
         for e in &all {
@@ -433,10 +532,16 @@ impl GroundingRule {
             }
             // Inside a quote, the quote checks speak for it; a defined term is itself quoted.
             let quoted = e.kind != EntityKind::DefinedTerm && cx.prose.is_quoted(e.start, e.end);
+            // Attribution wins: "Section 2 provides that the fee is $3,000,000" is a claim
+            // even in a sentence that goes on to recommend something.
+            let strong = self.attributed_by(self.sentence_lead(cx, e.start));
             if quoted
-                || !self.is_claim(skipped, e.start, e.end)
+                || case_name(cx.text, e)
                 || is_definition(cx.text, e)
-                || !self.attributed(cx, e.start)
+                || (!strong
+                    && (!self.is_claim(skipped, e.start, e.end)
+                        || drafted.covers(e.start, e.end)
+                        || !self.attributed(cx, e.start)))
             {
                 t.skipped += 1;
                 continue;
@@ -446,7 +551,17 @@ impl GroundingRule {
                     t.examined += 1;
                     t.grounded += 1;
                 }
-                None if drafted.contains(&(e.kind, e.normalized.as_str())) => t.skipped += 1,
+                None if !strong
+                    && (drafted_values.contains(&(e.kind, e.normalized.as_str()))
+                        || (e.kind == EntityKind::DefinedTerm
+                            && (drafted.defines(&e.normalized)
+                                || drafted.mentions(&e.normalized)
+                                || e.normalized
+                                    .strip_suffix('s')
+                                    .is_some_and(|k| drafted_values.contains(&(e.kind, k)))))) =>
+                {
+                    t.skipped += 1
+                }
                 None => {
                     t.examined += 1;
                     hits.push(Hit {
@@ -475,6 +590,30 @@ fn quotes_itself(cx: &RuleContext, q: &quotes::Quote) -> bool {
     let body = &cx.text[cx.body.0..cx.body.1];
     body.match_indices(words)
         .any(|(i, _)| cx.body.0 + i + words.len() <= q.start || cx.body.0 + i >= q.end)
+}
+
+/// Is this line-opening reference a title ("### Section 19 Limitation of Liability",
+/// "**Section 19.** …", "Section 8.7:") rather than the subject of a sentence ("Section 5
+/// provides …", which is a claim about the source)?
+fn titles_line(text: &str, r: &references::Reference) -> bool {
+    let line_start = text[..r.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[r.end..].find('\n').map_or(text.len(), |i| r.end + i);
+    if is_heading_line(text, line_start, line_end) {
+        return true;
+    }
+    let after = text[r.end..line_end].trim_start_matches(['*', '_', ' ']);
+    // "Section 8.7 Limitation of Liability. …": a capitalised clause title, then a full stop.
+    let title = after.split_once('.').is_some_and(|(t, _)| {
+        t.len() <= 80
+            && t.split_whitespace().all(|w| {
+                w.starts_with(|c: char| c.is_uppercase())
+                    || matches!(
+                        w,
+                        "of" | "and" | "or" | "to" | "for" | "the" | "on" | "in" | "&" | ";"
+                    )
+            })
+    });
+    title || after.is_empty() || after.starts_with(['.', ':', '-', '–', '—', '|'])
 }
 
 /// Is `at` the first word of its line (after list markers, emphasis, `#`, `[ADD]`)?
@@ -540,6 +679,54 @@ fn is_definition(text: &str, e: &entities::Entity) -> bool {
         || after.starts_with("shall have")
         || after.starts_with("has the meaning")
         || after.starts_with(')')
+}
+
+/// A quote as the source would have it: markdown emphasis inside it dropped (`**bold**`),
+/// an ellipsis glued to a word spaced ("compensation...the" → "compensation … the"), and an
+/// editorial insertion in brackets ("[MediaNet]", "[and]") read as an ellipsis.
+fn for_locating(q: &str) -> String {
+    let mut out = String::with_capacity(q.len() + 8);
+    let mut bracket = false;
+    let mut chars = q.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '*' => {}
+            '_' if chars.peek() == Some(&'_') => {
+                chars.next();
+            }
+            '[' if !bracket => {
+                bracket = true;
+                out.push_str(" … ");
+            }
+            ']' if bracket => bracket = false,
+            _ if bracket => {}
+            '.' if chars.peek() == Some(&'.') => {
+                while chars.peek() == Some(&'.') {
+                    chars.next();
+                }
+                out.push_str(" … ");
+            }
+            '…' => out.push_str(" … "),
+            _ => out.push(c),
+        }
+    }
+    if bracket {
+        return q.to_string();
+    }
+    out
+}
+
+/// A party to a court case ("Edwards v. Arthur Andersen LLP"), not to the source.
+fn case_name(text: &str, e: &entities::Entity) -> bool {
+    if e.kind != EntityKind::Organization {
+        return false;
+    }
+    let mut b = e.start.saturating_sub(60);
+    while !text.is_char_boundary(b) {
+        b += 1;
+    }
+    let before = &text[b..e.start];
+    before.contains(" v. ") || before.contains(" vs. ") || before.trim_end().ends_with(" v")
 }
 
 /// At most ~200 characters of a passage, for notes.

@@ -74,6 +74,11 @@ impl SkipRules {
 }
 
 impl Skipped<'_> {
+    /// The regions under drafting headings and after drafting labels, sorted by start.
+    pub fn regions(&self) -> &[(usize, usize)] {
+        &self.regions
+    }
+
     /// Is `start..end` drafted language rather than the AI's own prose?
     pub fn covers(&self, start: usize, end: usize) -> bool {
         let i = self.regions.partition_point(|&(s, _)| s <= start);
@@ -147,7 +152,7 @@ fn section_regions(re: &Regex, text: &str, body: (usize, usize)) -> Vec<(usize, 
 /// If the line opens with a matching label (`**Suggested Revision:** …`, `[ADD] …`), where the
 /// labelled text begins (relative to the line). The label alone is matched, so patterns may be
 /// anchored at both ends like headings are.
-fn label_end(re: &Regex, line: &str) -> Option<usize> {
+pub(super) fn label_end(re: &Regex, line: &str) -> Option<usize> {
     let (lead, rest) = strip_lead(line);
     if rest.starts_with('[') {
         let m = re.find(rest).filter(|m| m.start() == 0)?;
@@ -157,6 +162,13 @@ fn label_end(re: &Regex, line: &str) -> Option<usize> {
     let label = rest[..colon].trim_end_matches(['*', '_', ' ']);
     (!label.is_empty() && label.len() <= MAX_LABEL && re.is_match(label))
         .then_some(lead + colon + 1)
+}
+
+/// Is the whole line a drafting label (`Illustrative drafting suggestions (examples)`), matched
+/// like a heading: short, not a sentence.
+pub(super) fn label_line(re: &Regex, line: &str) -> bool {
+    let l = strip_lead(line).1.trim_end_matches(['*', '_', ':', ' ']);
+    !l.is_empty() && l.len() <= MAX_LABEL && !l.ends_with(['.', ';', ',']) && re.is_match(l)
 }
 
 /// Longer text before a colon is a sentence, not a label.

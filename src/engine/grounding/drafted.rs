@@ -1,0 +1,442 @@
+//! The output's OWN text: clauses it drafts (redlines, added sections, sample language) told
+//! apart from what it says about the source, by layout and language rather than by task.
+//!
+//! A *drafted region* is
+//! - a paragraph that opens with a drafting label (`[ADD] New Section 5(a)(iii):`, a line
+//!   `Illustrative drafting suggestions (examples)`), and the clause-like paragraphs after it;
+//! - a clause-like paragraph: it opens with a clause enumerator (`3.1.3`, `(k)`, `d)`,
+//!   `**(ii)**`, `> (iii)`), uses drafting language outside quotation marks (shall, hereby,
+//!   means, will, must, agrees) and is not the source's text (its first or last words are not
+//!   in the source), unless it attributes something to the source ("Section 5 provides");
+//!   paragraphs right after it that also open like clauses (sub-items, block quotes, table
+//!   rows) continue it;
+//! - an inline `[ADD: …]` / `[INSERT: …]` marker up to its closing bracket;
+//! - any extra region the caller already knows is drafted (text under a drafting heading).
+//!
+//! From the regions, built once per document: their words (to recognise a quote of the
+//! output's own clause elsewhere, case-insensitive, piecewise for ellipses), the enumerators and
+//! references they introduce (`(k)` → "Section 12(k)", "Exhibit A"), and the terms they define.
+//! Linear in the document: every paragraph is read once, each source look-up is one substring
+//! search in the source's word index.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::entities::{canon_word, tokens, words_key};
+use super::references::{self, RefKind};
+
+/// Regions and what they introduce.
+#[derive(Debug, Default)]
+pub struct Drafted {
+    /// Sorted, non-overlapping.
+    regions: Vec<(usize, usize)>,
+    /// " w1 w2 … " canonical lower-case words of every region; regions separated by " | ".
+    words: String,
+    /// Enumerators that open lines inside regions ("k", "ii", "3.1.3", "19").
+    enumerators: HashSet<String>,
+    /// References made inside regions (the exhibits, sections their clauses introduce).
+    refs: HashSet<(RefKind, String)>,
+    /// Defined terms the regions define or use (words key, singular).
+    terms: HashSet<String>,
+}
+
+/// Clause enumerators at the start of a paragraph or line (after `>`, `*`, `_`, spaces).
+static CLAUSE_START: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^(?:\(?[a-z]\)|[a-z]\.\s|\([ivxlc]{1,6}\)|[ivxlc]{1,6}\)|\(\d{1,3}\)|\(?[A-Z]\)|\d+(?:\.\d+)+\.?(?:\s|\*|$)|\d+\.\d*\s+\*\*)"#)
+        .expect("clause start regex")
+});
+/// A continuation of a drafted block: clause start, single-level number, block quote, table
+/// row, a quoted clause.
+static CONTINUES: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"^(?:\d{1,3}\.\s|["“]|\|)"#).expect("continuation regex"));
+static DRAFTING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:shall|hereby|means|will|must|may|agrees?\s+to|acknowledges?)\b")
+        .expect("drafting regex")
+});
+static INLINE_MARKER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\[(?:ADD|ADDED|INSERT|INSERTED|NEW|REVISED|REPLACE|MODIFIED)\b[^\]\n]{0,4000}\]")
+        .expect("inline marker regex")
+});
+static DEFINED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"["“](?P<t>[\w'’&-]+(?:\s+[\w'’&-]+){0,3})["”]"#).expect("defined regex")
+});
+
+/// What the builder needs from the caller.
+pub struct Inputs<'a> {
+    /// Where a line's drafting label ends, if it opens with one (`[ADD] …`, `Proposed clause:`).
+    pub label_end: &'a dyn Fn(&str) -> Option<usize>,
+    /// A whole line that is a drafting label (`Illustrative drafting suggestions (examples)`).
+    pub label_line: &'a dyn Fn(&str) -> bool,
+    /// Is this heading line?
+    pub is_heading: &'a dyn Fn(usize, usize) -> bool,
+    /// Are these canonical words ("w1 w2 …") in the source?
+    pub in_source: &'a dyn Fn(&str) -> bool,
+    /// Does this text attribute something to the source ("Section 5 provides")?
+    pub attributes: &'a dyn Fn(&str) -> bool,
+    /// Regions already known to be drafted (under drafting headings).
+    pub known: &'a [(usize, usize)],
+}
+
+/// Leading markup of a line: spaces, `>`, emphasis, list bullets.
+fn strip_markup(line: &str) -> &str {
+    line.trim_start_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '>' | '*' | '_' | '-' | '+' | '•' | '#')
+    })
+}
+
+/// The text with quoted passages blanked (drafting words inside a quote are the quote's).
+fn unquoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut open: Option<char> = None;
+    for ch in s.chars() {
+        match (open, ch) {
+            (None, '"' | '“') => open = Some(ch),
+            (Some('"'), '"') | (Some('“'), '”' | '"') => open = None,
+            (None, _) => out.push(ch),
+            _ => {}
+        }
+    }
+    out
+}
+
+impl Drafted {
+    pub fn build(text: &str, body: (usize, usize), inp: &Inputs) -> Drafted {
+        let body = (body.0.min(text.len()), body.1.min(text.len()));
+        let mut regions: Vec<(usize, usize)> = inp.known.to_vec();
+        // Paragraphs: runs of non-blank lines; a heading is a paragraph of its own.
+        let mut paras: Vec<(usize, usize, bool)> = Vec::new();
+        let mut cur: Option<usize> = None;
+        let mut at = body.0;
+        for line in text[body.0..body.1].split_inclusive('\n') {
+            let ls = at;
+            let le = ls + line.trim_end_matches(['\n', '\r']).len();
+            at += line.len();
+            if line.trim().is_empty() {
+                if let Some(s) = cur.take() {
+                    paras.push((s, ls, false));
+                }
+                continue;
+            }
+            if (inp.is_heading)(ls, le) {
+                if let Some(s) = cur.take() {
+                    paras.push((s, ls, false));
+                }
+                paras.push((ls, le, true));
+                continue;
+            }
+            // A new list item or clause line inside a paragraph starts a new paragraph when
+            // the lines before it were not clause lines (analysis bullets, then a clause).
+            if CLAUSE_START.is_match(strip_markup(line))
+                && let Some(s) = cur.take()
+            {
+                paras.push((s, ls, false));
+            }
+            cur.get_or_insert(ls);
+        }
+        if let Some(s) = cur {
+            paras.push((s, body.1, false));
+        }
+        let mut open = false;
+        for &(s, e, heading) in &paras {
+            if heading {
+                let line = &text[s..e];
+                if (inp.label_line)(line.trim()) || (inp.label_end)(line).is_some() {
+                    open = true;
+                } else if !line.trim_start().starts_with('#')
+                    && CLAUSE_START.is_match(strip_markup(line))
+                    && !Self::sourced_title(line, inp)
+                {
+                    // A numbered bold clause title the source does not have
+                    // ("**5.4 Consequences of Failure to Meet Minimum**") opens a clause.
+                    regions.push((s, e));
+                    open = true;
+                } else if line.trim_start().starts_with('#') {
+                    // A markdown heading ends a drafted block; a bold clause title inside it
+                    // ("**Service Level Agreement (SLA).**") does not.
+                    open = false;
+                } else if open {
+                    regions.push((s, e));
+                }
+                continue;
+            }
+            let para = &text[s..e];
+            let first = para.lines().next().unwrap_or("");
+            let lead = strip_markup(first);
+            // A label line opens a block: the rest of the paragraph and clause-like ones after.
+            if let Some(end) = (inp.label_end)(first) {
+                let rest_of_line = first[end.min(first.len())..].trim();
+                let whole_line = rest_of_line.is_empty() || !para.contains('\n');
+                let from = if whole_line && para.contains('\n') {
+                    s + first.len()
+                } else {
+                    s + end.min(first.len())
+                };
+                regions.push((from.min(e), e));
+                open = true;
+                continue;
+            }
+            if (inp.label_line)(first.trim()) {
+                regions.push(((s + first.len()).min(e), e));
+                open = true;
+                continue;
+            }
+            let clause_like = CLAUSE_START.is_match(lead);
+            let plain = unquoted(para);
+            let drafting = DRAFTING.is_match(&plain);
+            let attributed = (inp.attributes)(&plain);
+            if open
+                && !attributed
+                && (clause_like
+                    || CONTINUES.is_match(lead)
+                    || first.trim_start().starts_with(['>', '|'])
+                    || drafting)
+            {
+                regions.push((s, e));
+                continue;
+            }
+            open = false;
+            if clause_like && drafting && !attributed && !Self::sourced(para, inp) {
+                regions.push((s, e));
+                open = true;
+            }
+        }
+        for m in INLINE_MARKER.find_iter(&text[body.0..body.1]) {
+            regions.push((body.0 + m.start(), body.0 + m.end()));
+        }
+        regions.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(regions.len());
+        for (s, e) in regions {
+            match merged.last_mut() {
+                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
+            }
+        }
+        let mut d = Drafted {
+            regions: merged,
+            words: String::from(" "),
+            ..Default::default()
+        };
+        for i in 0..d.regions.len() {
+            let (s, e) = d.regions[i];
+            let r = &text[s..e];
+            for (w, _, _) in tokens(r) {
+                d.words.push_str(&canon_word(&w));
+                d.words.push(' ');
+            }
+            d.words.push_str("| ");
+            for line in r.lines() {
+                if let Some(n) = enumerator(strip_markup(line)) {
+                    d.enumerators.insert(n);
+                }
+            }
+            for x in references::extract_in(text, (s, e)) {
+                d.refs.insert((x.kind, x.label));
+            }
+            for c in DEFINED.captures_iter(r) {
+                d.terms.insert(singular(&words_key(&c["t"])));
+            }
+        }
+        d
+    }
+
+    /// Does a paragraph repeat the source (its first or last eight words are both there)?
+    fn sourced(para: &str, inp: &Inputs) -> bool {
+        let words: Vec<String> = tokens(para).map(|(w, _, _)| canon_word(&w)).collect();
+        // Drop a leading enumerator ("3 1 3", "k", "ii").
+        let skip = words
+            .iter()
+            .take_while(|w| {
+                w.len() <= 4
+                    && (w.chars().all(|c| c.is_ascii_digit())
+                        || w.len() == 1
+                        || w.chars().all(|c| "ivxlc".contains(c)))
+            })
+            .count()
+            .min(3);
+        let words = &words[skip..];
+        if words.len() < 6 {
+            return false;
+        }
+        let n = words.len().min(8);
+        (inp.in_source)(&words[..n].join(" "))
+            && (inp.in_source)(&words[words.len() - n..].join(" "))
+    }
+
+    /// Is a clause title the source's (its words, after the number, are there)?
+    fn sourced_title(line: &str, inp: &Inputs) -> bool {
+        let words: Vec<String> = tokens(line)
+            .map(|(w, _, _)| canon_word(&w))
+            .skip_while(|w| w.chars().all(|c| c.is_ascii_digit()))
+            .take(8)
+            .collect();
+        words.len() < 2 || (inp.in_source)(&words.join(" "))
+    }
+
+    pub fn covers(&self, start: usize, end: usize) -> bool {
+        let i = self.regions.partition_point(|&(s, _)| s <= start);
+        i > 0 && self.regions[i - 1].1 >= end
+    }
+
+    pub fn regions(&self) -> &[(usize, usize)] {
+        &self.regions
+    }
+
+    /// Are all the pieces of this quote (split at ellipses) in the drafted text?
+    pub fn has_text(&self, quote: &str) -> bool {
+        let pieces: Vec<String> = quote
+            .split(['…'])
+            .flat_map(|p| p.split("..."))
+            .flat_map(|p| p.split("[…]"))
+            .map(|p| {
+                tokens(p)
+                    .map(|(w, _, _)| canon_word(&w))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .filter(|p| !p.is_empty())
+            .collect();
+        let total: usize = pieces.iter().map(|p| p.split(' ').count()).sum();
+        total >= 3
+            && pieces
+                .iter()
+                .all(|p| self.words.contains(&format!(" {p} ")))
+    }
+
+    /// Do the drafted regions use these words (canonical, lower case) anywhere?
+    pub fn mentions(&self, key: &str) -> bool {
+        !key.is_empty() && self.words.contains(&format!(" {key} "))
+    }
+
+    /// Is `(kind, label)` a part the drafted text numbers or cites ("(k)", "Exhibit A")?
+    pub fn introduces(&self, kind: RefKind, label: &str) -> bool {
+        self.refs.contains(&(kind, label.to_string()))
+            || (kind == RefKind::Numbered && self.enumerators.contains(label))
+    }
+
+    /// Is every one of these sub-parts an enumerator the drafted text opens a line with?
+    pub fn numbers_parts(&self, parts: &[String]) -> bool {
+        !parts.is_empty() && parts.iter().all(|p| self.enumerators.contains(p))
+    }
+
+    /// Does the drafted text define or use this term (singular and plural alike)?
+    pub fn defines(&self, key: &str) -> bool {
+        self.terms.contains(&singular(key))
+    }
+}
+
+/// "units" → "unit" (the last word only).
+fn singular(key: &str) -> String {
+    match key.strip_suffix('s') {
+        Some(k) if !k.ends_with('s') && k.len() > 2 => k.to_string(),
+        _ => key.to_string(),
+    }
+}
+
+/// The enumerator a line opens with, lower case: "(k)" → "k", "3.1.3" → "3.1.3", "d)" → "d".
+fn enumerator(line: &str) -> Option<String> {
+    let l = line.trim_start_matches(['(', '*', '_']);
+    let n: String = l
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.')
+        .collect();
+    let n = n.trim_end_matches('.');
+    let rest = &l[n.len()..];
+    let closes = rest.starts_with(')')
+        || rest.starts_with(". ")
+        || rest.starts_with(".*")
+        || rest.starts_with(' ') && n.contains('.');
+    let numeric = !n.is_empty() && n.chars().all(|c| c.is_ascii_digit() || c == '.');
+    let letter = n.len() == 1 && n.chars().all(|c| c.is_ascii_alphabetic())
+        || (!n.is_empty() && n.len() <= 6 && n.chars().all(|c| "ivxlc".contains(c)));
+    (closes && (numeric || letter)).then(|| n.to_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build(text: &str, source_words: &str) -> Drafted {
+        let src = format!(" {source_words} ");
+        let in_source = |w: &str| src.contains(&format!(" {w} "));
+        let label = Regex::new(r"(?i)^\[(?:ADD)\b|^illustrative\b.{0,60}$").unwrap();
+        let label_end = |line: &str| {
+            let l = strip_markup(line);
+            if l.starts_with('[') {
+                return label.find(l).map(|m| line.len() - l.len() + m.end());
+            }
+            None
+        };
+        let label_line = |l: &str| label.is_match(strip_markup(l));
+        let is_heading = |s: usize, e: usize| text[s..e].trim_start().starts_with('#');
+        let attributes = |t: &str| t.contains("provides");
+        Drafted::build(
+            text,
+            (0, text.len()),
+            &Inputs {
+                label_end: &label_end,
+                label_line: &label_line,
+                is_heading: &is_heading,
+                in_source: &in_source,
+                attributes: &attributes,
+                known: &[],
+            },
+        )
+    }
+
+    fn covered(d: &Drafted, text: &str, w: &str) -> bool {
+        let s = text.find(w).unwrap();
+        d.covers(s, s + w.len())
+    }
+
+    #[test]
+    fn clause_paragraphs_labels_and_markers_are_drafted_analysis_is_not() {
+        let text = "## Analysis\nThe cap in Section 8 is low and 30 days is short.\n\n\
+            3.1.3 **Force Majeure Exception**: The Distributor shall notify within five (5) Business Days.\n\n\
+            > **(ii)** Remedy the breach within thirty (30) days.\n\n\
+            Our note: this protects the Distributor.\n\n\
+            [ADD] New Section 5(a)(iii):\n\n**\"5(a)(iii) Termination.** Either party may terminate on 30 days.\"\n\n\
+            **EXPLANATION:** Adds termination for convenience.\n\n\
+            Intro text **[ADD: 20. SLAs. defect rate not exceeding 1%.]** more.\n\n\
+            Illustrative drafting suggestions (examples)\n- Reserved: \"The following matters need approval.\"\n\n\
+            (b) Section 5 provides that Licensee shall pay within 10 days.\n";
+        let d = build(text, "licensee shall pay within ten days");
+        assert!(!covered(&d, text, "The cap in Section 8"));
+        assert!(covered(&d, text, "five (5) Business Days"));
+        assert!(covered(&d, text, "Remedy the breach"));
+        assert!(!covered(&d, text, "Our note"));
+        assert!(covered(&d, text, "Either party may terminate"));
+        assert!(!covered(&d, text, "Adds termination"));
+        assert!(covered(&d, text, "1%"));
+        assert!(!covered(&d, text, "Intro text"));
+        assert!(covered(&d, text, "The following matters"));
+        // Attribution wins: a paragraph that says what the source provides is a claim.
+        assert!(!covered(&d, text, "Licensee shall pay within 10"));
+        assert!(d.has_text("THE DISTRIBUTOR SHALL NOTIFY"));
+        assert!(d.has_text("Remedy the breach … thirty (30) days"));
+        assert!(!d.has_text("The cap in Section 8 is low"));
+        assert!(d.numbers_parts(&["ii".into()]));
+        assert!(d.introduces(RefKind::Numbered, "3.1.3"));
+    }
+
+    #[test]
+    fn a_clause_paragraph_that_repeats_the_source_is_not_drafted() {
+        let text = "(a) Licensee shall pay all fees within thirty days of invoice date.\n";
+        let d = build(
+            text,
+            "a licensee shall pay all fees within thirty days of invoice date",
+        );
+        assert!(!covered(&d, text, "Licensee shall pay"));
+    }
+
+    #[test]
+    fn defined_terms_and_exhibits_of_drafted_text() {
+        let text =
+            "- (c) \"Unit\" means one license, listed in Exhibit A.\n\nUnits are discounted.\n";
+        let d = build(text, "");
+        assert!(d.defines("units"));
+        assert!(d.introduces(RefKind::Exhibit, "a"));
+        assert!(!covered(&d, text, "Units are"));
+    }
+}
