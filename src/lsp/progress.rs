@@ -46,11 +46,14 @@ impl EvalProgress {
             return none(tokens);
         }
         let token = NumberOrString::String(key.clone());
+        // Known before the client hears of it: a cancel sent right after the client answers
+        // `create` can be handled before that answer resumes us, and must not be lost.
+        tokens.insert(key.clone(), cancel);
         if let Err(e) = client.create_work_done_progress(token.clone()).await {
             tracing::debug!("client refused a progress token: {e}");
+            tokens.remove(&key);
             return none(tokens);
         }
-        tokens.insert(key.clone(), cancel);
         let ongoing = client
             .progress(token as ProgressToken, title)
             .with_percentage(0)
