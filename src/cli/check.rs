@@ -10,10 +10,9 @@ use super::error::CliError;
 use super::output::{self, Rendered};
 use crate::engine::runner::{self, RunOptions};
 use crate::evaluator::Evaluator;
-use crate::model::{Mode, Report, Status};
+use crate::model::{Report, Status};
 use crate::store::Store;
 use crate::workspace::evaluate::{evaluate_unsaved, record_input_error, save_all};
-use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
 use crate::workspace::files::read_text;
 use crate::workspace::{Config, Request, Resolved, Resolver, doc_key};
 
@@ -37,7 +36,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
             "--source/--prompt apply to a single document; give one file".into(),
         ));
     }
-    let evaluator = choose_evaluator(&args, &workspace)?;
+    let evaluator = super::single::batch_evaluator(&args.evaluator, args.mode, &workspace)?;
     let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
     let store = Arc::new(Store::open(&db)?);
     let resolver = Resolver::new();
@@ -116,37 +115,6 @@ fn resolve_one(
         resolved,
         doc_key: doc_key(path),
     })
-}
-
-fn choose_evaluator(args: &CheckArgs, workspace: &Config) -> Result<Option<Evaluator>, CliError> {
-    let user = UserChoices {
-        provider: args.evaluator.provider,
-        model: args.evaluator.model.clone(),
-        trust_workspace_evaluator: args.evaluator.trust_workspace_evaluator,
-        ..Default::default()
-    };
-    let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);
-    if let (Some(mode @ (Mode::Screening | Mode::Full)), Some(why)) =
-        (args.mode, &resolved.missing_key)
-    {
-        // Asked for explicitly: falling back to local checks would pass a gate unevaluated.
-        return Err(CliError(format!(
-            "--mode {} needs an evaluator: {why}",
-            mode.as_str()
-        )));
-    }
-    let wants_evaluator = args.mode != Some(Mode::Deterministic);
-    let evaluator = match (wants_evaluator, resolved.settings) {
-        (true, Some(s)) => {
-            Some(Evaluator::new(s).map_err(|e| CliError(format!("evaluator: {e}")))?)
-        }
-        _ => None,
-    };
-    // A missing key is said once by the run itself ("ran deterministic checks only").
-    for n in resolved.notices.iter().filter(|_| wants_evaluator) {
-        eprintln!("byop: {n}");
-    }
-    Ok(evaluator)
 }
 
 /// How many documents of a batch are in flight at once. Evaluator calls are bounded by

@@ -17,11 +17,8 @@ use super::args::DatasetArgs;
 use super::error::CliError;
 use crate::engine::dataset::{self, Row};
 use crate::engine::runner::RunOptions;
-use crate::evaluator::Evaluator;
-use crate::model::Mode;
 use crate::store::Store;
 use crate::workspace::evaluate::evaluate_and_save;
-use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
 use crate::workspace::files::read_text;
 use crate::workspace::{Config, Request, Resolved, Resolver, doc_key};
 
@@ -182,35 +179,11 @@ fn resolve_all(args: &DatasetArgs, workspace: &Config, lay: &Layout) -> Result<V
     Ok(jobs)
 }
 
-fn evaluator(args: &DatasetArgs, workspace: &Config) -> Result<Option<Evaluator>, CliError> {
-    let user = UserChoices {
-        provider: args.evaluator.provider,
-        model: args.evaluator.model.clone(),
-        trust_workspace_evaluator: args.evaluator.trust_workspace_evaluator,
-        ..Default::default()
-    };
-    let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);
-    if let (Some(mode @ (Mode::Screening | Mode::Full)), Some(why)) =
-        (args.mode, &resolved.missing_key)
-    {
-        return Err(CliError(format!(
-            "--mode {} needs an evaluator: {why}",
-            mode.as_str()
-        )));
-    }
-    match (args.mode != Some(Mode::Deterministic), resolved.settings) {
-        (true, Some(s)) => Ok(Some(
-            Evaluator::new(s).map_err(|e| CliError(format!("evaluator: {e}")))?,
-        )),
-        _ => Ok(None),
-    }
-}
-
 pub async fn run(args: DatasetArgs) -> Result<u8, CliError> {
     let workspace = Config::discover(&std::env::current_dir()?)?;
     let lay = layout(&args.dir)?;
     let jobs = resolve_all(&args, &workspace, &lay)?;
-    let evaluator = evaluator(&args, &workspace)?;
+    let evaluator = super::single::batch_evaluator(&args.evaluator, args.mode, &workspace)?;
     let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
     let store = Arc::new(Store::open(&db)?);
     // Every document at once; the evaluator's permits bound the calls in flight.

@@ -1,11 +1,12 @@
-//! What the single-document commands (`repair`, `counterfactual`) share: the document
-//! resolved like `check` resolves it, and the evaluator the flags and `byop.toml` choose.
+//! What the commands share: the document resolved like `check` resolves it (`repair`,
+//! `counterfactual`), and the evaluator the flags and `byop.toml` choose (all of them).
 
 use std::path::{Path, PathBuf};
 
 use super::args::EvaluatorFlags;
 use super::error::CliError;
 use crate::evaluator::Evaluator;
+use crate::model::Mode;
 use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
 use crate::workspace::files::read_text;
 use crate::workspace::{Config, Request, Resolved, Resolver};
@@ -36,18 +37,51 @@ pub fn resolve(flags: DocFlags, cwd: &Path, workspace: &Config) -> Result<Resolv
     Ok(resolved)
 }
 
-/// The evaluator chosen by the flags and `byop.toml` (its notices printed), or why there is none.
-pub fn evaluator(
-    flags: &EvaluatorFlags,
-    workspace: &Config,
-) -> Result<Result<Evaluator, Option<String>>, CliError> {
+fn resolve_evaluator(flags: &EvaluatorFlags, workspace: &Config) -> choose::Resolved {
     let user = UserChoices {
         provider: flags.provider,
         model: flags.model.clone(),
         trust_workspace_evaluator: flags.trust_workspace_evaluator,
         ..Default::default()
     };
-    let resolved = choose::resolve_evaluator(workspace, &user, &ProcessEnv);
+    choose::resolve_evaluator(workspace, &user, &ProcessEnv)
+}
+
+/// The evaluator for a batch run in `mode` (`check`, `dataset`). Screening or full mode asked
+/// for explicitly without an evaluator is an error: falling back to local checks would pass a
+/// gate unevaluated. Deterministic mode needs none (and its notices are not printed).
+pub fn batch_evaluator(
+    flags: &EvaluatorFlags,
+    mode: Option<Mode>,
+    workspace: &Config,
+) -> Result<Option<Evaluator>, CliError> {
+    let resolved = resolve_evaluator(flags, workspace);
+    if let (Some(mode @ (Mode::Screening | Mode::Full)), Some(why)) = (mode, &resolved.missing_key)
+    {
+        return Err(CliError(format!(
+            "--mode {} needs an evaluator: {why}",
+            mode.as_str()
+        )));
+    }
+    let wants_evaluator = mode != Some(Mode::Deterministic);
+    // A missing key is said once by the run itself ("ran deterministic checks only").
+    for n in resolved.notices.iter().filter(|_| wants_evaluator) {
+        eprintln!("byop: {n}");
+    }
+    match (wants_evaluator, resolved.settings) {
+        (true, Some(s)) => Ok(Some(
+            Evaluator::new(s).map_err(|e| CliError(format!("evaluator: {e}")))?,
+        )),
+        _ => Ok(None),
+    }
+}
+
+/// The evaluator chosen by the flags and `byop.toml` (its notices printed), or why there is none.
+pub fn evaluator(
+    flags: &EvaluatorFlags,
+    workspace: &Config,
+) -> Result<Result<Evaluator, Option<String>>, CliError> {
+    let resolved = resolve_evaluator(flags, workspace);
     for n in &resolved.notices {
         eprintln!("byop: {n}");
     }
