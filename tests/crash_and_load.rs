@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use support::fake_llm::{FakeLlm, Script, Step};
+use support::sound_store;
 use support::workspace::{BIN, Ws, json, stderr};
 
 /// `n` distinct documents (distinct inputs, so each is its own report).
@@ -26,28 +27,11 @@ fn db(ws: &Ws) -> rusqlite::Connection {
     rusqlite::Connection::open(ws.path("state.db")).unwrap()
 }
 
-/// The store is sound: SQLite's own check, every stored report whole (its JSON parses
-/// and names its own id), the audit chain intact.
+/// The store is sound (see `support::sound_store`).
 fn assert_sound(ws: &Ws) {
-    let conn = db(ws);
-    let ok: String = conn
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(ok, "ok");
-    let mut stmt = conn
-        .prepare("SELECT report_id, report_json FROM reports")
-        .unwrap();
-    let rows: Vec<(String, String)> = stmt
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    for (id, body) in rows {
-        let report: serde_json::Value = serde_json::from_str(&body).expect("a whole report");
-        assert_eq!(report["report_id"], id.as_str());
-    }
-    let log = ws.run(&["log", "--verify"]);
-    assert!(log.status.success(), "audit chain: {}", stderr(&log));
+    let mut verify = ws.cmd();
+    verify.args(["log", "--verify"]);
+    sound_store::assert_sound(&ws.path("state.db"), verify);
 }
 
 #[test]

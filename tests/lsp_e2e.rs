@@ -6,6 +6,8 @@
 mod client;
 #[path = "support/fake_llm.rs"]
 mod fake_llm;
+#[path = "support/sound_store.rs"]
+mod sound_store;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -805,33 +807,9 @@ async fn kill_9_of_the_language_server_during_evaluations_leaves_a_sound_store()
         })
         .collect();
     let sound = || {
-        let conn = rusqlite::Connection::open(&db).unwrap();
-        let ok: String = conn
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(ok, "ok");
-        let mut stmt = conn
-            .prepare("SELECT report_id, report_json FROM reports")
-            .unwrap();
-        let rows: Vec<(String, String)> = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
-        for (id, body) in &rows {
-            let report: Value = serde_json::from_str(body).expect("a whole report");
-            assert_eq!(report["report_id"], id.as_str());
-        }
-        let log = std::process::Command::new(env!("CARGO_BIN_EXE_byop"))
-            .args(["log", "--verify", "--db", &db.display().to_string()])
-            .output()
-            .unwrap();
-        assert!(
-            log.status.success(),
-            "audit chain: {}",
-            String::from_utf8_lossy(&log.stderr)
-        );
-        rows.len()
+        let mut verify = std::process::Command::new(env!("CARGO_BIN_EXE_byop"));
+        verify.args(["log", "--verify", "--db", &db.display().to_string()]);
+        sound_store::assert_sound(&db, verify)
     };
     for round in 0..10 {
         let mut c = LspClient::spawn_with_stderr(&env, &root, std::process::Stdio::null());

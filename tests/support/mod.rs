@@ -2,4 +2,5 @@
 #![allow(dead_code)]
 
 pub mod fake_llm;
+pub mod sound_store;
 pub mod workspace;
