@@ -48,6 +48,29 @@ fn summary(mut samples: Vec<Duration>) -> String {
     )
 }
 
+/// Type `x` in the middle of `text` (open as version 1) for versions 2..=`last`; the time
+/// from each `didChange` to the diagnostics of that version.
+async fn keystrokes(c: &LspClient, uri: &str, text: &mut String, last: i64) -> Vec<Duration> {
+    let mut samples = Vec::new();
+    for version in 2..=last {
+        let at = text.len() / 2;
+        let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap();
+        let change =
+            json!({"range": {"start": position(text, at), "end": position(text, at)}, "text": "x"});
+        text.insert(at, 'x');
+        let mark = c.len();
+        let start = Instant::now();
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}),
+        )
+        .await;
+        c.diagnostics_at(mark, uri, version).await;
+        samples.push(start.elapsed());
+    }
+    samples
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
@@ -74,22 +97,7 @@ async fn main() {
     )
     .await;
     c.diagnostics_at(0, &uri, 1).await;
-    let mut samples = Vec::new();
-    for version in 2..=16 {
-        let at = text.len() / 2;
-        let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap();
-        let change = json!({"range": {"start": position(&text, at), "end": position(&text, at)}, "text": "x"});
-        text.insert(at, 'x');
-        let mark = c.len();
-        let start = Instant::now();
-        c.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}),
-        )
-        .await;
-        c.diagnostics_at(mark, &uri, version).await;
-        samples.push(start.elapsed());
-    }
+    let samples = keystrokes(&c, &uri, &mut text, 16).await;
     println!(
         "| didChange → diagnostics, {} KB (debounce scaled to the check time) | {} |",
         text.len() / 1000,
@@ -167,22 +175,7 @@ async fn main() {
         )
         .await;
         let (_, diags) = c.diagnostics_at(0, &uri, 1).await;
-        let mut samples = Vec::new();
-        for version in 2..=12 {
-            let at = text.len() / 2;
-            let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap();
-            let change = json!({"range": {"start": position(&text, at), "end": position(&text, at)}, "text": "x"});
-            text.insert(at, 'x');
-            let mark = c.len();
-            let start = Instant::now();
-            c.notify(
-                "textDocument/didChange",
-                json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}),
-            )
-            .await;
-            c.diagnostics_at(mark, &uri, version).await;
-            samples.push(start.elapsed());
-        }
+        let mut samples = keystrokes(&c, &uri, &mut text, 12).await;
         samples.sort();
         medians.push(samples[samples.len() / 2]);
         println!(
