@@ -167,6 +167,15 @@ impl Suppressions {
         .map(|(_, scope)| scope)
     }
 
+    /// The scope that suppresses a finding of `check_id` at `line`; a finding without a
+    /// span (`None`) honours only a file-wide comment.
+    pub fn finding(&self, check_id: &str, line: Option<u32>) -> Option<Scope> {
+        match line {
+            Some(line) => self.suppressed(check_id, line),
+            None => self.file_wide(check_id).then_some(Scope::File),
+        }
+    }
+
     /// Suppressed for the whole file (findings without a span honour only this).
     pub fn file_wide(&self, check_id: &str) -> bool {
         self.file.any(check_id)

@@ -153,13 +153,7 @@ impl Assembly<'_> {
         for r in self.results.iter_mut() {
             let (check_id, result) = (r.check_id.clone(), r.result);
             r.evidence_citations.retain(|c| {
-                let scope = match c.range.map(|rg| rg.start.line) {
-                    Some(line) => suppressions.suppressed(&check_id, line),
-                    None => suppressions
-                        .file_wide(&check_id)
-                        .then_some(SuppressionScope::File),
-                };
-                match scope {
+                match suppressions.finding(&check_id, c.range.map(|rg| rg.start.line)) {
                     Some(scope) if result != Verdict::Pass => {
                         suppressed.push(SuppressedFinding {
                             check_id: check_id.clone(),

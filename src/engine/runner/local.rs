@@ -106,16 +106,13 @@ impl<'a> Prepared<'a> {
         verdict: Verdict,
         outcome: &RuleOutcome,
     ) -> (Vec<Citation>, String) {
-        let file_wide = verdict != Verdict::Pass && self.suppressions.file_wide(check_id);
         let (mut listed, mut suppressed, mut left_out, mut suppressed_left_out) = (0, 0, 0, 0);
         let mut cites = Vec::with_capacity(outcome.hits.len().min(2 * MAX_CITATIONS_PER_CHECK));
         for h in &outcome.hits {
+            // As `Assembly::suppress` will decide: a pass's citations are evidence, not findings.
+            let line = self.doc.line_index.line_of(h.start);
             let is_suppressed = verdict != Verdict::Pass
-                && (file_wide
-                    || self
-                        .suppressions
-                        .suppressed(check_id, self.doc.line_index.line_of(h.start))
-                        .is_some());
+                && self.suppressions.finding(check_id, Some(line)).is_some();
             let count = if is_suppressed {
                 &mut suppressed
             } else {
