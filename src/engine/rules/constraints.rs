@@ -3,21 +3,15 @@
 
 use std::sync::Arc;
 
-use serde::Deserialize;
-
 use super::kind::{CompiledRule, RuleError};
-use super::plan_rule::rule;
+use super::plan_rule::without_params;
 use crate::engine::plan::validate::constraints;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Params {}
-
 pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
-    let _: Params = super::kind::params(value)?;
-    Ok(rule(
+    without_params(
+        value,
         "PLAN-CONSTRAINT",
-        "Counts the notes' constraints (meetings and other blocked windows, the working window or hard stop, must-do-today tasks) and fails on each one the plan violates: work scheduled in a blocked window or after the stop, a must-do task left out, more work than the time available.".into(),
+        "Counts the notes' constraints (meetings and other blocked windows, the working window or hard stop, must-do-today tasks) and fails on each one the plan violates: work scheduled in a blocked window or after the stop, a must-do task left out, more work than the time available.",
         Box::new(constraints),
-    ))
+    )
 }

@@ -4,21 +4,15 @@
 
 use std::sync::Arc;
 
-use serde::Deserialize;
-
 use super::kind::{CompiledRule, RuleError};
-use super::plan_rule::rule;
+use super::plan_rule::without_params;
 use crate::engine::plan::grounded::grounded_entities;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Params {}
-
 pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
-    let _: Params = super::kind::params(value)?;
-    Ok(rule(
+    without_params(
+        value,
         "PLAN-GROUNDING",
-        "Extracts meetings, deadlines, people and organisations from the plan's tasks and reasons and grounds each in the notes (shared grounding engine); fails on any the notes do not mention.".into(),
+        "Extracts meetings, deadlines, people and organisations from the plan's tasks and reasons and grounds each in the notes (shared grounding engine); fails on any the notes do not mention.",
         Box::new(grounded_entities),
-    ))
+    )
 }

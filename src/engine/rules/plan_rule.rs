@@ -38,6 +38,20 @@ pub(super) fn rule(
     })
 }
 
+/// A plan kind that takes no parameters (`{}`, or an unknown key is an error).
+pub(super) fn without_params(
+    value: serde_json::Value,
+    code: &'static str,
+    description: &str,
+    validator: Validator,
+) -> Result<Arc<dyn CompiledRule>, super::kind::RuleError> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct NoParams {}
+    let _: NoParams = super::kind::params(value)?;
+    Ok(rule(code, description.into(), validator))
+}
+
 /// The user's notes: the document's `source` companion.
 fn source<'a>(cx: &RuleContext<'a>) -> Option<&'a str> {
     cx.companions.source

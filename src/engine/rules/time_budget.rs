@@ -3,23 +3,17 @@
 
 use std::sync::Arc;
 
-use serde::Deserialize;
-
 use super::kind::{CompiledRule, RuleError};
-use super::plan_rule::rule;
+use super::plan_rule::without_params;
 use crate::engine::plan::validate::time_budget;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Params {}
-
 pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
-    let _: Params = super::kind::params(value)?;
-    Ok(rule(
+    without_params(
+        value,
         "PLAN-TIME",
-        "Sums the plan's timeboxes and the minutes available from the front matter's `current_time` (IANA `timezone`, DST-correct) to the notes' hard stop or end of the working day, minus meetings; fails when availability is known and exceeded. Unknown availability is `indeterminate`.".into(),
+        "Sums the plan's timeboxes and the minutes available from the front matter's `current_time` (IANA `timezone`, DST-correct) to the notes' hard stop or end of the working day, minus meetings; fails when availability is known and exceeded. Unknown availability is `indeterminate`.",
         Box::new(time_budget),
-    ))
+    )
 }
 
 #[cfg(test)]
