@@ -51,6 +51,22 @@ impl Store {
     }
 
     /// One audit by full id or unique prefix (a row that does not verify is a miss).
+    /// The row's MAC is ours; a forged or damaged row is reported and skipped.
+    fn audit_row_verifies(
+        &self,
+        audit_id: &str,
+        doc_key: &str,
+        ts: &str,
+        json: &str,
+        m: Option<&str>,
+    ) -> bool {
+        let ok = mac::verify(self.key(), KIND, &values(audit_id, doc_key, ts, json), m);
+        if !ok {
+            self.reject(&format!("counterfactual audit {audit_id}"));
+        }
+        ok
+    }
+
     pub fn get_counterfactual(&self, id: &str) -> Result<Option<Counterfactual>, StoreError> {
         let id = id.trim();
         if id.is_empty() {
@@ -69,13 +85,7 @@ impl Store {
         let Some((audit_id, doc_key, ts, json, m)) = row else {
             return Ok(None);
         };
-        if !mac::verify(
-            self.key(),
-            KIND,
-            &values(&audit_id, &doc_key, &ts, &json),
-            m.as_deref(),
-        ) {
-            self.reject(&format!("counterfactual audit {audit_id}"));
+        if !self.audit_row_verifies(&audit_id, &doc_key, &ts, &json, m.as_deref()) {
             return Ok(None);
         }
         serde_json::from_str(&json).map(Some).map_err(|e| {
@@ -117,13 +127,7 @@ impl Store {
             if out.len() >= limit {
                 break;
             }
-            if !mac::verify(
-                self.key(),
-                KIND,
-                &values(&audit_id, &doc_key, &ts, &json),
-                m.as_deref(),
-            ) {
-                self.reject(&format!("counterfactual audit {audit_id}"));
+            if !self.audit_row_verifies(&audit_id, &doc_key, &ts, &json, m.as_deref()) {
                 continue;
             }
             let Ok(a) = serde_json::from_str::<Counterfactual>(&json) else {
