@@ -139,7 +139,7 @@ struct Job {
 
 fn resolve_all(args: &DatasetArgs, workspace: &Config, lay: &Layout) -> Result<Vec<Job>, CliError> {
     let cwd = std::env::current_dir()?;
-    let resolver = Resolver::new();
+    let resolver = Resolver::for_batch();
     let playbook = args.playbook.clone().or(lay.playbook.clone());
     let mut jobs = Vec::new();
     for (variant, outputs) in &lay.variants {

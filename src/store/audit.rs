@@ -153,24 +153,24 @@ fn insert(
         .call
         .as_ref()
         .map(|c| serde_json::to_string(c).expect("call records serialize"));
-    tx.execute(
+    tx.prepare_cached(
         "INSERT INTO audit_log (id, request_id, at, document, state, code, inputs_fingerprint,
             playbook_logic_hash, call_json, prev_hash, row_hash)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        params![
-            id,
-            e.request_id,
-            e.at,
-            e.document,
-            e.state.as_str(),
-            e.code,
-            e.inputs_fingerprint,
-            e.playbook_logic_hash,
-            call,
-            prev,
-            row_hash
-        ],
-    )
+    )?
+    .execute(params![
+        id,
+        e.request_id,
+        e.at,
+        e.document,
+        e.state.as_str(),
+        e.code,
+        e.inputs_fingerprint,
+        e.playbook_logic_hash,
+        call,
+        prev,
+        row_hash
+    ])
 }
 
 fn read_row(r: &rusqlite::Row) -> rusqlite::Result<AuditRow> {

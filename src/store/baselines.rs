@@ -52,11 +52,14 @@ impl Store {
     ) -> Result<Option<Report>, StoreError> {
         let conn = self.conn();
         let row: Option<(String, String, Option<String>)> = conn
-            .query_row(
+            .prepare_cached(
                 "SELECT report_id, saved_at, mac FROM baselines WHERE doc_key = ?1 AND playbook_hash = ?2",
-                params![doc_key, playbook_hash],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
+            .and_then(|mut stmt| {
+                stmt.query_row(params![doc_key, playbook_hash], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+            })
             .optional()
             .map_err(|e| self.err("reading baseline", e))?;
         let Some((report_id, saved_at, stored_mac)) = row else {

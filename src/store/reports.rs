@@ -102,8 +102,9 @@ impl Store {
         sql: &str,
         params: &[&dyn rusqlite::ToSql],
     ) -> Result<Option<Report>, StoreError> {
+        // Cached: a batch asks the same few queries once per document.
         let mut stmt = conn
-            .prepare(sql)
+            .prepare_cached(sql)
             .map_err(|e| self.err("reading report", e))?;
         let rows = stmt
             .query_map(params, |r| Row::read(r, 0))
@@ -180,12 +181,14 @@ impl Store {
     }
 
     fn insert_report(&self, tx: &Connection, row: &Row, row_mac: &str) -> Result<(), StoreError> {
-        tx.execute(
+        tx.prepare_cached(
             "INSERT OR IGNORE INTO reports (report_id, doc_key, timestamp, timestamp_ns, playbook_id,
                 playbook_version, playbook_hash, inputs_fingerprint, mode, status, consistency_score,
                 report_json, mac)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-            params![
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
                 row.report_id,
                 row.doc_key,
                 row.timestamp,
@@ -199,8 +202,8 @@ impl Store {
                 row.consistency_score,
                 row.report_json,
                 row_mac,
-            ],
-        )
+            ])
+        })
         .map_err(|e| self.err("saving report", e))?;
         Ok(())
     }

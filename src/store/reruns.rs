@@ -54,18 +54,20 @@ impl Store {
             "rerun",
             &json!([rerun_id, original, doc_key, timestamp]),
         );
-        conn.execute(
+        conn.prepare_cached(
             "INSERT OR IGNORE INTO reruns (rerun_id, report_id, doc_key, timestamp, timestamp_ns, mac)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
+        )
+        .and_then(|mut stmt| {
+            stmt.execute(params![
                 rerun_id,
                 original,
                 doc_key,
                 timestamp,
                 timestamp_ns(timestamp),
                 row_mac
-            ],
-        )
+            ])
+        })
         .map_err(|e| self.err("saving rerun", e))?;
         Ok(())
     }
@@ -77,11 +79,14 @@ impl Store {
         rerun_id: &str,
     ) -> Result<Option<String>, StoreError> {
         let row: Option<(String, String, String, Option<String>)> = conn
-            .query_row(
+            .prepare_cached(
                 "SELECT report_id, doc_key, timestamp, mac FROM reruns WHERE rerun_id = ?1",
-                [rerun_id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )
+            .and_then(|mut stmt| {
+                stmt.query_row([rerun_id], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                })
+            })
             .optional()
             .map_err(|e| self.err("looking up report", e))?;
         Ok(row.and_then(|(original, doc_key, timestamp, m)| {

@@ -9,7 +9,9 @@ use dashmap::DashMap;
 
 use super::boundary::{Boundary, read_bounded, user_file};
 use super::config::{Config, ConfigError};
-use crate::engine::document::{Companion, CompanionRole, Document, DocumentError, decode};
+use crate::engine::document::{
+    Companion, CompanionRole, CompanionText, Document, DocumentError, decode,
+};
 use crate::engine::playbook::{self, LoadedPlaybook};
 use crate::model::Position;
 
@@ -67,11 +69,23 @@ pub struct Resolver {
     configs: DashMap<PathBuf, Result<Arc<Config>, ConfigError>>,
     /// By (spec, folder it is relative to).
     playbooks: DashMap<(String, PathBuf), Result<LoadedPlaybook, String>>,
+    /// Companion texts by real path, for a batch only (see [`Resolver::for_batch`]).
+    companions: Option<DashMap<PathBuf, Arc<CompanionText>>>,
 }
 
 impl Resolver {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A resolver for one batch of documents read at one moment (a `byop check` run):
+    /// a companion file many documents name is read once and its derived data shared.
+    /// Not for the language server, where a companion may change between two requests.
+    pub fn for_batch() -> Self {
+        Resolver {
+            companions: Some(DashMap::new()),
+            ..Self::default()
+        }
     }
 
     /// Forget cached configs and playbooks (a `byop.toml` or playbook file changed).
@@ -118,7 +132,14 @@ impl Resolver {
         let mut roots = req.roots;
         roots.push(config.root.clone());
         let boundary = Boundary::new(roots);
-        attach_companions(&mut doc, &boundary, req.source, req.prompt, &mut problems);
+        let read = |real: &Path| self.read_companion(real);
+        attach_companions(
+            &mut doc,
+            &boundary,
+            (req.source, req.prompt),
+            &read,
+            &mut problems,
+        );
         doc.allowed_origins = config
             .file
             .evidence
@@ -200,6 +221,20 @@ fn read_companion(path: &Path) -> Result<String, String> {
     decode(&path.display().to_string(), bytes).map_err(|e| e.message)
 }
 
+impl Resolver {
+    /// A companion's text by its real path: read each time, or once per batch.
+    fn read_companion(&self, real: &Path) -> Result<Arc<CompanionText>, String> {
+        let read = || read_companion(real).map(|t| Arc::new(CompanionText::new(t)));
+        match &self.companions {
+            None => read(),
+            Some(cache) => cache
+                .entry(real.to_path_buf())
+                .or_try_insert_with(read)
+                .map(|e| e.value().clone()),
+        }
+    }
+}
+
 fn front_matter_key(doc: &Document, key: &str) -> usize {
     crate::engine::document::front_matter::key_offset(&doc.text, key)
 }
@@ -215,8 +250,8 @@ struct Choices {
 fn attach_companions(
     doc: &mut Document,
     boundary: &Boundary,
-    source: Option<&Path>,
-    prompt: Option<&Path>,
+    (source, prompt): (Option<&Path>, Option<&Path>),
+    read_companion: &dyn Fn(&Path) -> Result<Arc<CompanionText>, String>,
     problems: &mut Vec<Problem>,
 ) {
     let dir = doc
@@ -263,7 +298,7 @@ fn attach_companions(
         };
         let read = allowed.and_then(|real| read_companion(&real));
         match read {
-            Ok(text) => doc.attach(role, Companion { path, text }),
+            Ok(text) => doc.attach(role, Companion::shared(path, text)),
             Err(e) => {
                 doc.evidence_unreadable |= role == CompanionRole::Evidence;
                 problems.push(Problem {
@@ -308,6 +343,50 @@ mod tests {
         let e = &r.problems[0];
         assert!(e.message.contains("missing.txt"), "{e:?}");
         assert_eq!(e.position.map(|p| p.line), Some(2), "points at the key");
+    }
+
+    #[test]
+    fn a_batch_reads_a_shared_companion_once_and_the_server_rereads_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("a")).unwrap();
+        std::fs::write(dir.path().join("nda.txt"), "First text").unwrap();
+        let req = |name: &str, source: &str| {
+            let path = dir.path().join(name);
+            let text = format!("---\nbyop:\n  source: {source}\n---\nReview");
+            std::fs::write(&path, &text).unwrap();
+            (path, text)
+        };
+        // Two documents name the same file by different relative paths.
+        let (p1, t1) = req("r1.ai.md", "nda.txt");
+        let (p2, t2) = req("a/r2.ai.md", "../nda.txt");
+        let resolve = |r: &Resolver, p: &Path, t: &str| {
+            r.resolve(Request {
+                text: t.to_string(),
+                path: Some(p),
+                roots: vec![dir.path().to_path_buf()],
+                ..Default::default()
+            })
+            .unwrap()
+            .doc
+        };
+        let batch = Resolver::for_batch();
+        let d1 = resolve(&batch, &p1, &t1);
+        std::fs::write(dir.path().join("nda.txt"), "Second text").unwrap();
+        let d2 = resolve(&batch, &p2, &t2);
+        let (s1, s2) = (d1.source.unwrap(), d2.source.unwrap());
+        assert_eq!((s1.text(), s2.text()), ("First text", "First text"));
+        assert!(s2.path.ends_with("a/../nda.txt"), "{:?}", s2.path);
+        // The language server's resolver reads the file as it is now.
+        let server = Resolver::new();
+        assert_eq!(
+            resolve(&server, &p1, &t1).inputs.source_document,
+            "Second text"
+        );
+        std::fs::write(dir.path().join("nda.txt"), "Third text").unwrap();
+        assert_eq!(
+            resolve(&server, &p2, &t2).inputs.source_document,
+            "Third text"
+        );
     }
 
     #[test]

@@ -63,7 +63,7 @@ impl Frame {
     pub fn new(doc: &Document, catalog: &Catalog) -> Result<Frame, String> {
         let label = doc.label();
         let mut body = Template::parse(doc.body_text()).map_err(|e| format!("{label}: {e}"))?;
-        let prompt_text = doc.prompt.as_ref().map(|c| c.text.as_str()).unwrap_or("");
+        let prompt_text = doc.prompt.as_ref().map(Companion::text).unwrap_or("");
         let mut prompt = Template::parse(prompt_text).map_err(|e| format!("prompt: {e}"))?;
         let mut sources = Vec::new();
         if body.has_slots() {
@@ -182,10 +182,7 @@ impl Frame {
         if !prompt.is_empty() {
             v.attach(
                 CompanionRole::Prompt,
-                Companion {
-                    path: self.prompt_path.clone(),
-                    text: prompt.clone(),
-                },
+                Companion::new(self.prompt_path.clone(), prompt.clone()),
             );
         }
         let facts_hash = facts(
@@ -212,10 +209,7 @@ mod tests {
         if let Some(p) = prompt {
             d.attach(
                 CompanionRole::Prompt,
-                Companion {
-                    path: "p.txt".into(),
-                    text: p.into(),
-                },
+                Companion::new("p.txt".into(), p.into()),
             );
         }
         d

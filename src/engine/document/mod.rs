@@ -10,10 +10,12 @@ mod error;
 pub mod front_matter;
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
+use crate::engine::injection;
 use crate::model::inputs::normalize;
 use crate::model::text::{Encoding, LineIndex, Position};
-use crate::model::{Inputs, Range};
+use crate::model::{InjectionWarning, Inputs, Range};
 
 pub use decode::decode;
 pub use error::DocumentError;
@@ -32,10 +34,78 @@ pub enum CompanionRole {
 }
 
 /// A companion's path and its text as read (not normalized), for locating things in it.
-#[derive(Debug, Clone, PartialEq)]
+/// The text is shared: a batch reads a contract that many reviews name once, and what
+/// depends on the text alone (its normalized copy, its injection scan) is computed once.
+#[derive(Debug, Clone)]
 pub struct Companion {
     pub path: PathBuf,
-    pub text: String,
+    content: Arc<CompanionText>,
+}
+
+/// A companion file's text and what is derived from it alone, each on first use.
+#[derive(Debug, Default)]
+pub struct CompanionText {
+    text: String,
+    normalized: OnceLock<String>,
+    injection: OnceLock<Vec<InjectionWarning>>,
+}
+
+impl CompanionText {
+    pub fn new(text: String) -> Self {
+        CompanionText {
+            text,
+            ..Default::default()
+        }
+    }
+}
+
+impl Companion {
+    pub fn new(path: PathBuf, text: String) -> Self {
+        Self::shared(path, Arc::new(CompanionText::new(text)))
+    }
+
+    /// The same text under this document's path for it.
+    pub fn shared(path: PathBuf, content: Arc<CompanionText>) -> Self {
+        Companion { path, content }
+    }
+
+    pub fn text(&self) -> &str {
+        &self.content.text
+    }
+
+    /// The copy that is hashed and sent to the evaluator.
+    pub fn normalized(&self) -> &str {
+        self.content
+            .normalized
+            .get_or_init(|| normalize(&self.content.text))
+    }
+
+    /// Text in the companion that addresses an evaluator (`file` left for the caller).
+    pub fn injection_warnings(&self) -> &[InjectionWarning] {
+        self.content.injection.get_or_init(|| {
+            let text = self.text();
+            let hits = injection::scan(text, (0, text.len()));
+            if hits.is_empty() {
+                return Vec::new();
+            }
+            let index = LineIndex::new(text);
+            hits.into_iter()
+                .map(|h| InjectionWarning {
+                    span: text[h.start..h.end].to_string(),
+                    range: Some(index.range(text, h.start, h.end, Encoding::Utf16)),
+                    byte_range: Some((h.start, h.end)),
+                    reason: h.reason,
+                    file: None,
+                })
+                .collect()
+        })
+    }
+}
+
+impl PartialEq for Companion {
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path && self.text() == other.text()
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -107,7 +177,7 @@ impl Document {
 
     /// Attach a companion's text; the normalized copy goes into the hashed inputs.
     pub fn attach(&mut self, role: CompanionRole, companion: Companion) {
-        let normalized = normalize(&companion.text);
+        let normalized = companion.normalized().to_string();
         self.fingerprint = std::sync::OnceLock::new();
         match role {
             CompanionRole::Source => {

@@ -257,18 +257,11 @@ fn injection_warnings(doc: &Document) -> Vec<InjectionWarning> {
         })
         .collect();
     for c in [&doc.source, &doc.prompt].into_iter().flatten() {
-        let index = LineIndex::new(&c.text);
-        out.extend(
-            injection::scan(&c.text, (0, c.text.len()))
-                .into_iter()
-                .map(|h| InjectionWarning {
-                    span: c.text[h.start..h.end].to_string(),
-                    range: Some(index.range(&c.text, h.start, h.end, Encoding::Utf16)),
-                    byte_range: Some((h.start, h.end)),
-                    reason: h.reason,
-                    file: Some(c.path.display().to_string()),
-                }),
-        );
+        let file = c.path.display().to_string();
+        out.extend(c.injection_warnings().iter().map(|w| InjectionWarning {
+            file: Some(file.clone()),
+            ..w.clone()
+        }));
     }
     out
 }

@@ -4,7 +4,7 @@
 use std::cell::OnceCell;
 
 use crate::engine::citations::Locator;
-use crate::engine::document::Document;
+use crate::engine::document::{Companion, Document};
 use crate::engine::plan::Part;
 use crate::engine::playbook::LoadedPlaybook;
 use crate::engine::rules::{Companions, RuleContext, RuleOutcome, SourceRef};
@@ -36,9 +36,9 @@ impl<'a> Prepared<'a> {
     pub fn new(playbook: &LoadedPlaybook, doc: &'a Document) -> Self {
         let today = today_utc();
         let cx = RuleContext::new(&doc.text, doc.body).with_companions(Companions {
-            source: doc.source.as_ref().map(|c| c.text.as_str()),
-            prompt: doc.prompt.as_ref().map(|c| c.text.as_str()),
-            evidence: doc.evidence.as_ref().map(|c| c.text.as_str()),
+            source: doc.source.as_ref().map(Companion::text),
+            prompt: doc.prompt.as_ref().map(Companion::text),
+            evidence: doc.evidence.as_ref().map(Companion::text),
             evidence_unreadable: doc.evidence_unreadable,
             as_of: doc.front_matter.as_of.as_deref(),
             today: Some(&today),
@@ -148,7 +148,7 @@ impl<'a> Prepared<'a> {
     /// A hit's place in the source companion, with its range in the source's own lines.
     fn source_location(&self, s: &SourceRef) -> Option<SourceLocation> {
         let src = self.doc.source.as_ref()?;
-        let text = src.text.as_str();
+        let text = src.text();
         if s.start > s.end || s.end > text.len() {
             return None;
         }

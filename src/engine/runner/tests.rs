@@ -245,10 +245,10 @@ fn a_proof_by_a_deterministic_rule_outranks_the_evaluator() {
     let mut doc = crate::engine::document::Document::parse(text.into(), None).unwrap();
     doc.attach(
         crate::engine::document::CompanionRole::Source,
-        crate::engine::document::Companion {
-            path: "src.txt".into(),
-            text: "The Supplier may terminate on ninety days' notice.".into(),
-        },
+        crate::engine::document::Companion::new(
+            "src.txt".into(),
+            "The Supplier may terminate on ninety days' notice.".into(),
+        ),
     );
     let prepared = Prepared::new(&pb, &doc);
     let quotes = &pb.playbook.checks[0];
