@@ -38,27 +38,32 @@ pub fn playbook_logic_hash(pb: &Playbook) -> String {
 /// is escaped exactly as serde_json escapes it), streamed into the hash: these texts are the
 /// largest thing hashed, once per run and per publish, so no canonical copy is built.
 pub fn inputs_fingerprint(ai_output: &str, source_document: &str, prompt: &str) -> String {
-    struct Hashing(Sha256);
-    impl std::io::Write for Hashing {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.update(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut h = Hashing(Sha256::new());
+    inputs_fingerprint_of_json(
+        &json_string(ai_output),
+        &json_string(source_document),
+        &json_string(prompt),
+    )
+}
+
+/// A text as a JSON (and JCS) string literal, quotes included.
+pub fn json_string(text: &str) -> String {
+    serde_json::to_string(text).expect("a string serializes")
+}
+
+/// [`inputs_fingerprint`] of texts already written as JSON strings ([`json_string`]): a
+/// companion many documents share is escaped once.
+pub fn inputs_fingerprint_of_json(ai_output: &str, source_document: &str, prompt: &str) -> String {
+    let mut h = Sha256::new();
     for (key, value) in [
         ("{\"ai_output\":", ai_output),
         (",\"prompt\":", prompt),
         (",\"source_document\":", source_document),
     ] {
-        h.0.update(key.as_bytes());
-        serde_json::to_writer(&mut h, value).expect("writing to a hash cannot fail");
+        h.update(key.as_bytes());
+        h.update(value.as_bytes());
     }
-    h.0.update(b"}");
-    format!("sha256:{}", hex::encode(h.0.finalize()))
+    h.update(b"}");
+    format!("sha256:{}", hex::encode(h.finalize()))
 }
 
 /// A report's content id: sha256 of its canonical JSON (id field empty), first 16 hex digits.
@@ -67,6 +72,12 @@ pub fn inputs_fingerprint(ai_output: &str, source_document: &str, prompt: &str) 
 /// no runs of their own (the report-level drift and variance checks, whose notes name the
 /// report they were compared with: a rerun compares with the previous run).
 pub fn results_digest(report: &super::report::Report) -> String {
+    jcs_sha256(&results_only(report))
+}
+
+/// The report as [`results_digest`] sees it: what differs between two runs of the same
+/// inputs with the same results blanked. Two of these equal ⇒ equal digests.
+pub fn results_only(report: &super::report::Report) -> super::report::Report {
     let mut copy = report.clone();
     copy.report_id = String::new();
     copy.timestamp = String::new();
@@ -79,7 +90,7 @@ pub fn results_digest(report: &super::report::Report) -> String {
             run.cached = false;
         }
     }
-    jcs_sha256(&copy)
+    copy
 }
 
 pub fn report_id(report: &super::report::Report) -> String {

@@ -28,6 +28,7 @@ pub use crate::model::HistoryRow;
 pub use cache::DocCache;
 pub use error::StoreError;
 pub use prune::{PruneRules, Pruned};
+pub use reports::{PreparedReport, Seen};
 pub use schema::SCHEMA_VERSION;
 use schema::{migrate, open_error, refuse_newer, user_version};
 

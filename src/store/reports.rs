@@ -7,6 +7,7 @@ use serde_json::json;
 use super::error::StoreError;
 use super::mac;
 use super::{HistoryRow, Store, timestamp_ns};
+use crate::model::integrity::results_only;
 use crate::model::{Mode, Report};
 
 /// Newest first; ties (same timestamp) broken by insertion order.
@@ -24,9 +25,9 @@ pub(super) struct Row {
     pub(super) timestamp: String,
     playbook_id: String,
     playbook_version: String,
-    playbook_hash: String,
-    inputs_fingerprint: String,
-    mode: String,
+    pub(super) playbook_hash: String,
+    pub(super) inputs_fingerprint: String,
+    pub(super) mode: String,
     status: String,
     consistency_score: f64,
     report_json: String,
@@ -86,6 +87,38 @@ impl Row {
     }
 }
 
+/// What the caller saw of a document's newest stored report (same playbook and mode)
+/// before its run: the one it compared with, if it looked.
+pub enum Seen<'a> {
+    NotLooked,
+    Nothing,
+    Report(&'a Report),
+}
+
+/// A report ready to write (see [`Store::prepare_report`]).
+pub struct PreparedReport {
+    pub(super) row: Row,
+    row_mac: String,
+    /// The report as compared with earlier ones (see [`results_only`]).
+    pub(super) results: Report,
+    newest: Newest,
+}
+
+enum Newest {
+    Unknown,
+    None,
+    Id { id: String, repeats: bool },
+}
+
+/// `report` (as `row` and `results`) repeats `latest` unchanged: another run of the same
+/// inputs with the same results. Compared as values, not by hashing both: a field that
+/// compares unequal but would serialize the same only costs a stored copy.
+pub(super) fn repeats(latest: &Report, row: &Row, results: &Report) -> bool {
+    latest.report_id != row.report_id
+        && latest.integrity.inputs_fingerprint == row.inputs_fingerprint
+        && results_only(latest) == *results
+}
+
 impl Store {
     fn row_verifies(&self, row: &Row) -> bool {
         let ok = mac::verify(self.key(), "report", &row.values(), row.mac.as_deref());
@@ -143,27 +176,97 @@ impl Store {
         reports: &[(&str, &Report)],
         events: &[crate::model::AuditEvent],
     ) -> Result<Vec<String>, StoreError> {
-        let rows = reports
+        let prepared = reports
             .iter()
-            .map(|(doc_key, report)| self.report_row(doc_key, report))
+            .map(|(doc_key, report)| self.prepare_report(doc_key, report, Seen::NotLooked))
             .collect::<Result<Vec<_>, _>>()?;
+        self.save_prepared(&prepared, events)
+    }
+
+    /// Everything about saving `report` that needs no transaction (serializing it, its
+    /// MAC, its results digest, and whether it repeats the newest stored report `seen`),
+    /// so a batch does it on all cores and holds the write lock only to write.
+    pub fn prepare_report(
+        &self,
+        doc_key: &str,
+        report: &Report,
+        seen: Seen,
+    ) -> Result<PreparedReport, StoreError> {
+        let (row, row_mac) = self.report_row(doc_key, report)?;
+        let results = results_only(report);
+        let newest = match seen {
+            Seen::NotLooked => Newest::Unknown,
+            Seen::Nothing => Newest::None,
+            Seen::Report(latest) => Newest::Id {
+                repeats: repeats(latest, &row, &results),
+                id: latest.report_id.clone(),
+            },
+        };
+        Ok(PreparedReport {
+            row,
+            row_mac,
+            results,
+            newest,
+        })
+    }
+
+    /// [`Store::save_batch`] of prepared reports. What was decided when preparing stands
+    /// only if the document's newest stored report is still the one seen then; otherwise
+    /// (another process saved meanwhile, or an earlier report of this batch) it is
+    /// decided again inside the transaction.
+    pub fn save_prepared(
+        &self,
+        prepared: &[PreparedReport],
+        events: &[crate::model::AuditEvent],
+    ) -> Result<Vec<String>, StoreError> {
         let mut conn = self.conn();
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| self.err("starting transaction", e))?;
-        let mut stored = Vec::with_capacity(rows.len());
-        for ((row, row_mac), (_, report)) in rows.iter().zip(reports) {
-            match self.repeated(&tx, &row.doc_key, report)? {
+        let mut stored = Vec::with_capacity(prepared.len());
+        for p in prepared {
+            let original = match &p.newest {
+                Newest::Unknown => self.repeated(&tx, p)?,
+                seen => match (seen, self.newest_id(&tx, &p.row)?) {
+                    (Newest::None, None) => None,
+                    (Newest::Id { id, repeats }, Some(now)) if *id == now => {
+                        repeats.then(|| id.clone())
+                    }
+                    _ => self.repeated(&tx, p)?,
+                },
+            };
+            let row = &p.row;
+            let inserted = match &original {
                 Some(original) => {
-                    self.insert_rerun(&tx, &row.report_id, &row.doc_key, &row.timestamp, &original)?
+                    self.insert_rerun(&tx, &row.report_id, &row.doc_key, &row.timestamp, original)?
                 }
-                None => self.insert_report(&tx, row, row_mac)?,
-            }
-            stored.push(self.stored_id(&tx, &row.report_id)?);
+                None => self.insert_report(&tx, row, &p.row_mac)?,
+            };
+            // What was just written is known; an id already stored is looked up.
+            stored.push(match (inserted, original) {
+                (true, Some(original)) => original,
+                (true, None) => row.report_id.clone(),
+                (false, _) => self.stored_id(&tx, &row.report_id)?,
+            });
         }
         self.append_audit_in(&tx, events)?;
         tx.commit().map_err(|e| self.err("saving report", e))?;
         Ok(stored)
+    }
+
+    /// The id of the newest row for `row`'s document, playbook and mode (verified or not).
+    fn newest_id(&self, tx: &Connection, row: &Row) -> Result<Option<String>, StoreError> {
+        tx.prepare_cached(&format!(
+            "SELECT report_id FROM reports WHERE doc_key = ?1 AND playbook_hash = ?2 AND mode = ?3
+             {NEWEST_FIRST} LIMIT 1"
+        ))
+        .and_then(|mut stmt| {
+            stmt.query_row(params![row.doc_key, row.playbook_hash, row.mode], |r| {
+                r.get(0)
+            })
+            .optional()
+        })
+        .map_err(|e| self.err("reading report", e))
     }
 
     fn report_row(&self, doc_key: &str, report: &Report) -> Result<(Row, String), StoreError> {
@@ -180,7 +283,8 @@ impl Store {
         Ok((row, row_mac))
     }
 
-    fn insert_report(&self, tx: &Connection, row: &Row, row_mac: &str) -> Result<(), StoreError> {
+    /// Whether a row was inserted (an id already stored is left as it is).
+    fn insert_report(&self, tx: &Connection, row: &Row, row_mac: &str) -> Result<bool, StoreError> {
         tx.prepare_cached(
             "INSERT OR IGNORE INTO reports (report_id, doc_key, timestamp, timestamp_ns, playbook_id,
                 playbook_version, playbook_hash, inputs_fingerprint, mode, status, consistency_score,
@@ -204,8 +308,8 @@ impl Store {
                 row_mac,
             ])
         })
-        .map_err(|e| self.err("saving report", e))?;
-        Ok(())
+        .map(|inserted| inserted == 1)
+        .map_err(|e| self.err("saving report", e))
     }
 
     /// By full id or unique prefix. An ambiguous prefix is an error listing the matches.

@@ -7,37 +7,30 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::json;
 
 use super::error::StoreError;
-use super::reports::COLUMNS;
+use super::reports::{COLUMNS, PreparedReport, repeats};
 use super::{Store, mac, timestamp_ns};
-use crate::model::integrity::results_digest;
-use crate::model::{HistoryRow, Report};
+use crate::model::HistoryRow;
 
 impl Store {
-    /// The id of the latest stored report of `report`'s document, playbook and mode when
-    /// `report` repeats it unchanged.
+    /// The id of the latest stored report of the prepared report's document, playbook and
+    /// mode when the report repeats it unchanged.
     pub(super) fn repeated(
         &self,
         conn: &Connection,
-        doc_key: &str,
-        report: &Report,
+        p: &PreparedReport,
     ) -> Result<Option<String>, StoreError> {
         let sql = format!(
             "SELECT {COLUMNS} FROM reports WHERE doc_key = ?1 AND playbook_hash = ?2 AND mode = ?3
              ORDER BY timestamp_ns DESC, rowid DESC LIMIT 1"
         );
+        let row = &p.row;
         let latest = self.first_verified(
             conn,
             &sql,
-            params![
-                doc_key,
-                report.integrity.playbook_logic_hash,
-                report.execution_mode.as_str()
-            ],
+            params![row.doc_key, row.playbook_hash, row.mode],
         )?;
         Ok(latest
-            .filter(|l| l.report_id != report.report_id)
-            .filter(|l| l.integrity.inputs_fingerprint == report.integrity.inputs_fingerprint)
-            .filter(|l| results_digest(l) == results_digest(report))
+            .filter(|l| repeats(l, row, &p.results))
             .map(|l| l.report_id))
     }
 
@@ -48,7 +41,7 @@ impl Store {
         doc_key: &str,
         timestamp: &str,
         original: &str,
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         let row_mac = mac::mac(
             self.key(),
             "rerun",
@@ -68,8 +61,8 @@ impl Store {
                 row_mac
             ])
         })
-        .map_err(|e| self.err("saving rerun", e))?;
-        Ok(())
+        .map(|inserted| inserted == 1)
+        .map_err(|e| self.err("saving rerun", e))
     }
 
     /// The stored report a rerun id stands for (a row that does not verify is ignored).
@@ -228,6 +221,55 @@ mod tests {
         let h = store.history(Some("nda.ai.md"), 10).unwrap();
         assert!(h.iter().all(|r| r.rerun_id.is_none()), "{h:?}");
         assert!(store.integrity_notice().is_some());
+    }
+
+    #[test]
+    fn a_decision_made_before_the_transaction_stands_only_while_the_history_is_unchanged() {
+        use crate::store::Seen;
+        let store = Store::open_in_memory().unwrap();
+        let count = || -> i64 {
+            store
+                .conn()
+                .query_row("SELECT count(*) FROM reruns", [], |r| r.get(0))
+                .unwrap()
+        };
+        let a = report("aaa111", "2026-01-01T00:00:00Z", "sha256:in", Mode::Full);
+        store.save_report("nda.ai.md", &a).unwrap();
+        let mut again = a.clone();
+        again.report_id = "bbb222".into();
+        again.timestamp = "2026-01-02T00:00:00Z".into();
+
+        // Prepared against `a` and nothing saved since: a rerun of `a`, no second copy.
+        let p = store
+            .prepare_report("nda.ai.md", &again, Seen::Report(&a))
+            .unwrap();
+        assert_eq!(store.save_prepared(&[p], &[]).unwrap(), ["aaa111"]);
+        assert_eq!(count(), 1);
+
+        // Prepared against `a`, but another process saved a different result meanwhile:
+        // decided again, and stored (it does not repeat the newest report).
+        let mut third = again.clone();
+        third.report_id = "ccc333".into();
+        let p = store
+            .prepare_report("nda.ai.md", &third, Seen::Report(&a))
+            .unwrap();
+        let mut changed = a.clone();
+        changed.report_id = "ddd444".into();
+        changed.timestamp = "2026-01-03T00:00:00Z".into();
+        changed.summary.key_risks = vec!["a different result".into()];
+        store.save_report("nda.ai.md", &changed).unwrap();
+        assert_eq!(store.save_prepared(&[p], &[]).unwrap(), ["ccc333"]);
+        assert_eq!(count(), 1);
+
+        // Prepared when the document had no report, one saved meanwhile with the same
+        // results: decided again, a rerun of it.
+        let b = report("eee555", "2026-01-01T00:00:00Z", "sha256:in", Mode::Full);
+        let p = store.prepare_report("b.ai.md", &b, Seen::Nothing).unwrap();
+        let mut first = b.clone();
+        first.report_id = "fff666".into();
+        store.save_report("b.ai.md", &first).unwrap();
+        assert_eq!(store.save_prepared(&[p], &[]).unwrap(), ["fff666"]);
+        assert_eq!(count(), 2);
     }
 
     #[test]

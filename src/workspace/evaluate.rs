@@ -7,9 +7,8 @@ use std::sync::{Arc, Mutex};
 use super::Resolved;
 use crate::engine::runner::{self, DriftReference, ReferenceKind, RunError, RunOptions};
 use crate::evaluator::{CallObserver, ResponseCache};
-use crate::model::integrity::report_id;
-use crate::model::{AuditEvent, AuditState, CallRecord, Mode, Report, now_rfc3339};
-use crate::store::{Store, StoreError};
+use crate::model::{AuditEvent, AuditState, CallRecord, Report, now_rfc3339};
+use crate::store::{PreparedReport, Seen, Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvaluateError {
@@ -19,29 +18,26 @@ pub enum EvaluateError {
     Store(#[from] StoreError),
 }
 
-/// What drift compares with: the saved baseline, else the latest earlier report of the
-/// same mode (a deterministic report says nothing about how an evaluation drifted). A
-/// stored report whose id does not match its content is not used.
+/// What drift compares with: the saved baseline, else `latest`, the latest earlier report
+/// of the same mode (a deterministic report says nothing about how an evaluation
+/// drifted). Both come from rows whose MAC verified: written by this user's byop, so
+/// their ids match their content without hashing them again.
 pub fn drift_reference(
     store: &Store,
     doc_key: &str,
     playbook_hash: &str,
-    mode: Mode,
+    latest: Option<&Report>,
 ) -> Result<Option<DriftReference>, StoreError> {
-    let sound = |r: &Report| report_id(r) == r.report_id;
-    if let Some(report) = store.baseline(doc_key, playbook_hash)?.filter(sound) {
+    if let Some(report) = store.baseline(doc_key, playbook_hash)? {
         return Ok(Some(DriftReference {
             report,
             kind: ReferenceKind::Baseline,
         }));
     }
-    Ok(store
-        .latest_report_in_mode(doc_key, playbook_hash, mode)?
-        .filter(sound)
-        .map(|report| DriftReference {
-            report,
-            kind: ReferenceKind::PreviousReport,
-        }))
+    Ok(latest.map(|report| DriftReference {
+        report: report.clone(),
+        kind: ReferenceKind::PreviousReport,
+    }))
 }
 
 /// A fresh request id (UUID v4) for the audit log.
@@ -72,6 +68,8 @@ pub struct Unsaved {
     doc_key: String,
     result: Result<Report, RunError>,
     trail: Trail,
+    /// The report made ready to write (none: prepared when saved).
+    prepared: Option<PreparedReport>,
 }
 
 /// Run with the store's history and cache; nothing is written but the response cache.
@@ -93,9 +91,15 @@ pub async fn evaluate_unsaved(
     });
     opts.request_id = Some(request_id.clone());
     opts.playbook_source = Some(resolved.playbook_source);
+    // The latest stored report of this mode: what drift compares with (unless there is a
+    // baseline) and what the new report may repeat.
+    let mut latest = None;
     if let Some(store) = store {
         let mode = runner::effective_mode(&opts);
-        opts.reference = drift_reference(store, doc_key, &resolved.playbook.logic_hash, mode)?;
+        let hash = &resolved.playbook.logic_hash;
+        let found = store.latest_report_in_mode(doc_key, hash, mode)?;
+        opts.reference = drift_reference(store, doc_key, hash, found.as_ref())?;
+        latest = Some((mode, found));
         opts.cache = Some(Arc::new(crate::store::DocCache {
             store: store.clone(),
             doc_key: doc_key.to_string(),
@@ -106,10 +110,19 @@ pub async fn evaluate_unsaved(
     let calls = recorder.take();
     super::telemetry::export_check(resolved, result.as_ref().ok(), &calls, &request_id, started);
     trail.calls(calls);
+    // Serialized and compared here, on this document's task, not in the batch's one write.
+    let prepared = match (store, &result, latest) {
+        (Some(store), Ok(report), Some((mode, found))) if report.execution_mode == mode => {
+            let seen = found.as_ref().map_or(Seen::Nothing, Seen::Report);
+            store.prepare_report(doc_key, report, seen).ok()
+        }
+        _ => None,
+    };
     Ok(Unsaved {
         doc_key: doc_key.to_string(),
         result,
         trail,
+        prepared,
     })
 }
 
@@ -119,7 +132,7 @@ pub async fn evaluate_unsaved(
 /// is stored under (its own, or that of the unchanged report it repeated).
 pub fn save_all(
     store: &Store,
-    batch: Vec<Unsaved>,
+    mut batch: Vec<Unsaved>,
 ) -> Vec<Result<(Report, String), EvaluateError>> {
     let finish = |u: &Unsaved, saved: bool| {
         let mut trail = Trail {
@@ -140,12 +153,18 @@ pub fn save_all(
         }
         trail.events
     };
-    let reports: Vec<(&str, &Report)> = batch
-        .iter()
-        .filter_map(|u| u.result.as_ref().ok().map(|r| (u.doc_key.as_str(), r)))
+    let prepared: Result<Vec<PreparedReport>, StoreError> = batch
+        .iter_mut()
+        .filter_map(|u| {
+            let report = u.result.as_ref().ok()?;
+            Some(match u.prepared.take() {
+                Some(p) => Ok(p),
+                None => store.prepare_report(&u.doc_key, report, Seen::NotLooked),
+            })
+        })
         .collect();
     let events: Vec<AuditEvent> = batch.iter().flat_map(|u| finish(u, true)).collect();
-    let saved = store.save_batch(&reports, &events);
+    let saved = prepared.and_then(|p| store.save_prepared(&p, &events));
     if saved.is_err() {
         let events: Vec<AuditEvent> = batch.iter().flat_map(|u| finish(u, false)).collect();
         if let Err(e) = store.append_audit(&events) {

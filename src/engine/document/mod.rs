@@ -9,11 +9,13 @@ mod decode;
 mod error;
 pub mod front_matter;
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use crate::engine::injection;
 use crate::model::inputs::normalize;
+use crate::model::integrity::{inputs_fingerprint_of_json, json_string};
 use crate::model::text::{Encoding, LineIndex, Position};
 use crate::model::{InjectionWarning, Inputs, Range};
 
@@ -47,6 +49,8 @@ pub struct Companion {
 pub struct CompanionText {
     text: String,
     normalized: OnceLock<String>,
+    /// `normalized` as a JSON string, as the inputs fingerprint hashes it.
+    normalized_json: OnceLock<String>,
     injection: OnceLock<Vec<InjectionWarning>>,
 }
 
@@ -78,6 +82,13 @@ impl Companion {
         self.content
             .normalized
             .get_or_init(|| normalize(&self.content.text))
+    }
+
+    /// [`Companion::normalized`] as a JSON string literal.
+    pub fn normalized_json(&self) -> &str {
+        self.content
+            .normalized_json
+            .get_or_init(|| json_string(self.normalized()))
     }
 
     /// Text in the companion that addresses an evaluator (`file` left for the caller).
@@ -172,7 +183,21 @@ impl Document {
 
     /// The fingerprint of the normalized inputs (see [`Inputs::fingerprint`]).
     pub fn fingerprint(&self) -> &str {
-        self.fingerprint.get_or_init(|| self.inputs.fingerprint())
+        self.fingerprint.get_or_init(|| {
+            // Equal to `self.inputs.fingerprint()`: attaching a companion puts its
+            // normalized text in the inputs; its escaped form is shared by the batch.
+            fn escaped<'a>(c: &'a Option<Companion>, text: &str) -> Cow<'a, str> {
+                match c {
+                    Some(c) => Cow::Borrowed(c.normalized_json()),
+                    None => Cow::Owned(json_string(text)),
+                }
+            }
+            inputs_fingerprint_of_json(
+                &json_string(&self.inputs.ai_output),
+                &escaped(&self.source, &self.inputs.source_document),
+                &escaped(&self.prompt, &self.inputs.prompt),
+            )
+        })
     }
 
     /// Attach a companion's text; the normalized copy goes into the hashed inputs.
@@ -243,6 +268,32 @@ mod tests {
         assert_eq!(d.body_text(), "# Review\nBody text.");
         assert_eq!(d.body_start_line(), 6);
         assert_eq!(d.inputs.ai_output, "# Review\nBody text.");
+    }
+
+    #[test]
+    fn the_fingerprint_from_shared_companions_is_the_fingerprint_of_the_inputs() {
+        let text = || "Review \"quoted\"\r\nline\t2 é".to_string();
+        let source = Arc::new(CompanionText::new(" Contract\r\n§ 1 \u{1}\\ “x” ".into()));
+        let plain = Document::parse(text(), None).unwrap();
+        assert_eq!(plain.fingerprint(), plain.inputs.fingerprint());
+        let mut one = Document::parse(text(), None).unwrap();
+        one.attach(
+            CompanionRole::Source,
+            Companion::shared("a/src.txt".into(), source.clone()),
+        );
+        let mut two = Document::parse(text(), None).unwrap();
+        two.attach(
+            CompanionRole::Source,
+            Companion::shared("b/../src.txt".into(), source),
+        );
+        two.attach(
+            CompanionRole::Prompt,
+            Companion::new("p.txt".into(), "Review it\r\n".into()),
+        );
+        assert_eq!(one.inputs.source_document, "Contract\n§ 1 \u{1}\\ “x”");
+        assert_eq!(one.fingerprint(), one.inputs.fingerprint());
+        assert_eq!(two.fingerprint(), two.inputs.fingerprint());
+        assert_ne!(one.fingerprint(), two.fingerprint());
     }
 
     #[test]
