@@ -142,7 +142,14 @@ impl Drafted {
         for &(s, e, heading) in &paras {
             if heading {
                 let line = &text[s..e];
-                if (inp.label_line)(line.trim()) || (inp.label_end)(line).is_some() {
+                if let Some(end) = (inp.label_end)(line) {
+                    // A whole bold line "**[ADD] (a) Assignment of Work Product. Consultant
+                    // hereby …**" reads as a heading, but after its label it is drafted text.
+                    if end < line.len() {
+                        regions.push((s + end, e));
+                    }
+                    open = true;
+                } else if (inp.label_line)(line.trim()) {
                     open = true;
                 } else if !line.trim_start().starts_with('#')
                     && CLAUSE_START.is_match(strip_markup(line))
@@ -302,6 +309,34 @@ impl Drafted {
             && pieces
                 .iter()
                 .all(|p| self.words.contains(&format!(" {p} ")))
+    }
+
+    /// Is this quote the drafted text with a few words dropped ("in connection with the
+    /// Consulting Services" for the drafted "in connection with the performance of the
+    /// Consulting Services", "to the extent permitted" for "to the fullest extent permitted")?
+    /// Four or more words, every one the drafted text's, in order, at most three dropped.
+    pub fn has_text_loosely(&self, quote: &str) -> bool {
+        const SLACK: usize = 3;
+        let q: Vec<String> = tokens(quote).map(|(w, _, _)| canon_word(&w)).collect();
+        if q.len() < 4 {
+            return false;
+        }
+        let d: Vec<&str> = self.words.split(' ').filter(|w| !w.is_empty()).collect();
+        (0..d.len()).any(|i| {
+            if d[i] != q[0] {
+                return false;
+            }
+            let (mut j, mut k, mut slack) = (1, i + 1, SLACK);
+            while j < q.len() {
+                match d.get(k) {
+                    Some(w) if *w == q[j] => j += 1,
+                    Some(w) if *w != "|" && slack > 0 => slack -= 1,
+                    _ => return false,
+                }
+                k += 1;
+            }
+            true
+        })
     }
 
     /// Do the drafted regions use these words (canonical, lower case) anywhere?
