@@ -187,7 +187,7 @@ fn is_title(p: &str) -> bool {
     p.len() >= 2
         && p.chars().all(|c| c.is_ascii_alphabetic())
         && !is_roman(&upper)
-        && !upper.chars().all(|c| Some(c) == upper.chars().next())
+        && !upper.chars().all(|c| upper.starts_with(c))
 }
 
 /// Words right after a reference that say the part is not there ("Article 9.6 does not
