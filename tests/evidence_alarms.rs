@@ -43,6 +43,7 @@ fn flagged<'t>(o: &RuleOutcome, text: &'t str) -> Vec<&'t str> {
 
 // Real source excerpts (as extracted from the corpus contracts, artefacts included).
 const SRC_016: &str = "19.   PERFORMANCE BONUSES AND TOTAL COMPENSATION LIMITATION\n\n      A.  CONSULTANT shall receive the bonuses set forth below.\n      B.  The total compensation shall not exceed the annual cap.\n      C.  In the event of ADAMS GOLF'S insolvency or bankruptcy, it is expressly agreed to by the parties that CONSULTANT shall not be obligated to repay any money so long as CONSULTANT continues to fully perform his obligations under this Agreement.   20.  APPROVAL OF ADVERTISING\n";
+const SRC_002: &str = "(\"Customer\" or \"you\"). 1. Services Company agrees to make the services available. 2. Fees and expenses are payable monthly. 2. Customer Representations and Warranties. Customer represents that it is duly organised. 4. Returns and Reversals are handled by Company. 5. Term and Survival apply.\n";
 const SRC_010: &str = "placement.\n\n5.   PROPRIETARY RIGHTS\n\n5.1 OWNERSHIP. RESELLER understands and agrees that MediaNet Group Technologies is the exclusive owner.\n\n6.   CONFIDENTIALITY\n\n7.   LIMITATION OF LIABILITY\n";
 const SRC_014: &str = "1.32. \"SELLER\" means Igene.\n\n1.33. \"SITE\" is defined in Article 3.5.\n\n1.34. \"TECHNOLOGY\" is defined in Appendix 3.2.\n";
 const SRC_015: &str = "10.2   Within 90 days of the end of each financial year (as defined in 9.6 below) and without any charge, the JVC will submit to IMPCO and MIL/MINDA the annual financial statement.   10.5   The financial year of the JVC shall be from 1st April to 31st March of each year.   ARTICLE - 11 SUCCESSORS & ASSIGNS   12.1 Each Party shall indemnify the other.   13.1 IMPCO owns the trademarks.   14.1   IMPCO shall not enter into another joint venture.   14.2   MINDA/MIL, since it will have access to the Technical Know-How which it would not have had otherwise, expressly agree that:\n\n(a)   during the term of the Agreement, and thereafter for a period of five (5) years after the termination of the Agreement by IMPCO, MIL/MINDA shall not compete.\n";
@@ -161,6 +162,23 @@ const ROWS: &[Row] = &[
         source: SRC_015,
         output: "- Board matters: Update references throughout (Board composition limits, definitions, alternate director, related-party transactions under Section 188, quorum, notice periods, director duties).\n",
         span: "Section 188",
+        flagged: true,
+    },
+    // References: a part the output says it numbers itself.
+    Row {
+        cause: "ref #43: 'I've inserted as Section 3' then 'Modification in Section 3' (002_redline_3 grok-4)",
+        check: "references_grounded",
+        source: SRC_002,
+        output: "3. Customer Representations and Warranties [Note: Original contract jumps from 2 to 4; assuming numbering error, I've inserted as Section 3 for structure.]\n\n**Brief Explanation for Modification in Section 3**: Makes warranties mutual, favoring Customer by imposing equivalent obligations on Company (original was one-sided).\n",
+        span: "Section 3",
+        flagged: false,
+    },
+    Row {
+        cause: "ref planted: 'Modification in Section 3' without the output numbering it",
+        check: "references_grounded",
+        source: SRC_002,
+        output: "3. Customer Representations and Warranties [Note: Original contract jumps from 2 to 4.]\n\n**Brief Explanation for Modification in Section 3**: Makes warranties mutual, favoring Customer by imposing equivalent obligations on Company (original was one-sided).\n",
+        span: "Section 3",
         flagged: true,
     },
     // Entities: a term the output says the source lacks.

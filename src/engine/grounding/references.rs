@@ -217,6 +217,23 @@ pub fn denied(text: &str, r: &Reference) -> bool {
     DENIED_AFTER.is_match(&text[r.end..a]) || DENIED_BEFORE.is_match(&text[b..r.start])
 }
 
+/// Words right before a reference that make the part the output's own ("I've inserted as
+/// Section 3", "renumbered as Section 4", "added as a new Section 12"): later references to
+/// that label are to the output's numbering.
+static INTRODUCED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:insert(?:ed)?|add(?:ed)?|creat(?:ed|e)|renumber(?:ed)?|re-numbered|numbered|label(?:l)?ed)\s+(?:it\s+|this\s+|them\s+)?as\s+(?:an?\s+)?(?:new\s+)?[*_]*$")
+        .expect("introduced-before regex")
+});
+
+/// Does the output say, right before `r`, that it numbers this part itself?
+pub fn introduced(text: &str, r: &Reference) -> bool {
+    let mut b = r.start.saturating_sub(40);
+    while !text.is_char_boundary(b) {
+        b += 1;
+    }
+    INTRODUCED_BEFORE.is_match(&text[b..r.start])
+}
+
 /// A line whose label names a statute ("- Companies Act, 2013: … under Section 188"): its
 /// references after the label are the statute's sections, not the source's.
 static STATUTE_LABEL: LazyLock<Regex> = LazyLock::new(|| {

@@ -460,7 +460,10 @@ impl GroundingRule {
         // references to them are to the output's own drafted text.
         let own: std::collections::HashSet<(RefKind, String)> = all
             .iter()
-            .filter(|r| starts_line(cx.text, r.start) && titles_line(cx.text, r))
+            .filter(|r| {
+                (starts_line(cx.text, r.start) && titles_line(cx.text, r))
+                    || references::introduced(cx.text, r)
+            })
             .map(|r| (r.kind, r.label.clone()))
             .chain(
                 own_numbering(cx.text, cx.body)
