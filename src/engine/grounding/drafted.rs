@@ -19,7 +19,7 @@
 //! Linear in the document: every paragraph is read once, each source look-up is one substring
 //! search in the source's word index.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -40,6 +40,10 @@ pub struct Drafted {
     refs: HashSet<(RefKind, String)>,
     /// Defined terms the regions define or use (words key, singular).
     terms: HashSet<String>,
+    /// The words of `words` in order ("|" between regions) and where each word occurs, so a
+    /// loose quote match starts only where its first word does.
+    word_list: Vec<String>,
+    word_at: HashMap<String, Vec<usize>>,
 }
 
 /// Clause enumerators at the start of a paragraph or line (after `>`, `*`, `_`, spaces).
@@ -229,10 +233,17 @@ impl Drafted {
             let (s, e) = d.regions[i];
             let r = &text[s..e];
             for (w, _, _) in tokens(r) {
-                d.words.push_str(&canon_word(&w));
+                let w = canon_word(&w);
+                d.words.push_str(&w);
                 d.words.push(' ');
+                d.word_at
+                    .entry(w.clone())
+                    .or_default()
+                    .push(d.word_list.len());
+                d.word_list.push(w);
             }
             d.words.push_str("| ");
+            d.word_list.push("|".into());
             for line in r.lines() {
                 if let Some(n) = enumerator(strip_markup(line)) {
                     d.enumerators.insert(n);
@@ -321,16 +332,16 @@ impl Drafted {
         if q.len() < 4 {
             return false;
         }
-        let d: Vec<&str> = self.words.split(' ').filter(|w| !w.is_empty()).collect();
-        (0..d.len()).any(|i| {
-            if d[i] != q[0] {
-                return false;
-            }
+        let d = &self.word_list;
+        let Some(starts) = self.word_at.get(&q[0]) else {
+            return false;
+        };
+        starts.iter().any(|&i| {
             let (mut j, mut k, mut slack) = (1, i + 1, SLACK);
             while j < q.len() {
                 match d.get(k) {
                     Some(w) if *w == q[j] => j += 1,
-                    Some(w) if *w != "|" && slack > 0 => slack -= 1,
+                    Some(w) if w != "|" && slack > 0 => slack -= 1,
                     _ => return false,
                 }
                 k += 1;
