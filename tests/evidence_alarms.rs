@@ -46,6 +46,7 @@ const SRC_016: &str = "19.   PERFORMANCE BONUSES AND TOTAL COMPENSATION LIMITATI
 const SRC_002: &str = "(\"Customer\" or \"you\"). 1. Services Company agrees to make the services available. 2. Fees and expenses are payable monthly. 2. Customer Representations and Warranties. Customer represents that it is duly organised. 4. Returns and Reversals are handled by Company. 5. Term and Survival apply.\n";
 const SRC_010: &str = "placement.\n\n5.   PROPRIETARY RIGHTS\n\n5.1 OWNERSHIP. RESELLER understands and agrees that MediaNet Group Technologies is the exclusive owner.\n\n6.   CONFIDENTIALITY\n\n7.   LIMITATION OF LIABILITY\n";
 const SRC_014: &str = "1.32. \"SELLER\" means Igene.\n\n1.33. \"SITE\" is defined in Article 3.5.\n\n1.34. \"TECHNOLOGY\" is defined in Appendix 3.2.\n";
+const SRC_014B: &str = "3. PARTIES' CONTRIBUTIONS TO THE JOINT VENTURE AND FINANCING.\n\n3.1. Subject to the terms and conditions of this Agreement, T&L shall contribute, or cause to be contributed, to the Operating Company cash in the amount of $91,000. Subject to the terms and conditions of this Agreement, T&L further agrees to pay to Operating Company as a contribution to capital upon Formation (as defined below) $3,000,000.\n\n4.1. The Parties agree that the contributions are of equal value.\n\n4.3. T&L may adjust its contribution.\n";
 const SRC_015: &str = "10.2   Within 90 days of the end of each financial year (as defined in 9.6 below) and without any charge, the JVC will submit to IMPCO and MIL/MINDA the annual financial statement.   10.5   The financial year of the JVC shall be from 1st April to 31st March of each year.   ARTICLE - 11 SUCCESSORS & ASSIGNS   12.1 Each Party shall indemnify the other.   13.1 IMPCO owns the trademarks.   14.1   IMPCO shall not enter into another joint venture.   14.2   MINDA/MIL, since it will have access to the Technical Know-How which it would not have had otherwise, expressly agree that:\n\n(a)   during the term of the Agreement, and thereafter for a period of five (5) years after the termination of the Agreement by IMPCO, MIL/MINDA shall not compete.\n";
 const SRC_011: &str = "7. TERM AND TERMINATION. This Agreement shall remain in effect for two years. AEIS may, at its option and without prior notice, terminate this Agreement upon a material breach by Schoolpop.\n";
 const SRC_017: &str = "ARTICLE I DEFINITION AND INTEPRETATION   1.1 Definition   Unless otherwise defined in the context, in this Agreement:   (a) PRC Laws mean any laws, regulations, rules and regulatory documents in the PRC.   ARTICLE IV CONTENT AND SCOPE OF COOPERATION   It is agreed that the Cooperation contemplated under this Agreement will consist of:   (i) formation of the Cooperation channel;   (ii) advertising operation of the Cooperation channel.\n";
@@ -220,6 +221,31 @@ const ROWS: &[Row] = &[
         source: SRC_017,
         output: "  – The contract lacks an overarching “Recitals” section, and the Agreement sets the channel fee at $5,000,000.\n",
         span: "$5,000,000",
+        flagged: true,
+    },
+    // Entities: a total the output adds up from two source amounts.
+    Row {
+        cause: "entity #52: 'T&L contributes cash ($3,091,000 total)' = $91,000 + $3,000,000 (014_review_2 grok-4)",
+        check: "entities_grounded",
+        source: SRC_014B,
+        output: "- **Contributions and Valuation (Articles 3 and 4)**: T&L contributes cash ($3,091,000 total), while Igene contributes assets/technology valued equally (Article 4.1), but Article 4.3 allows adjustments only if T&L's contribution is undervalued—no similar remedy for Igene.\n",
+        span: "$3,091,000",
+        flagged: false,
+    },
+    Row {
+        cause: "entity planted: a total no two source amounts make ($3,092,000)",
+        check: "entities_grounded",
+        source: SRC_014B,
+        output: "- **Contributions and Valuation (Articles 3 and 4)**: T&L contributes cash ($3,092,000 total), while Igene contributes assets/technology valued equally (Article 4.1), but Article 4.3 allows adjustments only if T&L's contribution is undervalued—no similar remedy for Igene.\n",
+        span: "$3,092,000",
+        flagged: true,
+    },
+    Row {
+        cause: "entity planted: the same sum not called a total is not a source amount",
+        check: "entities_grounded",
+        source: SRC_014B,
+        output: "- **Contributions and Valuation (Articles 3 and 4)**: T&L contributes cash of $3,091,000 at Formation under Article 3.1.\n",
+        span: "$3,091,000",
         flagged: true,
     },
     // Entities: an imperative recommendation.

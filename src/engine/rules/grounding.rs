@@ -566,7 +566,11 @@ impl GroundingRule {
                 t.skipped += 1;
                 continue;
             }
-            match source.contains(e) {
+            match source.contains(e).or_else(|| {
+                called_total(cx.text, e)
+                    .then(|| source.sum_of_two(e))
+                    .flatten()
+            }) {
                 Some(_) => {
                     t.examined += 1;
                     t.grounded += 1;
@@ -734,6 +738,31 @@ fn for_locating(q: &str) -> String {
         return q.to_string();
     }
     out
+}
+
+/// An amount the output calls a total ("$3,091,000 total", "a combined $3,091,000", "in
+/// aggregate $3,091,000"): the word right before or after it.
+fn called_total(text: &str, e: &entities::Entity) -> bool {
+    static BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:total(?:ing|ling|s)?|combined|aggregate|in\s+all|sum\s+of|together)\s*(?:of\s+)?[:(]?\s*$")
+            .expect("total-before regex")
+    });
+    static AFTER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*(?:in\s+)?(?:total|combined|aggregate|in\s+all|altogether)\b")
+            .expect("total-after regex")
+    });
+    if e.kind != EntityKind::Money {
+        return false;
+    }
+    let mut b = e.start.saturating_sub(30);
+    while !text.is_char_boundary(b) {
+        b += 1;
+    }
+    let mut a = (e.end + 20).min(text.len());
+    while !text.is_char_boundary(a) {
+        a -= 1;
+    }
+    BEFORE.is_match(&text[b..e.start]) || AFTER.is_match(&text[e.end..a])
 }
 
 /// An enumerated item ("(iii) reasonable non-solicit … for 12–24 months") of a list whose
