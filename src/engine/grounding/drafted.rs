@@ -19,7 +19,7 @@
 //! Linear in the document: every paragraph is read once, each source look-up is one substring
 //! search in the source's word index.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -40,6 +40,10 @@ pub struct Drafted {
     refs: HashSet<(RefKind, String)>,
     /// Defined terms the regions define or use (words key, singular).
     terms: HashSet<String>,
+    /// The words of `words` in order ("|" between regions) and where each word occurs, so a
+    /// loose quote match starts only where its first word does.
+    word_list: Vec<String>,
+    word_at: HashMap<String, Vec<usize>>,
 }
 
 /// Clause enumerators at the start of a paragraph or line (after `>`, `*`, `_`, spaces).
@@ -142,7 +146,14 @@ impl Drafted {
         for &(s, e, heading) in &paras {
             if heading {
                 let line = &text[s..e];
-                if (inp.label_line)(line.trim()) || (inp.label_end)(line).is_some() {
+                if let Some(end) = (inp.label_end)(line) {
+                    // A whole bold line "**[ADD] (a) Assignment of Work Product. Consultant
+                    // hereby …**" reads as a heading, but after its label it is drafted text.
+                    if end < line.len() {
+                        regions.push((s + end, e));
+                    }
+                    open = true;
+                } else if (inp.label_line)(line.trim()) {
                     open = true;
                 } else if !line.trim_start().starts_with('#')
                     && CLAUSE_START.is_match(strip_markup(line))
@@ -222,10 +233,17 @@ impl Drafted {
             let (s, e) = d.regions[i];
             let r = &text[s..e];
             for (w, _, _) in tokens(r) {
-                d.words.push_str(&canon_word(&w));
+                let w = canon_word(&w);
+                d.words.push_str(&w);
                 d.words.push(' ');
+                d.word_at
+                    .entry(w.clone())
+                    .or_default()
+                    .push(d.word_list.len());
+                d.word_list.push(w);
             }
             d.words.push_str("| ");
+            d.word_list.push("|".into());
             for line in r.lines() {
                 if let Some(n) = enumerator(strip_markup(line)) {
                     d.enumerators.insert(n);
@@ -302,6 +320,34 @@ impl Drafted {
             && pieces
                 .iter()
                 .all(|p| self.words.contains(&format!(" {p} ")))
+    }
+
+    /// Is this quote the drafted text with a few words dropped ("in connection with the
+    /// Consulting Services" for the drafted "in connection with the performance of the
+    /// Consulting Services", "to the extent permitted" for "to the fullest extent permitted")?
+    /// Four or more words, every one the drafted text's, in order, at most three dropped.
+    pub fn has_text_loosely(&self, quote: &str) -> bool {
+        const SLACK: usize = 3;
+        let q: Vec<String> = tokens(quote).map(|(w, _, _)| canon_word(&w)).collect();
+        if q.len() < 4 {
+            return false;
+        }
+        let d = &self.word_list;
+        let Some(starts) = self.word_at.get(&q[0]) else {
+            return false;
+        };
+        starts.iter().any(|&i| {
+            let (mut j, mut k, mut slack) = (1, i + 1, SLACK);
+            while j < q.len() {
+                match d.get(k) {
+                    Some(w) if *w == q[j] => j += 1,
+                    Some(w) if w != "|" && slack > 0 => slack -= 1,
+                    _ => return false,
+                }
+                k += 1;
+            }
+            true
+        })
     }
 
     /// Do the drafted regions use these words (canonical, lower case) anywhere?

@@ -65,7 +65,7 @@ static NUMBERING: LazyLock<Regex> = LazyLock::new(|| {
     .expect("numbering regex")
 });
 static SUBPART: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?m)\((?P<p>[a-zA-Z0-9]{1,4})\)|(?:^|\s)(?P<q>[a-z]|[ivx]+)\)|(?:^|\s{2,})(?P<r>[a-z]|[ivx]+)\.\s|(?:^|\s)(?P<s>[A-Z])\.\s?["“A-Z]"#).expect("subpart regex")
+    Regex::new(r#"(?m)\((?P<p>[a-zA-Z0-9]{1,4})\)|(?:^|\s)(?P<q>[a-z]|[ivx]+)\)|(?:^|\s{2,})(?P<r>[a-z]|[ivx]+)\.\s|(?:^|\s)(?P<s>[A-Z])\.[ \t]{0,2}["“A-Z]"#).expect("subpart regex")
 });
 
 /// Words after a reference that make it a statute's, not the document's: "Section 2-207 of
@@ -131,14 +131,24 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Reference> {
         {
             continue;
         }
-        let parts = SUBPART
-            .captures_iter(c.name("parts").map_or("", |p| p.as_str()))
-            .filter_map(|p| {
-                p.name("p")
-                    .or(p.name("q"))
-                    .map(|x| x.as_str().to_ascii_lowercase())
-            })
-            .collect();
+        // "Sections 5 (IP)", "Article 1.33 (SITE)": a parenthetical title ends the reference;
+        // sub-parts are "(a)", "(iv)", "(1)", "(A)", "(aa)".
+        let mut m_end = m.end();
+        let mut parts = Vec::new();
+        if let Some(pg) = c.name("parts") {
+            for p in SUBPART.captures_iter(pg.as_str()) {
+                let Some(x) = p.name("p").or(p.name("q")) else {
+                    continue;
+                };
+                if is_title(x.as_str()) {
+                    m_end = pg.start() + p.get(0).expect("match").start();
+                    break;
+                }
+                parts.push(x.as_str().to_ascii_lowercase());
+            }
+        }
+        let m_text = hay[m.start()..m_end].trim_end();
+        let m_end = m.start() + m_text.len();
         // "Sections 3-4" names 3 (and 4); "two Section 24s" is 24.
         let plural = word.len() > 1
             && word.to_ascii_lowercase().ends_with('s')
@@ -161,13 +171,80 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Reference> {
         out.push(Reference {
             kind,
             start: start + m.start(),
-            end: start + m.end(),
-            text: m.as_str().to_string(),
+            end: start + m_end,
+            text: m_text.to_string(),
             label: label_key(kind, raw),
             parts,
         });
     }
     out
+}
+
+/// A parenthetical after a number that titles it ("(IP)", "(SITE)", "(Term)"): two or more
+/// letters that are neither a roman numeral ("(iv)") nor a doubled letter ("(aa)").
+fn is_title(p: &str) -> bool {
+    let upper = p.to_ascii_uppercase();
+    p.len() >= 2
+        && p.chars().all(|c| c.is_ascii_alphabetic())
+        && !is_roman(&upper)
+        && !upper.chars().all(|c| upper.starts_with(c))
+}
+
+/// Words right after a reference that say the part is not there ("Article 9.6 does not
+/// exist", "Section 12 is missing"), or right before it ("there is no Section 12", "a
+/// non-existent Section 12"): the output denies the part exists, it does not claim it.
+static DENIED_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^[\s*_”\x22)]*(?:(?:does|do|did)\s*(?:not|n[’']t)\s+exist|(?:is|are|was|were)\s+(?:missing|absent|non-?existent|not\s+(?:present|included|found|there|in\s+the\s+(?:agreement|contract|source|document)))|(?:does|do)\s*(?:not|n[’']t)\s+(?:appear|exist))\b")
+        .expect("denied-after regex")
+});
+static DENIED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:there\s+is\s+no|there\s+are\s+no|non-?existent|missing|absent)\s*[*_“\x22]*$",
+    )
+    .expect("denied-before regex")
+});
+
+/// Does the text around `r` deny that the referenced part exists?
+pub fn denied(text: &str, r: &Reference) -> bool {
+    let mut a = (r.end + 60).min(text.len());
+    while !text.is_char_boundary(a) {
+        a -= 1;
+    }
+    let mut b = r.start.saturating_sub(30);
+    while !text.is_char_boundary(b) {
+        b += 1;
+    }
+    DENIED_AFTER.is_match(&text[r.end..a]) || DENIED_BEFORE.is_match(&text[b..r.start])
+}
+
+/// Words right before a reference that make the part the output's own ("I've inserted as
+/// Section 3", "renumbered as Section 4", "added as a new Section 12"): later references to
+/// that label are to the output's numbering.
+static INTRODUCED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:insert(?:ed)?|add(?:ed)?|creat(?:ed|e)|renumber(?:ed)?|re-numbered|numbered|label(?:l)?ed)\s+(?:it\s+|this\s+|them\s+)?as\s+(?:an?\s+)?(?:new\s+)?[*_]*$")
+        .expect("introduced-before regex")
+});
+
+/// Does the output say, right before `r`, that it numbers this part itself?
+pub fn introduced(text: &str, r: &Reference) -> bool {
+    let mut b = r.start.saturating_sub(40);
+    while !text.is_char_boundary(b) {
+        b += 1;
+    }
+    INTRODUCED_BEFORE.is_match(&text[b..r.start])
+}
+
+/// A line whose label names a statute ("- Companies Act, 2013: … under Section 188"): its
+/// references after the label are the statute's sections, not the source's.
+static STATUTE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[\s>*_#•+-]*(?:[A-Z][\w&.'’-]*\s+)(?:(?:[A-Z][\w&.'’-]*|of|and|the|on|for|to)\s+)*(?:Act|Code|Regulations?|Directive|Ordinance|Statute)(?:,?\s*(?:of\s+)?\d{4})?[*_]*\s*:")
+        .expect("statute-label regex")
+});
+
+/// Is `r` in a line labelled with a statute's name, after that label?
+pub fn under_statute_label(text: &str, r: &Reference) -> bool {
+    let line_start = text[..r.start].rfind('\n').map_or(0, |i| i + 1);
+    STATUTE_LABEL.find(&text[line_start..r.start]).is_some()
 }
 
 fn is_roman(s: &str) -> bool {

@@ -150,6 +150,28 @@ impl<'a> Source<'a> {
         })
     }
 
+    /// A total the output adds up ("cash ($3,091,000 total)" for the source's $91,000 and
+    /// $3,000,000): where two source amounts in the same currency sum to it, the first of them.
+    /// Only for an amount the output calls a total (the caller decides); linear in the
+    /// source's amounts.
+    pub fn sum_of_two(&self, e: &Entity) -> Option<Span> {
+        if e.kind != EntityKind::Money {
+            return None;
+        }
+        let (cur, v) = e.normalized.split_once(' ')?;
+        let want = (v.parse::<f64>().ok()? * 100.0).round() as i64;
+        let cents: HashMap<i64, Span> = self
+            .money
+            .iter()
+            .filter(|(c, v, _)| c == cur && *v > 0.0)
+            .map(|(_, v, span)| ((v * 100.0).round() as i64, *span))
+            .collect();
+        cents.iter().find_map(|(&a, &span)| {
+            let b = want - a;
+            (b > 0 && b != a && cents.contains_key(&b)).then_some(span)
+        })
+    }
+
     /// "12 months" = "1 year", "2 weeks" = "14 days".
     fn duration_equivalent(&self, norm: &str) -> Option<Span> {
         let (v, unit) = norm.split_once(' ')?;

@@ -232,3 +232,72 @@ fn ranges_statutes_and_block_labels() {
     let q = quotes::extract_in(t, (0, t.len()));
     assert_eq!(q[0].text, "Either party may terminate.");
 }
+
+#[test]
+fn parenthetical_titles_end_a_reference_sub_parts_do_not() {
+    let t =
+        "Sections 5 (IP), Article 1.33 (SITE), Section 7.2 (b)(ii), Section 3 (aa), Article 4 (IV)";
+    let r = references::extract_in(t, (0, t.len()));
+    let got: Vec<(&str, Vec<String>)> = r
+        .iter()
+        .map(|x| (x.text.as_str(), x.parts.clone()))
+        .collect();
+    let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        got,
+        vec![
+            ("Sections 5", p(&[])),
+            ("Article 1.33", p(&[])),
+            ("Section 7.2 (b)(ii)", p(&["b", "ii"])),
+            ("Section 3 (aa)", p(&["aa"])),
+            ("Article 4 (IV)", p(&["iv"])),
+        ]
+    );
+}
+
+#[test]
+fn lettered_sub_part_after_two_spaces_is_numbered() {
+    let s = Source::new(
+        "19.   BONUSES\n      B.  The cap applies.\n      C.  In the event of insolvency.\n   20.  APPROVAL\n",
+    );
+    let r = references::extract_in("Section 19C and Section 19D", (0, 27));
+    let got: Vec<bool> = r.iter().map(|x| s.reference(x).is_some()).collect();
+    assert_eq!(got, vec![true, false]);
+}
+
+#[test]
+fn denied_and_statute_labelled_references() {
+    let t = "but Article 9.6 does not exist. Article 9.7 defines it.";
+    let r = references::extract_in(t, (0, t.len()));
+    let got: Vec<bool> = r.iter().map(|x| references::denied(t, x)).collect();
+    assert_eq!(got, vec![true, false]);
+    let t = "- Companies Act, 2013: related-party transactions under Section 188, quorum.\n- Board: Section 188 applies.";
+    let r = references::extract_in(t, (0, t.len()));
+    let got: Vec<bool> = r
+        .iter()
+        .map(|x| references::under_statute_label(t, x))
+        .collect();
+    assert_eq!(got, vec![true, false]);
+    let t = "I've inserted as Section 3 for structure. Section 4 is unchanged.";
+    let r = references::extract_in(t, (0, t.len()));
+    let got: Vec<bool> = r.iter().map(|x| references::introduced(t, x)).collect();
+    assert_eq!(got, vec![true, false]);
+}
+
+#[test]
+fn a_total_of_two_source_amounts() {
+    let s = Source::new(
+        "cash in the amount of $91,000. T&L further agrees to pay $3,000,000. Fee: €5,000.",
+    );
+    let amount = |t: &str| {
+        entities::extract(t)
+            .into_iter()
+            .find(|e| e.kind == EntityKind::Money)
+            .expect("amount")
+    };
+    assert!(s.sum_of_two(&amount("$3,091,000")).is_some());
+    assert!(s.sum_of_two(&amount("$3,092,000")).is_none());
+    // Same currency only, and not one amount twice.
+    assert!(s.sum_of_two(&amount("$3,005,000")).is_none());
+    assert!(s.sum_of_two(&amount("$182,000")).is_none());
+}

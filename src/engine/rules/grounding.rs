@@ -6,7 +6,7 @@
 //! clauses, redlines, recommendations) and `not_source_lead_in` (a quote introduced as new
 //! language: "replace with", "add:"). A quote of the prompt is not about the source either.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 use serde::Deserialize;
@@ -356,6 +356,11 @@ impl GroundingRule {
             }
             // Attribution wins: "Section 5 provides: “…”" is a claim wherever it stands.
             let attributed = self.attributed_by(Self::lead_in(cx, q.start));
+            // "> Final Price = Wholesale Price × (1 - 0.05)": an equation the output writes.
+            if !attributed && is_equation(&q.text) {
+                t.skipped += 1;
+                continue;
+            }
             if !attributed
                 && (!self.is_claim(skipped, q.start, q.end)
                     || drafted.covers(q.start, q.end)
@@ -380,7 +385,9 @@ impl GroundingRule {
             // The output quoting its own drafted clause (any case, piecewise for ellipses).
             if !attributed
                 && !loc.is_evidence()
-                && (quotes_itself(cx, &q) || drafted.has_text(&q.text))
+                && (quotes_itself(cx, &q)
+                    || drafted.has_text(&q.text)
+                    || drafted.has_text_loosely(&q.text))
             {
                 t.skipped += 1;
                 continue;
@@ -404,7 +411,9 @@ impl GroundingRule {
                 .map(|&(a, b)| excerpt(a, b))
                 .collect::<Vec<_>>()
                 .join(" … ");
-            if loc.located == Located::Fuzzy && same_words(&q.text, &found) {
+            if loc.located == Located::Fuzzy
+                && (same_words(&q.text, &found) || same_words_but_artefacts(&q.text, &found))
+            {
                 t.grounded += 1;
                 continue;
             }
@@ -451,7 +460,10 @@ impl GroundingRule {
         // references to them are to the output's own drafted text.
         let own: std::collections::HashSet<(RefKind, String)> = all
             .iter()
-            .filter(|r| starts_line(cx.text, r.start) && titles_line(cx.text, r))
+            .filter(|r| {
+                (starts_line(cx.text, r.start) && titles_line(cx.text, r))
+                    || references::introduced(cx.text, r)
+            })
             .map(|r| (r.kind, r.label.clone()))
             .chain(
                 own_numbering(cx.text, cx.body)
@@ -468,7 +480,13 @@ impl GroundingRule {
                 .is_some_and(|(w, rest)| {
                     w.eq_ignore_ascii_case("this") && !rest.ends_with(char::is_alphanumeric)
                 });
-            if self_ref || !self.is_claim(skipped, r.start, r.end) || drafted.covers(r.start, r.end)
+            // "Article 9.6 does not exist" denies the part; "Companies Act, 2013: … Section
+            // 188" is the statute's section. Neither is a claim that the source has it.
+            if self_ref
+                || !self.is_claim(skipped, r.start, r.end)
+                || drafted.covers(r.start, r.end)
+                || references::denied(cx.text, &r)
+                || references::under_statute_label(cx.text, &r)
             {
                 t.skipped += 1;
                 continue;
@@ -538,15 +556,21 @@ impl GroundingRule {
             if quoted
                 || case_name(cx.text, e)
                 || is_definition(cx.text, e)
+                || said_absent(cx.text, e)
                 || (!strong
                     && (!self.is_claim(skipped, e.start, e.end)
+                        || list_lead_skipped(cx, skipped, e.start)
                         || drafted.covers(e.start, e.end)
                         || !self.attributed(cx, e.start)))
             {
                 t.skipped += 1;
                 continue;
             }
-            match source.contains(e) {
+            match source.contains(e).or_else(|| {
+                called_total(cx.text, e)
+                    .then(|| source.sum_of_two(e))
+                    .flatten()
+            }) {
                 Some(_) => {
                     t.examined += 1;
                     t.grounded += 1;
@@ -714,6 +738,135 @@ fn for_locating(q: &str) -> String {
         return q.to_string();
     }
     out
+}
+
+/// An amount the output calls a total ("$3,091,000 total", "a combined $3,091,000", "in
+/// aggregate $3,091,000"): the word right before or after it.
+fn called_total(text: &str, e: &entities::Entity) -> bool {
+    static BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:total(?:ing|ling|s)?|combined|aggregate|in\s+all|sum\s+of|together)\s*(?:of\s+)?[:(]?\s*$")
+            .expect("total-before regex")
+    });
+    static AFTER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*(?:in\s+)?(?:total|combined|aggregate|in\s+all|altogether)\b")
+            .expect("total-after regex")
+    });
+    if e.kind != EntityKind::Money {
+        return false;
+    }
+    let mut b = e.start.saturating_sub(30);
+    while !text.is_char_boundary(b) {
+        b += 1;
+    }
+    let mut a = (e.end + 20).min(text.len());
+    while !text.is_char_boundary(a) {
+        a -= 1;
+    }
+    BEFORE.is_match(&text[b..e.start]) || AFTER.is_match(&text[e.end..a])
+}
+
+/// An enumerated item ("(iii) reasonable non-solicit … for 12–24 months") of a list whose
+/// lead-in on the same line is a skipped sentence ("Make mutual, reasonable …: (i) …; (ii) …"):
+/// the items are the recommendation's, not claims about the source.
+fn list_lead_skipped(cx: &RuleContext, skipped: &Skipped, at: usize) -> bool {
+    let (s, _) = cx.prose.sentence(cx.text, at);
+    let item = cx.text[s.min(at)..at].trim_start();
+    let enumerated = item.strip_prefix('(').is_some_and(|r| {
+        r.split_once(')').is_some_and(|(n, _)| {
+            !n.is_empty() && n.len() <= 4 && n.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+    });
+    if !enumerated {
+        return false;
+    }
+    let ls = cx.text[..s].rfind('\n').map_or(cx.body.0, |i| i + 1);
+    match cx.text.get(ls..s).and_then(|l| l.rfind(':')) {
+        Some(c) => skipped.covers(ls + c, ls + c + 1),
+        None => false,
+    }
+}
+
+/// An equation ("Final Price = Wholesale Price × (1 - 0.05)"): a formula the output writes,
+/// not a passage of prose it quotes.
+fn is_equation(q: &str) -> bool {
+    q.split_once('=').is_some_and(|(l, r)| {
+        l.trim_end().ends_with(char::is_alphanumeric)
+            && r.trim_start()
+                .starts_with(|c: char| c.is_alphanumeric() || c == '(')
+    })
+}
+
+/// Page furniture a PDF conversion leaves inside a passage: a page number line ("- 51 -"),
+/// a confidential-treatment banner. A quote that leaves it out quotes the passage.
+static PAGE_ARTEFACT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?im)\*{3}\s*confidential\s+treatment\s+requested\s*\*{3}|^[ \t]*(?:-[ \t]*\d{1,4}[ \t]*-|\d{1,4}|page[ \t]+\d{1,4}(?:[ \t]+of[ \t]+\d{1,4})?)[ \t]*$")
+        .expect("page artefact regex")
+});
+
+/// Does the quote have the source's words (case, spacing and punctuation aside) where the
+/// locator found it, once page furniture is dropped from the source's passage, a bracketed
+/// editorial mark or placeholder ("[…***…]", "[X years]") in the quote is read as an
+/// omission, and "3/5" is read as either number? Every piece, in order, must be there.
+fn same_words_but_artefacts(quote: &str, found: &str) -> bool {
+    static SLASHED: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\b(\d+)/(\d+)\b").expect("slashed numbers regex"));
+    let letters = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let found = letters(&PAGE_ARTEFACT.replace_all(found, " "));
+    let in_order = |q: &str| {
+        let mut at = 0;
+        let mut any = false;
+        for piece in for_locating(q).split('…') {
+            let p = letters(piece);
+            if p.is_empty() {
+                continue;
+            }
+            match found[at..].find(&p) {
+                Some(i) => at += i + p.len(),
+                None => return false,
+            }
+            any = true;
+        }
+        any
+    };
+    if SLASHED.is_match(quote) {
+        in_order(&SLASHED.replace_all(quote, "$1")) || in_order(&SLASHED.replace_all(quote, "$2"))
+    } else {
+        in_order(quote)
+    }
+}
+
+/// A defined term the output says the source lacks ("Lack of “No-Fault” Termination", "there
+/// is a lack of an overarching “Recitals” section", "“Cure Period” is not defined"): only that
+/// term is skipped, the sentence's other values are still claims.
+fn said_absent(text: &str, e: &entities::Entity) -> bool {
+    static BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(?:lack\s+of|lacks|lacking|absence\s+of|absent|no|missing|without|nor|(?:does|do|did)\s*(?:not|n[’']t)\s+(?:contain|include|have|define|use|provide\s+for)|silent\s+(?:on|about|as\s+to)|not\s+(?:contain|include|define))\s+(?:(?:an?|the|any|such)\s+)?(?:[\w-]+\s+)?$")
+            .expect("absent-before regex")
+    });
+    static AFTER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^(?:[\w-]+\s+)?(?:is|are)\s+(?:missing|absent|undefined|not\s+(?:defined|included|present|provided|used))\b")
+            .expect("absent-after regex")
+    });
+    if e.kind != EntityKind::DefinedTerm {
+        return false;
+    }
+    let marks = |c: char| matches!(c, '"' | '“' | '”' | '*' | '_' | '\'' | '‘' | '’');
+    let before = text[..e.start].trim_end_matches(marks);
+    let mut b = before.len().saturating_sub(60);
+    while !before.is_char_boundary(b) {
+        b += 1;
+    }
+    let after = text[e.end..].trim_start_matches(marks).trim_start();
+    let mut a = after.len().min(60);
+    while !after.is_char_boundary(a) {
+        a -= 1;
+    }
+    BEFORE.is_match(&before[b..]) || AFTER.is_match(&after[..a])
 }
 
 /// A party to a court case ("Edwards v. Arthur Andersen LLP"), not to the source.
