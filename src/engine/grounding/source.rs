@@ -1,11 +1,19 @@
 //! A source document prepared once for many questions: is this entity in it, does this
 //! section exist, where is this quote.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::entities::{self, Entity, EntityKind, canon_word, tokens};
 use super::references::{self, RefKind, Reference};
 use crate::engine::citations::{Location, Locator};
+
+/// How many distinct source amounts rounded figures and totals are compared with: each
+/// such claim scans them, so this bounds the work per claim whatever the source holds.
+const MAX_FUZZY_AMOUNTS: usize = 512;
+
+fn in_cents(v: f64) -> i64 {
+    (v * 100.0).round() as i64
+}
 
 /// Where a claim was found in the source, byte offsets into the source text.
 pub type Span = (usize, usize);
@@ -14,8 +22,11 @@ pub type Span = (usize, usize);
 pub struct Source<'a> {
     pub text: &'a str,
     values: HashMap<(EntityKind, String), Span>,
-    /// Every amount: currency, value, place (for rounded figures: "$21.6M").
+    /// Distinct amounts, the first [`MAX_FUZZY_AMOUNTS`] in source order: currency, value,
+    /// place (for rounded figures, "$21.6M", and totals). Exact values are in `values`.
     money: Vec<(String, f64, Span)>,
+    /// The same amounts in cents, by currency.
+    cents: HashMap<String, HashSet<i64>>,
     /// Up to 8 places per numbered part (the first may be a cross-reference).
     numbering: HashMap<(RefKind, String), Vec<Span>>,
     /// " w1 w2 … " (canonical lower-case words) and each word's source span.
@@ -30,11 +41,18 @@ impl<'a> Source<'a> {
     pub fn new(text: &'a str) -> Self {
         let mut values = HashMap::new();
         let mut money = Vec::new();
+        let mut cents: HashMap<String, HashSet<i64>> = HashMap::new();
         // Values are read from a copy without PDF artefacts, same byte offsets.
         for e in entities::extract(&entities::clean_for_values(text)) {
             if e.kind == EntityKind::Money
+                && money.len() < MAX_FUZZY_AMOUNTS
                 && let Some((cur, v)) = e.normalized.split_once(' ')
                 && let Ok(v) = v.parse::<f64>()
+                && v > 0.0
+                && cents
+                    .entry(cur.to_string())
+                    .or_default()
+                    .insert(in_cents(v))
             {
                 money.push((cur.to_string(), v, (e.start, e.end)));
             }
@@ -61,6 +79,7 @@ impl<'a> Source<'a> {
             text,
             values,
             money,
+            cents,
             numbering,
             joined,
             word_at,
@@ -159,16 +178,12 @@ impl<'a> Source<'a> {
             return None;
         }
         let (cur, v) = e.normalized.split_once(' ')?;
-        let want = (v.parse::<f64>().ok()? * 100.0).round() as i64;
-        let cents: HashMap<i64, Span> = self
-            .money
-            .iter()
-            .filter(|(c, v, _)| c == cur && *v > 0.0)
-            .map(|(_, v, span)| ((v * 100.0).round() as i64, *span))
-            .collect();
-        cents.iter().find_map(|(&a, &span)| {
-            let b = want - a;
-            (b > 0 && b != a && cents.contains_key(&b)).then_some(span)
+        let want = in_cents(v.parse::<f64>().ok()?);
+        let same = self.cents.get(cur)?;
+        // In source order, so the place named is the same on every run.
+        self.money.iter().find_map(|(c, v, span)| {
+            let (a, b) = (in_cents(*v), want - in_cents(*v));
+            (c == cur && b > 0 && b != a && same.contains(&b)).then_some(*span)
         })
     }
 

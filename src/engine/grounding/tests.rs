@@ -301,3 +301,32 @@ fn a_total_of_two_source_amounts() {
     assert!(s.sum_of_two(&amount("$3,005,000")).is_none());
     assert!(s.sum_of_two(&amount("$182,000")).is_none());
 }
+
+#[test]
+fn a_total_names_the_first_pair_in_source_order_and_the_scan_is_bounded() {
+    let amount = |t: &str| {
+        entities::extract(t)
+            .into_iter()
+            .find(|e| e.kind == EntityKind::Money)
+            .expect("amount")
+    };
+    // $3,000 is $1,000 + $2,000 and $500 + $2,500: always the first pair's first amount.
+    let text = "Fees: $500; then $1,000; $2,000; and $2,500.";
+    let s = Source::new(text);
+    let at = s.sum_of_two(&amount("$3,000")).expect("a pair");
+    assert_eq!(&text[at.0..at.1], "$500");
+    // Beyond the first 512 distinct amounts nothing is compared with fuzzily (each such
+    // claim scans them), so a total made from a later amount stays unproven.
+    let many: String = (1..=600).map(|i| format!("${i}; ")).collect();
+    let text = format!("{many} Late: $100,000.");
+    let s = Source::new(&text);
+    assert!(s.sum_of_two(&amount("$100,001")).is_none());
+    assert!(
+        s.sum_of_two(&amount("$510")).is_some(),
+        "$10 + $500, both early"
+    );
+    assert!(
+        s.sum_of_two(&amount("$1,110")).is_none(),
+        "$600 is the 600th amount"
+    );
+}
