@@ -5,14 +5,14 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::args::{CheckArgs, FailOn};
+use super::args::{CheckArgs, FailOn, Format};
 use super::error::CliError;
 use super::output::{self, Rendered};
 use crate::engine::runner::{self, RunOptions};
 use crate::evaluator::Evaluator;
 use crate::model::{Report, Status};
 use crate::store::Store;
-use crate::workspace::evaluate::{evaluate_unsaved, record_input_error, save_all};
+use crate::workspace::evaluate::{Unsaved, evaluate_unsaved, record_input_error, save_all};
 use crate::workspace::files::read_text;
 use crate::workspace::{Config, Request, Resolved, Resolver, doc_key};
 
@@ -43,7 +43,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
     let jobs = resolve_all(&resolver, &args, (&cwd, &workspace.root), &files)
         .inspect_err(|(path, e)| record_input_error(&store, &doc_key(path), &e.0))
         .map_err(|(_, e)| e)?;
-    let reports = evaluate_all(&args, &workspace, evaluator, &store, &jobs).await?;
+    let (reports, rendered) = evaluate_all(&args, &workspace, evaluator, &store, &jobs).await?;
     if let Some(n) = store.integrity_notice() {
         eprintln!("byop: {n}");
     }
@@ -51,27 +51,15 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
         let checked: Vec<_> = jobs.iter().map(|j| &j.resolved).zip(&reports).collect();
         return super::fix::apply(&args, &checked);
     }
-    // Only the HTML report shows drift against the baseline; the other formats skip the
-    // lookups.
-    let baselines = if args.format == super::args::Format::Html {
-        baselines(&store, &jobs, &reports)
-    } else {
-        vec![None; reports.len()]
+    let body = match rendered {
+        Some(body) => body?,
+        None => {
+            // Only the HTML report shows drift against the baseline.
+            let baselines = baselines(&store, &jobs, &reports);
+            render(args.format, &reports, &jobs, &baselines)?
+        }
     };
-    let items: Vec<Rendered> = reports
-        .iter()
-        .zip(&jobs)
-        .zip(&baselines)
-        .map(|((r, j), b)| Rendered {
-            report: r,
-            document: Some(&j.resolved.doc),
-            playbook: &j.resolved.playbook.playbook,
-            baseline: b.as_ref(),
-        })
-        .collect();
-    let body = output::render(args.format, &items)?;
     output::write(args.output.as_deref(), &body)?;
-    drop(items);
     let code = exit_code(args.fail_on, &reports);
     // The process ends with this command: freeing every document, companion and report
     // one by one would only delay the exit (~10 ms for the corpus).
@@ -110,6 +98,27 @@ fn resolve_all<'p>(
         .flatten()
         .map(|r| r.map(Arc::new))
         .collect()
+}
+
+/// The batch's output in `format` (`baselines`: per report, for HTML).
+fn render(
+    format: Format,
+    reports: &[Report],
+    jobs: &[Arc<Job>],
+    baselines: &[Option<Report>],
+) -> Result<String, CliError> {
+    let items: Vec<Rendered> = reports
+        .iter()
+        .zip(jobs)
+        .enumerate()
+        .map(|(i, (r, j))| Rendered {
+            report: r,
+            document: Some(&j.resolved.doc),
+            playbook: &j.resolved.playbook.playbook,
+            baseline: baselines.get(i).and_then(Option::as_ref),
+        })
+        .collect();
+    output::render(format, &items)
 }
 
 /// A document with its companions and playbook; anything that did not resolve is an
@@ -172,7 +181,7 @@ async fn evaluate_all(
     evaluator: Option<Evaluator>,
     store: &Arc<Store>,
     jobs: &[Arc<Job>],
-) -> Result<Vec<Report>, CliError> {
+) -> Result<(Vec<Report>, Option<Result<String, CliError>>), CliError> {
     use futures::StreamExt;
     let progress_on_tty = std::io::stderr().is_terminal();
     let evaluated: Vec<_> = futures::stream::iter(jobs.iter().cloned())
@@ -208,7 +217,21 @@ async fn evaluate_all(
         eprint!("\r\x1b[2K");
     }
     let evaluated = evaluated.into_iter().collect::<Result<Vec<_>, _>>()?;
-    let (reports, stored): (Vec<Report>, Vec<String>) = save_all(store, evaluated)
+    // The output is rendered while the batch is saved, and written only once it is: a
+    // copy of the reports costs less than rendering after the one write transaction.
+    // (HTML shows the baseline, `--fix` renders nothing.)
+    let early: Option<Vec<Report>> = (args.format != Format::Html && !args.fix)
+        .then(|| evaluated.iter().map(Unsaved::report).collect())
+        .flatten();
+    let (saved, rendered) = std::thread::scope(|scope| {
+        let rendering = early
+            .as_ref()
+            .map(|reports| scope.spawn(|| render(args.format, reports, jobs, &[])));
+        let saved = save_all(store, evaluated);
+        let rendered = rendering.map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        (saved, rendered)
+    });
+    let (reports, stored): (Vec<Report>, Vec<String>) = saved
         .into_iter()
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
@@ -221,7 +244,7 @@ async fn evaluate_all(
             store.save_baseline(&job.doc_key, id)?;
         }
     }
-    Ok(reports)
+    Ok((reports, rendered))
 }
 
 /// The HTML report shows drift against the saved baseline, when there is one.

@@ -35,10 +35,15 @@ pub fn render(format: Format, items: &[Rendered]) -> Result<String, CliError> {
                 .join("\n")
         }
         Format::Json => {
-            let envelopes: Vec<ReportEnvelope> = items
+            // `ReportEnvelope`'s shape, borrowing the reports instead of copying them.
+            #[derive(serde::Serialize)]
+            struct Envelope<'r> {
+                byop_report: &'r Report,
+            }
+            let envelopes: Vec<Envelope> = items
                 .iter()
-                .map(|i| ReportEnvelope {
-                    byop_report: i.report.clone(),
+                .map(|i| Envelope {
+                    byop_report: i.report,
                 })
                 .collect();
             let mut s = if envelopes.len() == 1 {

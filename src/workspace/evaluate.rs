@@ -72,6 +72,13 @@ pub struct Unsaved {
     prepared: Option<PreparedReport>,
 }
 
+impl Unsaved {
+    /// A copy of the report (none: the run failed).
+    pub fn report(&self) -> Option<Report> {
+        self.result.as_ref().ok().cloned()
+    }
+}
+
 /// Run with the store's history and cache; nothing is written but the response cache.
 pub async fn evaluate_unsaved(
     resolved: &Resolved,

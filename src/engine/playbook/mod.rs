@@ -321,6 +321,39 @@ mod tests {
     }
 
     #[test]
+    fn rules_compile_side_by_side_and_the_first_error_in_check_order_is_reported() {
+        let with_rule = |id: &str, pattern: &str| {
+            OK_CHECK.replace("\"a\"", &format!("\"{id}\"")).replace(
+                "\"detection_method\"",
+                &format!(
+                    "\"rules\":{{\"kind\":\"pattern\",\"patterns\":[{}],\"match_means\":\"fail\"}},\"detection_method\"",
+                    serde_json::to_string(pattern).unwrap()
+                ),
+            )
+        };
+        let playbook = |checks: &[String]| minimal(&checks.join(","));
+        let good: Vec<String> = (0..6).map(|i| with_rule(&format!("c{i}"), "ok")).collect();
+        assert!(parse(&playbook(&good), "p.json").is_ok());
+        // A bad rule in check 2 and another in check 4: check 2 is named, every time.
+        let mut bad = good.clone();
+        bad[2] = with_rule("c2", "(unclosed");
+        bad[4] = with_rule("c4", "[z-a]");
+        for _ in 0..5 {
+            let e = parse(&playbook(&bad), "p.json").unwrap_err();
+            assert!(e.message.contains("check `c2`"), "{e}");
+        }
+        // A bad rule before a duplicate id is reported first; a duplicate before a bad
+        // rule, likewise.
+        let mut dup = bad.clone();
+        dup[3] = with_rule("c0", "ok");
+        let e = parse(&playbook(&dup), "p.json").unwrap_err();
+        assert!(e.message.contains("check `c2`"), "{e}");
+        dup[1] = with_rule("c0", "ok");
+        let e = parse(&playbook(&dup), "p.json").unwrap_err();
+        assert!(e.message.contains("duplicate check id `c0`"), "{e}");
+    }
+
+    #[test]
     fn syntax_error_and_empty_file_are_clear() {
         let e = parse("{\"id\": \"t\",,}", "p.json").unwrap_err();
         assert!(e.message.starts_with("invalid JSON"), "{e}");

@@ -26,8 +26,7 @@ pub(super) fn validate(pb: &Playbook) -> Result<Compiled, (Vec<Seg>, String)> {
         ));
     }
     let mut seen = std::collections::HashMap::new();
-    let mut compiled = Vec::with_capacity(pb.checks.len());
-    for (i, check) in pb.checks.iter().enumerate() {
+    let mut fields = |i: usize, check: &crate::model::Check| -> Result<(), (Vec<Seg>, String)> {
         let at = |k: &str| vec![Seg::key("checks"), Seg::Index(i), Seg::key(k)];
         if check.id.trim().is_empty() {
             return Err((at("id"), format!("check #{} has an empty `id`", i + 1)));
@@ -76,17 +75,70 @@ pub(super) fn validate(pb: &Playbook) -> Result<Compiled, (Vec<Seg>, String)> {
                 ),
             ));
         }
-        let rule = match &check.rules {
-            Some(rule) => Some(crate::engine::rules::compile(rule).map_err(|e| {
-                let mut path = at("rules");
-                path.extend(e.path);
-                (path, format!("check `{}`: {}", check.id, e.message))
-            })?),
-            None => None,
-        };
-        compiled.push(rule);
+        Ok(())
+    };
+    // Fields first; the rules of the checks before the first bad one are then compiled
+    // side by side, and an error in an earlier check's rule still comes first.
+    let first_bad = (pb.checks.iter().enumerate())
+        .find_map(|(i, check)| fields(i, check).err().map(|e| (i, e)));
+    let upto = first_bad.as_ref().map_or(pb.checks.len(), |(i, _)| *i);
+    let compiled = compile_rules(pb, upto)?;
+    match first_bad {
+        Some((_, e)) => Err(e),
+        None => Ok(compiled),
     }
-    Ok(compiled)
+}
+
+/// Every check's rule, compiled side by side (the regexes are most of a playbook's load
+/// time, and the CLI waits for it before the first document); the first error in check
+/// order is the one reported.
+fn compile_rules(pb: &Playbook, upto: usize) -> Result<Compiled, (Vec<Seg>, String)> {
+    let compile = |i: usize| {
+        let check = &pb.checks[i];
+        check
+            .rules
+            .as_ref()
+            .map(|rule| {
+                crate::engine::rules::compile(rule).map_err(|e| {
+                    let mut path = vec![Seg::key("checks"), Seg::Index(i), Seg::key("rules")];
+                    path.extend(e.path);
+                    (path, format!("check `{}`: {}", check.id, e.message))
+                })
+            })
+            .transpose()
+    };
+    let with_rules = pb.checks[..upto]
+        .iter()
+        .filter(|c| c.rules.is_some())
+        .count();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if with_rules < 2 || threads < 2 {
+        return (0..upto).map(compile).collect();
+    }
+    // A few workers take the next check in turn (no thread per check).
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, Result<_, _>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(with_rules))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if i >= upto {
+                            return mine;
+                        }
+                        mine.push((i, compile(i)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Byte range of the value at `path` (or of the deepest part of it that exists).
