@@ -1,45 +1,12 @@
 //! Issue 11c: the false alarms left by the second re-measurement of `evidence_contract_v1`
-//! (/work/scratch/evidence-remeasure-2.md), one general rule each. A table of REAL corpus
+//! (README, Evidence contract; docs/evidence-measurement.md), one general rule each. A table of REAL corpus
 //! sentences (../shared/corpus/contract-reviews, checked against real excerpts of their source
 //! contracts, artefacts included), each in both directions: the real sentence is not flagged,
 //! and a near-identical sentence with an invention planted is.
 
-use std::path::Path;
+mod support;
 
-use byop::engine::playbook::{LoadedPlaybook, resolve};
-use byop::engine::rules::{Companions, RuleContext, RuleOutcome};
-
-fn pb() -> LoadedPlaybook {
-    resolve("evidence_contract_v1", Path::new(".")).expect("built-in evidence playbook")
-}
-
-fn apply(pb: &LoadedPlaybook, check: &str, text: &str, source: &str) -> RuleOutcome {
-    let i = pb
-        .playbook
-        .checks
-        .iter()
-        .position(|c| c.id == check)
-        .unwrap_or_else(|| panic!("no check {check}"));
-    let allowed = Vec::new();
-    let cx = RuleContext::new(text, (0, text.len())).with_companions(Companions {
-        source: Some(source),
-        prompt: None,
-        evidence: None,
-        evidence_unreadable: false,
-        as_of: None,
-        today: Some("2026-01-01"),
-        allowed_origins: &allowed,
-    });
-    pb.compiled[i]
-        .as_ref()
-        .expect("rule")
-        .apply(&cx)
-        .expect("document rule")
-}
-
-fn flagged<'t>(o: &RuleOutcome, text: &'t str) -> Vec<&'t str> {
-    o.hits.iter().map(|h| &text[h.start..h.end]).collect()
-}
+use support::grounding_rows::{Row, assert_rows, assert_rows_without_a_finding_examine_or_skip};
 
 // Real source excerpts (as extracted from the corpus contracts, artefacts included).
 const SRC_016: &str = "19.   PERFORMANCE BONUSES AND TOTAL COMPENSATION LIMITATION\n\n      A.  CONSULTANT shall receive the bonuses set forth below.\n      B.  The total compensation shall not exceed the annual cap.\n      C.  In the event of ADAMS GOLF'S insolvency or bankruptcy, it is expressly agreed to by the parties that CONSULTANT shall not be obligated to repay any money so long as CONSULTANT continues to fully perform his obligations under this Agreement.   20.  APPROVAL OF ADVERTISING\n";
@@ -54,15 +21,6 @@ const SRC_004: &str = "3. Consulting Services. Consultant shall assist with deve
 const SRC_011B: &str = "15. Pricing. Quantum Insights Corp. shall purchase Cards at the wholesale price set forth in Exhibit A.\n";
 const SRC_012: &str = "16.1 Non-Use and Non-Disclosure\n\nDuring the Agreement Term and for […***…] thereafter, a Receiving Party shall (i) treat Confidential Information provided by Disclosing Party as it would treat its own information of a similar nature, (ii) take all reasonable precautions not to disclose such Confidential Information   ***Confidential Treatment Requested***\n\n- 51 -\n\n\n\n\n\nto Third Parties, without the Disclosing Party's prior written consent, and (iii) not use such Confidential Information other than for fulfilling its obligations or exercising its rights under this Agreement. If any Confidential Information is required to be disclosed by the Receiving Party or its Affiliates to comply with a court or administrative order, the Receiving Party or its Affiliates, prior to making such disclosure, shall furnish as much notice as is reasonable under the circumstances to the Disclosing Party to enable it to resist such disclosure.\n\n  16.2 Permitted Disclosure\n";
 const SRC_005: &str = "(d) For the purpose of this Article 3, \"Cause\" means: (i) Breach of Agreement. Consultant's material breach of Consultant's obligations. (e) For the purpose of this Article 5, \"Good Reason\" means: (i) Breach of Agreement. The Company's material breach of this Agreement.\n";
-
-struct Row {
-    cause: &'static str,
-    check: &'static str,
-    source: &'static str,
-    output: &'static str,
-    span: &'static str,
-    flagged: bool,
-}
 
 const ROWS: &[Row] = &[
     // References: source numbering "C.  In …" (letter, dot, two spaces).
@@ -372,43 +330,10 @@ const ROWS: &[Row] = &[
 
 #[test]
 fn real_corpus_sentences_per_cause_in_both_directions() {
-    let pb = pb();
-    let mut failures = Vec::new();
-    for row in ROWS {
-        let o = apply(&pb, row.check, row.output, row.source);
-        let spans = flagged(&o, row.output);
-        let hit = spans.iter().any(|s| {
-            s.trim_matches(['*', '"', '“', '”', ' ']) == row.span
-                || s.eq_ignore_ascii_case(row.span)
-        });
-        if hit != row.flagged {
-            failures.push(format!(
-                "{}: {} expected {} for {:?}, flagged {:?} ({})",
-                row.cause,
-                row.check,
-                if row.flagged { "a finding" } else { "none" },
-                row.span,
-                spans,
-                o.notes
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_rows(ROWS);
 }
 
-/// A row without a finding must not pass merely because nothing was looked at.
 #[test]
 fn rows_without_a_finding_still_examine_or_skip_their_claims() {
-    let pb = pb();
-    for row in ROWS.iter().filter(|r| !r.flagged) {
-        let o = apply(&pb, row.check, row.output, row.source);
-        assert!(
-            !o.notes
-                .starts_with("0 claim(s) about the source examined, 0 grounded, 0")
-                || !o.notes.contains(" 0 passage(s) not read"),
-            "{}: nothing examined or skipped: {}",
-            row.cause,
-            o.notes
-        );
-    }
+    assert_rows_without_a_finding_examine_or_skip(ROWS);
 }

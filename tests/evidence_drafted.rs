@@ -4,42 +4,9 @@
 //! re-measurement, each in both directions: the real sentence is not flagged, and the same
 //! sentence with an invention planted (or a real finding) is.
 
-use std::path::Path;
+mod support;
 
-use byop::engine::playbook::{LoadedPlaybook, resolve};
-use byop::engine::rules::{Companions, RuleContext, RuleOutcome};
-
-fn pb() -> LoadedPlaybook {
-    resolve("evidence_contract_v1", Path::new(".")).expect("built-in evidence playbook")
-}
-
-fn apply(pb: &LoadedPlaybook, check: &str, text: &str, source: &str) -> RuleOutcome {
-    let i = pb
-        .playbook
-        .checks
-        .iter()
-        .position(|c| c.id == check)
-        .unwrap_or_else(|| panic!("no check {check}"));
-    let allowed = Vec::new();
-    let cx = RuleContext::new(text, (0, text.len())).with_companions(Companions {
-        source: Some(source),
-        prompt: None,
-        evidence: None,
-        evidence_unreadable: false,
-        as_of: None,
-        today: Some("2026-01-01"),
-        allowed_origins: &allowed,
-    });
-    pb.compiled[i]
-        .as_ref()
-        .expect("rule")
-        .apply(&cx)
-        .expect("document rule")
-}
-
-fn flagged<'t>(o: &RuleOutcome, text: &'t str) -> Vec<&'t str> {
-    o.hits.iter().map(|h| &text[h.start..h.end]).collect()
-}
+use support::grounding_rows::{Row, assert_rows, assert_rows_without_a_finding_examine_or_skip};
 
 // Real source excerpts (the contracts of the corpus, as extracted, artefacts included).
 const SRC_016: &str = "2. DEFINITIONS\nC.\"MANDATORY PRODUCTS\" shall mean golf clubs.\n3. CONSULTANT'S ENDORSEMENT\n4. EXCLUSIVITY OF ENDORSEMENT\n  11.    PROMOTIONAL APPEARANCES\n\nA.During the term of this Agreement, CONSULTANT shall use best efforts to be available for such press interviews.\n\nB.During  the term of this Agreement, CONSULTANT  shall make himself available on not more than [*****]  days.\n";
@@ -50,15 +17,6 @@ const SRC_015: &str = "16.4 Either Party may terminate if sales do not reach US$
 const SRC_003: &str = "DISTRIBUTOR AGREEMENT Agreement made this 19t h day of March, 2020 Between: Co-Quantum Insights Corp. (herein referred to as \"Principal\")\n";
 const SRC_007: &str = "6. Support. The Licensor shall respond within 48 hours.\n3. Costs. Each party bears its own costs.\n";
 const SRC_004: &str = "5. Compensation. As Consultant's entire compensation for its performance under this agreement, the Company shall pay Consultant $150,000 cash compensation. Any cash compensation paid to Consultant shall be treated as a reduction in principal to the Convertible Note (\"Note\") issued by the Company to Jetco Holdings, LLC (\"Jetco\") on November 30, 2019.\n8. Indemnification. The Company agrees to indemnify and hold harmless Consultant for any proceeding or suit which may rise out of any inaccuracy or incompleteness of any such material or written information supplied to Consultant.\n12. Confidentiality. Consultant shall keep information confidential.\n";
-
-struct Row {
-    cause: &'static str,
-    check: &'static str,
-    source: &'static str,
-    output: &'static str,
-    span: &'static str,
-    flagged: bool,
-}
 
 const ROWS: &[Row] = &[
     // 1. Drafted / proposed new language.
@@ -286,43 +244,10 @@ const ROWS: &[Row] = &[
 
 #[test]
 fn real_corpus_sentences_per_cause_in_both_directions() {
-    let pb = pb();
-    let mut failures = Vec::new();
-    for row in ROWS {
-        let o = apply(&pb, row.check, row.output, row.source);
-        let spans = flagged(&o, row.output);
-        let hit = spans.iter().any(|s| {
-            s.trim_matches(['*', '"', ' ']) == row.span || s.eq_ignore_ascii_case(row.span)
-        });
-        if hit != row.flagged {
-            failures.push(format!(
-                "{}: {} expected {} for {:?}, flagged {:?} ({})",
-                row.cause,
-                row.check,
-                if row.flagged { "a finding" } else { "none" },
-                row.span,
-                spans,
-                o.notes
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_rows(ROWS);
 }
 
-/// Every false-alarm row would be a finding if the span were an invention: the rows that
-/// expect no finding must not pass merely because nothing was examined.
 #[test]
-fn rows_without_a_finding_still_examine_their_claims_or_skip_them_as_drafted() {
-    let pb = pb();
-    for row in ROWS.iter().filter(|r| !r.flagged) {
-        let o = apply(&pb, row.check, row.output, row.source);
-        assert!(
-            !o.notes
-                .starts_with("0 claim(s) about the source examined, 0 grounded, 0")
-                || !o.notes.contains(" 0 passage(s) not read"),
-            "{}: nothing examined or skipped: {}",
-            row.cause,
-            o.notes
-        );
-    }
+fn rows_without_a_finding_still_examine_or_skip_their_claims() {
+    assert_rows_without_a_finding_examine_or_skip(ROWS);
 }

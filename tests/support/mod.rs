@@ -2,5 +2,6 @@
 #![allow(dead_code)]
 
 pub mod fake_llm;
+pub mod grounding_rows;
 pub mod sound_store;
 pub mod workspace;
