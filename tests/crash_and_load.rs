@@ -64,6 +64,29 @@ fn kill_9_during_store_writes_leaves_a_sound_store() {
     assert_sound(&ws);
 }
 
+/// A kill before the first migration committed leaves the file with no table: sound, and
+/// the next run creates the schema and saves (CI once killed a run that early).
+#[test]
+fn a_store_killed_before_its_schema_existed_is_sound_and_the_next_run_saves() {
+    let ws = Ws::new();
+    let docs = documents(&ws, 2, "e");
+    let empty = db(&ws);
+    empty
+        .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0))
+        .unwrap();
+    drop(empty);
+    assert_sound(&ws);
+    let mut args = vec!["check", "--mode", "deterministic", "--format", "json"];
+    args.extend(docs.iter().map(String::as_str));
+    let o = ws.run(&args);
+    assert!(matches!(o.status.code(), Some(0 | 1 | 3)), "{}", stderr(&o));
+    let reports: i64 = db(&ws)
+        .query_row("SELECT count(*) FROM reports", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(reports, 2);
+    assert_sound(&ws);
+}
+
 #[test]
 fn twenty_processes_on_one_store_lose_nothing() {
     let ws = Ws::new();
