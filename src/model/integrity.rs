@@ -66,17 +66,11 @@ pub fn inputs_fingerprint_of_json(ai_output: &str, source_document: &str, prompt
     format!("sha256:{}", hex::encode(h.finalize()))
 }
 
-/// A report's content id: sha256 of its canonical JSON (id field empty), first 16 hex digits.
-/// What makes two reports the same result: everything but when it was made, its id, its
-/// request id, whether runs came from the response cache, and the notes of results with
-/// no runs of their own (the report-level drift and variance checks, whose notes name the
-/// report they were compared with: a rerun compares with the previous run).
-pub fn results_digest(report: &super::report::Report) -> String {
-    jcs_sha256(&results_only(report))
-}
-
-/// The report as [`results_digest`] sees it: what differs between two runs of the same
-/// inputs with the same results blanked. Two of these equal ⇒ equal digests.
+/// The report without what differs between two runs of the same inputs with the same
+/// results: when it was made, its id, its request id, whether runs came from the response
+/// cache, and the notes of results with no runs of their own (the report-level drift and
+/// variance checks, whose notes name the report they were compared with: a rerun compares
+/// with the previous run). Two reports repeat each other when these are equal.
 pub fn results_only(report: &super::report::Report) -> super::report::Report {
     let mut copy = report.clone();
     copy.report_id = String::new();
@@ -93,6 +87,7 @@ pub fn results_only(report: &super::report::Report) -> super::report::Report {
     copy
 }
 
+/// A report's content id: sha256 of its canonical JSON (id field empty), first 16 hex digits.
 pub fn report_id(report: &super::report::Report) -> String {
     let mut copy = report.clone();
     copy.report_id = String::new();

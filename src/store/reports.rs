@@ -184,7 +184,7 @@ impl Store {
     }
 
     /// Everything about saving `report` that needs no transaction (serializing it, its
-    /// MAC, its results digest, and whether it repeats the newest stored report `seen`),
+    /// MAC, its results, and whether it repeats the newest stored report `seen`),
     /// so a batch does it on all cores and holds the write lock only to write.
     pub fn prepare_report(
         &self,
