@@ -1,12 +1,12 @@
 //! Issue 11c: the false alarms left by the second re-measurement of `evidence_contract_v1`
-//! (README, Evidence contract; docs/evidence-measurement.md), one general rule each. A table of REAL corpus
-//! sentences (../shared/corpus/contract-reviews, checked against real excerpts of their source
-//! contracts, artefacts included), each in both directions: the real sentence is not flagged,
-//! and a near-identical sentence with an invention planted is.
+//! (README, Evidence contract; docs/evidence-measurement.md), one general rule each. A table
+//! of REAL corpus sentences (../shared/corpus/contract-reviews, checked against real excerpts
+//! of their source contracts, artefacts included), each in both directions: the real sentence
+//! is not flagged, and a near-identical sentence with an invention planted is.
 
 mod support;
 
-use support::grounding_rows::{Row, assert_rows, assert_rows_without_a_finding_examine_or_skip};
+use support::evidence::{Row, assert_rows, assert_rows_without_a_finding_examine_or_skip};
 
 // Real source excerpts (as extracted from the corpus contracts, artefacts included).
 const SRC_016: &str = "19.   PERFORMANCE BONUSES AND TOTAL COMPENSATION LIMITATION\n\n      A.  CONSULTANT shall receive the bonuses set forth below.\n      B.  The total compensation shall not exceed the annual cap.\n      C.  In the event of ADAMS GOLF'S insolvency or bankruptcy, it is expressly agreed to by the parties that CONSULTANT shall not be obligated to repay any money so long as CONSULTANT continues to fully perform his obligations under this Agreement.   20.  APPROVAL OF ADVERTISING\n";

@@ -6,53 +6,12 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
+use support::evidence::{Inputs, apply, flagged};
 use support::workspace::{Ws, json, stderr, stdout};
 
-use byop::engine::playbook::{LoadedPlaybook, resolve};
-use byop::engine::rules::{Companions, RuleContext, RuleOutcome};
+use byop::engine::rules::RuleOutcome;
 use byop::model::Verdict;
 use byop::model::integrity::jcs_sha256;
-
-fn pb() -> LoadedPlaybook {
-    resolve("evidence_contract_v1", Path::new(".")).expect("built-in evidence playbook")
-}
-
-#[derive(Default, Clone)]
-struct Inputs<'a> {
-    source: Option<&'a str>,
-    prompt: Option<&'a str>,
-    evidence: Option<&'a str>,
-    as_of: Option<&'a str>,
-    allowed: Vec<String>,
-}
-
-fn apply(check: &str, text: &str, inp: &Inputs) -> RuleOutcome {
-    let pb = pb();
-    let i = pb
-        .playbook
-        .checks
-        .iter()
-        .position(|c| c.id == check)
-        .unwrap_or_else(|| panic!("no check {check}"));
-    let cx = RuleContext::new(text, (0, text.len())).with_companions(Companions {
-        source: inp.source,
-        prompt: inp.prompt,
-        evidence: inp.evidence,
-        evidence_unreadable: false,
-        as_of: inp.as_of,
-        today: Some("2026-01-01"),
-        allowed_origins: &inp.allowed,
-    });
-    pb.compiled[i]
-        .as_ref()
-        .expect("rule")
-        .apply(&cx)
-        .expect("document rule")
-}
-
-fn flagged<'t>(o: &RuleOutcome, text: &'t str) -> Vec<&'t str> {
-    o.hits.iter().map(|h| &text[h.start..h.end]).collect()
-}
 
 const GROUNDING: [&str; 4] = [
     "quotes_grounded",

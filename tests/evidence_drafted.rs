@@ -6,7 +6,7 @@
 
 mod support;
 
-use support::grounding_rows::{Row, assert_rows, assert_rows_without_a_finding_examine_or_skip};
+use support::evidence::{Row, assert_rows, assert_rows_without_a_finding_examine_or_skip};
 
 // Real source excerpts (the contracts of the corpus, as extracted, artefacts included).
 const SRC_016: &str = "2. DEFINITIONS\nC.\"MANDATORY PRODUCTS\" shall mean golf clubs.\n3. CONSULTANT'S ENDORSEMENT\n4. EXCLUSIVITY OF ENDORSEMENT\n  11.    PROMOTIONAL APPEARANCES\n\nA.During the term of this Agreement, CONSULTANT shall use best efforts to be available for such press interviews.\n\nB.During  the term of this Agreement, CONSULTANT  shall make himself available on not more than [*****]  days.\n";

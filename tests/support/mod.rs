@@ -1,7 +1,7 @@
 //! Shared test assets. Each integration test binary uses only part of them.
 #![allow(dead_code)]
 
+pub mod evidence;
 pub mod fake_llm;
-pub mod grounding_rows;
 pub mod sound_store;
 pub mod workspace;

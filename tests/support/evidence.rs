@@ -1,10 +1,11 @@
-//! The harness of the evidence-contract sentence tables (`tests/evidence_drafted.rs`,
-//! `tests/evidence_alarms.rs`): real corpus sentences against real source excerpts, each
-//! row expecting a finding on its span or none.
+//! The evidence-contract harness: one grounding check of `evidence_contract_v1` run on a
+//! text with its companions (`tests/evidence_contract.rs`), and the sentence tables of
+//! `tests/evidence_drafted.rs` and `tests/evidence_alarms.rs` (real corpus sentences against
+//! real source excerpts, each row expecting a finding on its span or none).
 
 use std::path::Path;
 
-use byop::engine::playbook::{LoadedPlaybook, resolve};
+use byop::engine::playbook::resolve;
 use byop::engine::rules::{Companions, RuleContext, RuleOutcome};
 
 pub struct Row {
@@ -16,26 +17,33 @@ pub struct Row {
     pub flagged: bool,
 }
 
-fn pb() -> LoadedPlaybook {
-    resolve("evidence_contract_v1", Path::new(".")).expect("built-in evidence playbook")
+/// What a check sees beside the text.
+#[derive(Default, Clone)]
+pub struct Inputs<'a> {
+    pub source: Option<&'a str>,
+    pub prompt: Option<&'a str>,
+    pub evidence: Option<&'a str>,
+    pub as_of: Option<&'a str>,
+    pub allowed: Vec<String>,
 }
 
-fn apply(pb: &LoadedPlaybook, check: &str, text: &str, source: &str) -> RuleOutcome {
+/// The outcome of `check`'s rule on `text` (as of 2026-01-01).
+pub fn apply(check: &str, text: &str, inp: &Inputs) -> RuleOutcome {
+    let pb = resolve("evidence_contract_v1", Path::new(".")).expect("built-in evidence playbook");
     let i = pb
         .playbook
         .checks
         .iter()
         .position(|c| c.id == check)
         .unwrap_or_else(|| panic!("no check {check}"));
-    let allowed = Vec::new();
     let cx = RuleContext::new(text, (0, text.len())).with_companions(Companions {
-        source: Some(source),
-        prompt: None,
-        evidence: None,
+        source: inp.source,
+        prompt: inp.prompt,
+        evidence: inp.evidence,
         evidence_unreadable: false,
-        as_of: None,
+        as_of: inp.as_of,
         today: Some("2026-01-01"),
-        allowed_origins: &allowed,
+        allowed_origins: &inp.allowed,
     });
     pb.compiled[i]
         .as_ref()
@@ -44,13 +52,25 @@ fn apply(pb: &LoadedPlaybook, check: &str, text: &str, source: &str) -> RuleOutc
         .expect("document rule")
 }
 
+/// The texts of the outcome's hits.
+pub fn flagged<'t>(o: &RuleOutcome, text: &'t str) -> Vec<&'t str> {
+    o.hits.iter().map(|h| &text[h.start..h.end]).collect()
+}
+
+fn apply_row(row: &Row) -> RuleOutcome {
+    let inputs = Inputs {
+        source: Some(row.source),
+        ..Default::default()
+    };
+    apply(row.check, row.output, &inputs)
+}
+
 /// Every row: a finding on its span exactly when it expects one.
 pub fn assert_rows(rows: &[Row]) {
-    let pb = pb();
     let mut failures = Vec::new();
     for row in rows {
-        let o = apply(&pb, row.check, row.output, row.source);
-        let spans: Vec<&str> = o.hits.iter().map(|h| &row.output[h.start..h.end]).collect();
+        let o = apply_row(row);
+        let spans = flagged(&o, row.output);
         let hit = spans.iter().any(|s| {
             s.trim_matches(['*', '"', '“', '”', ' ']) == row.span
                 || s.eq_ignore_ascii_case(row.span)
@@ -73,9 +93,8 @@ pub fn assert_rows(rows: &[Row]) {
 /// A row without a finding must not pass merely because nothing was looked at: its claims
 /// were examined, or skipped as the output's own text.
 pub fn assert_rows_without_a_finding_examine_or_skip(rows: &[Row]) {
-    let pb = pb();
     for row in rows.iter().filter(|r| !r.flagged) {
-        let o = apply(&pb, row.check, row.output, row.source);
+        let o = apply_row(row);
         assert!(
             !o.notes
                 .starts_with("0 claim(s) about the source examined, 0 grounded, 0")
