@@ -67,17 +67,21 @@ const PATTERNS: &[(&str, &str)] = &[
 static COMPILED: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
     PATTERNS
         .iter()
-        .map(|(pattern, reason)| {
-            // ASCII word boundaries keep the fast DFA on non-ASCII text (see rules::compile_all).
-            let pattern = pattern.replace(r"\b", r"(?-u:\b)");
-            let regex = regex::RegexBuilder::new(&pattern)
-                .case_insensitive(true)
-                .build()
-                .expect("injection patterns are valid");
-            (regex, *reason)
-        })
+        .map(|(pattern, reason)| (compile(&ascii_boundaries(pattern)), *reason))
         .collect()
 });
+
+/// ASCII word boundaries keep the fast DFA on non-ASCII text (see rules::regexes).
+fn ascii_boundaries(pattern: &str) -> String {
+    pattern.replace(r"\b", r"(?-u:\b)")
+}
+
+fn compile(pattern: &str) -> Regex {
+    regex::RegexBuilder::new(pattern)
+        .case_insensitive(true)
+        .build()
+        .expect("injection patterns are valid")
+}
 
 /// All the patterns as one alternation: one pass finds whether (and where first) anything
 /// matches, and the per-pattern scans run only from there. Nearly every document (and every
@@ -85,13 +89,10 @@ static COMPILED: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
 static ANY: LazyLock<Regex> = LazyLock::new(|| {
     let joined = PATTERNS
         .iter()
-        .map(|(p, _)| format!("(?:{})", p.replace(r"\b", r"(?-u:\b)")))
+        .map(|(p, _)| format!("(?:{})", ascii_boundaries(p)))
         .collect::<Vec<_>>()
         .join("|");
-    regex::RegexBuilder::new(&joined)
-        .case_insensitive(true)
-        .build()
-        .expect("injection patterns are valid")
+    compile(&joined)
 });
 
 /// Scan `text[body.0..body.1]`; offsets are whole-document. Overlapping

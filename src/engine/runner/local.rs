@@ -106,31 +106,26 @@ impl<'a> Prepared<'a> {
         verdict: Verdict,
         outcome: &RuleOutcome,
     ) -> (Vec<Citation>, String) {
-        let (mut listed, mut suppressed, mut left_out, mut suppressed_left_out) = (0, 0, 0, 0);
+        // Counted apart, [listed, suppressed]: the suppressed are moved out later.
+        let (mut kept, mut left_out) = ([0usize; 2], [0usize; 2]);
         let mut cites = Vec::with_capacity(outcome.hits.len().min(2 * MAX_CITATIONS_PER_CHECK));
         for h in &outcome.hits {
             // As `Assembly::suppress` will decide: a pass's citations are evidence, not findings.
             let line = self.doc.line_index.line_of(h.start);
-            let is_suppressed = verdict != Verdict::Pass
-                && self.suppressions.finding(check_id, Some(line)).is_some();
-            let count = if is_suppressed {
-                &mut suppressed
-            } else {
-                &mut listed
-            };
-            if *count >= MAX_CITATIONS_PER_CHECK {
-                *(if is_suppressed {
-                    &mut suppressed_left_out
-                } else {
-                    &mut left_out
-                }) += 1;
+            let k = usize::from(
+                verdict != Verdict::Pass
+                    && self.suppressions.finding(check_id, Some(line)).is_some(),
+            );
+            if kept[k] >= MAX_CITATIONS_PER_CHECK {
+                left_out[k] += 1;
                 continue;
             }
-            *count += 1;
+            kept[k] += 1;
             let mut c = self.citation(h.start, h.end, Located::Exact, h.note.clone());
             c.source = h.source.as_ref().and_then(|s| self.source_location(s));
             cites.push(c);
         }
+        let [left_out, suppressed_left_out] = left_out;
         let mut note = String::new();
         if left_out > 0 {
             note = format!(
