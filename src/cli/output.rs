@@ -35,14 +35,9 @@ pub fn render(format: Format, items: &[Rendered]) -> Result<String, CliError> {
                 .join("\n")
         }
         Format::Json => {
-            // `ReportEnvelope`'s shape, borrowing the reports instead of copying them.
-            #[derive(serde::Serialize)]
-            struct Envelope<'r> {
-                byop_report: &'r Report,
-            }
-            let envelopes: Vec<Envelope> = items
+            let envelopes: Vec<ReportEnvelope<&Report>> = items
                 .iter()
-                .map(|i| Envelope {
+                .map(|i| ReportEnvelope {
                     byop_report: i.report,
                 })
                 .collect();

@@ -42,7 +42,7 @@ pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
     }
     if args.format == HistoryFormat::Json {
         let body = serde_json::to_string_pretty(&ReportEnvelope {
-            byop_report: outcome.before.clone(),
+            byop_report: &outcome.before,
         })?;
         super::output::write(None, &format!("{body}\n"))?;
     }

@@ -18,9 +18,10 @@ pub const DISCLAIMERS: [&str; 3] = [
 /// Shown wherever variance is shown.
 pub const VARIANCE_NOTE: &str = "Variance in results may reflect evaluator model behavior, not only the AI output being tested. BYOP reports describe observable signals, not ground truth.";
 
+/// `{"byop_report": …}`; `R = &Report` writes one without copying the report.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct ReportEnvelope {
-    pub byop_report: Report,
+pub struct ReportEnvelope<R = Report> {
+    pub byop_report: R,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

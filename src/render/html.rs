@@ -202,7 +202,7 @@ pub fn report(report: &Report, document_text: &str, baseline: Option<&Report>) -
         .map(|c| card(report, c, document_text, &mut n, &mut spans))
         .collect();
     let envelope = ReportEnvelope {
-        byop_report: report.clone(),
+        byop_report: report,
     };
     let id = if report.report_id.is_empty() {
         "report"
