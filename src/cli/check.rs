@@ -43,7 +43,8 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
     let jobs = resolve_all(&resolver, &args, (&cwd, &workspace.root), &files)
         .inspect_err(|(path, e)| record_input_error(&store, &doc_key(path), &e.0))
         .map_err(|(_, e)| e)?;
-    let (reports, rendered) = evaluate_all(&args, &workspace, evaluator, &store, &jobs).await?;
+    let evaluated = evaluate_all(&args, &workspace, evaluator, &store, &jobs).await?;
+    let (reports, rendered) = save_all_rendering(&args, &store, &jobs, evaluated)?;
     if let Some(n) = store.integrity_notice() {
         eprintln!("byop: {n}");
     }
@@ -52,7 +53,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
         return super::fix::apply(&args, &checked);
     }
     let body = match rendered {
-        Some(body) => body?,
+        Some(body) => body,
         None => {
             // Only the HTML report shows drift against the baseline.
             let baselines = baselines(&store, &jobs, &reports);
@@ -172,16 +173,15 @@ fn resolve_one(
 /// is; this only bounds the memory of documents waiting for a permit.
 const DOCUMENTS_IN_FLIGHT: usize = 64;
 
-/// One report per document: the documents evaluated concurrently (all their calls under
-/// the evaluator's one limit), then every report and audit trail saved in ONE store
-/// transaction; the first notice printed once.
+/// One evaluation per document, concurrently (all their calls under the evaluator's one
+/// limit); nothing saved yet.
 async fn evaluate_all(
     args: &CheckArgs,
     workspace: &Config,
     evaluator: Option<Evaluator>,
     store: &Arc<Store>,
     jobs: &[Arc<Job>],
-) -> Result<(Vec<Report>, Option<Result<String, CliError>>), CliError> {
+) -> Result<Vec<Unsaved>, CliError> {
     use futures::StreamExt;
     let progress_on_tty = std::io::stderr().is_terminal();
     let evaluated: Vec<_> = futures::stream::iter(jobs.iter().cloned())
@@ -216,7 +216,18 @@ async fn evaluate_all(
     if progress_on_tty {
         eprint!("\r\x1b[2K");
     }
-    let evaluated = evaluated.into_iter().collect::<Result<Vec<_>, _>>()?;
+    Ok(evaluated.into_iter().collect::<Result<Vec<_>, _>>()?)
+}
+
+/// Every report and audit trail saved in ONE store transaction (the first notice printed
+/// once, baselines saved when asked), and the output rendered meanwhile when it can be:
+/// the reports, and the output (`None`: render it after, from the reports).
+fn save_all_rendering(
+    args: &CheckArgs,
+    store: &Store,
+    jobs: &[Arc<Job>],
+    evaluated: Vec<Unsaved>,
+) -> Result<(Vec<Report>, Option<String>), CliError> {
     // The output is rendered while the batch is saved, and written only once it is: a
     // copy of the reports costs less than rendering after the one write transaction.
     // (HTML shows the baseline, `--fix` renders nothing.)
@@ -244,7 +255,7 @@ async fn evaluate_all(
             store.save_baseline(&job.doc_key, id)?;
         }
     }
-    Ok((reports, rendered))
+    Ok((reports, rendered.transpose()?))
 }
 
 /// The HTML report shows drift against the saved baseline, when there is one.
