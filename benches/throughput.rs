@@ -8,7 +8,7 @@
 #[path = "../tests/support/fake_llm.rs"]
 mod fake_llm;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use byop::engine::document::Document;
@@ -67,7 +67,7 @@ fn main() {
             "| deterministic checks, one 100 KB document | {:.2} ms |",
             start.elapsed().as_secs_f64() * 1e3 / 20.0
         );
-        whole_corpus_command(&corpus);
+        whole_corpus_command(&corpus, docs.iter().map(|(p, _)| p.as_path()));
     } else {
         println!(
             "| deterministic corpus run | skipped: {} not found |",
@@ -127,14 +127,10 @@ fn main() {
 /// The built `byop` over every corpus output in one process: median wall time of 7 runs
 /// on a new store each, and of 7 reruns on one store (the second run onwards records
 /// reruns, the common case).
-fn whole_corpus_command(outputs: &Path) {
+fn whole_corpus_command<'a>(outputs: &Path, docs: impl Iterator<Item = &'a Path>) {
     let root = outputs.parent().expect("the corpus folder");
-    let mut files: Vec<String> = std::fs::read_dir(outputs)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.to_string_lossy().ends_with(".ai.md"))
-        .map(|p| format!("outputs/{}", p.file_name().unwrap().to_string_lossy()))
+    let mut files: Vec<PathBuf> = docs
+        .map(|p| p.strip_prefix(root).expect("a corpus output").to_path_buf())
         .collect();
     files.sort();
     let dir = tempfile::tempdir().unwrap();
