@@ -214,8 +214,33 @@ pub fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     i
 }
 
+/// The text up to `before` bytes ahead of `text[start..end]` and up to `after` bytes behind
+/// it, each cut at a character boundary inside the window.
+pub fn around(
+    text: &str,
+    (start, end): (usize, usize),
+    before: usize,
+    after: usize,
+) -> (&str, &str) {
+    let b = ceil_char_boundary(text, start.saturating_sub(before));
+    let a = floor_char_boundary(text, end.saturating_add(after).min(text.len()));
+    (&text[b..start], &text[end..a])
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn around_cuts_its_windows_inside_characters() {
+        let t = "é€ Section 5 ü€";
+        let s = t.find("Section").unwrap();
+        let e = s + "Section 5".len();
+        // 4 bytes ahead reach into 'é' (2 bytes) + '€' (3) + ' ': the window starts at '€'.
+        assert_eq!(around(t, (s, e), 5, 4), ("€ ", " ü"));
+        assert_eq!(around(t, (s, e), 100, 100), ("é€ ", " ü€"));
+        assert_eq!(around(t, (0, 2), 10, 0), ("", ""));
+    }
+
     #[test]
     fn a_lone_cr_is_text_even_at_the_end() {
         for (text, end) in [("a\r", 2), ("a\r\n", 1), ("a\n", 1), ("\r", 1), ("a\rb", 3)] {

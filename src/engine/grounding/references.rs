@@ -7,6 +7,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::model::text::{around, floor_char_boundary};
+
 /// Which numbering a reference points into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RefKind {
@@ -109,15 +111,7 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Reference> {
         {
             continue;
         }
-        let mut a1 = (m.end() + 80).min(hay.len());
-        while !hay.is_char_boundary(a1) {
-            a1 -= 1;
-        }
-        let mut b0 = m.start().saturating_sub(30);
-        while !hay.is_char_boundary(b0) {
-            b0 += 1;
-        }
-        let (after, before) = (&hay[m.end()..a1], &hay[b0..m.start()]);
+        let (before, after) = around(hay, (m.start(), m.end()), 30, 80);
         // "§ 16600", "Section 1542": four or more digits number a statute, not a contract.
         let digits = raw.chars().take_while(char::is_ascii_digit).count();
         let statute_number = digits >= 4 || (word.starts_with('§') && digits >= 3);
@@ -206,15 +200,8 @@ static DENIED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Does the text around `r` deny that the referenced part exists?
 pub fn denied(text: &str, r: &Reference) -> bool {
-    let mut a = (r.end + 60).min(text.len());
-    while !text.is_char_boundary(a) {
-        a -= 1;
-    }
-    let mut b = r.start.saturating_sub(30);
-    while !text.is_char_boundary(b) {
-        b += 1;
-    }
-    DENIED_AFTER.is_match(&text[r.end..a]) || DENIED_BEFORE.is_match(&text[b..r.start])
+    let (before, after) = around(text, (r.start, r.end), 30, 60);
+    DENIED_AFTER.is_match(after) || DENIED_BEFORE.is_match(before)
 }
 
 /// Words right before a reference that make the part the output's own ("I've inserted as
@@ -227,11 +214,7 @@ static INTRODUCED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Does the output say, right before `r`, that it numbers this part itself?
 pub fn introduced(text: &str, r: &Reference) -> bool {
-    let mut b = r.start.saturating_sub(40);
-    while !text.is_char_boundary(b) {
-        b += 1;
-    }
-    INTRODUCED_BEFORE.is_match(&text[b..r.start])
+    INTRODUCED_BEFORE.is_match(around(text, (r.start, r.end), 40, 0).0)
 }
 
 /// A line whose label names a statute ("- Companies Act, 2013: … under Section 188"): its
@@ -312,14 +295,8 @@ pub fn numbering(text: &str) -> Vec<((RefKind, String), (usize, usize))> {
 
 /// Does a sub-part label "(b)" occur in `text` from `from`, within `window` bytes?
 pub fn has_subpart(text: &str, from: usize, window: usize, part: &str) -> Option<(usize, usize)> {
-    let mut lo = from.min(text.len());
-    while !text.is_char_boundary(lo) {
-        lo -= 1;
-    }
-    let mut hi = (from + window).min(text.len());
-    while !text.is_char_boundary(hi) {
-        hi -= 1;
-    }
+    let lo = floor_char_boundary(text, from.min(text.len()));
+    let hi = floor_char_boundary(text, from.saturating_add(window).min(text.len()));
     for c in SUBPART.captures_iter(&text[lo..hi]) {
         let p = c
             .name("p")

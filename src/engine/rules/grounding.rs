@@ -19,6 +19,7 @@ use super::skip::{SkipRules, Skipped, compile_skips, label_end, label_line};
 use crate::engine::citations::{Locator, word_diff};
 use crate::engine::grounding::drafted::{self, Drafted};
 use crate::engine::grounding::{EntityKind, RefKind, Source, entities, quotes, references};
+use crate::model::text::{around, ceil_char_boundary, floor_char_boundary};
 use crate::model::{Located, Verdict};
 
 pub const CODE_QUOTE: &str = "GROUNDING-QUOTE";
@@ -326,9 +327,7 @@ impl GroundingRule {
                 .rfind(". ")
                 .map_or(0, |i| i + 2)
                 .max(on_line.len().saturating_sub(160));
-            let from = (from..=on_line.len())
-                .find(|&i| on_line.is_char_boundary(i))
-                .unwrap_or(on_line.len());
+            let from = ceil_char_boundary(on_line, from);
             &on_line[from..]
         }
     }
@@ -680,16 +679,10 @@ fn is_definition(text: &str, e: &entities::Entity) -> bool {
         return false;
     }
     let before = text[..e.start].trim_end_matches(['"', '“', '*', '_', ' ']);
-    let b = before.len().saturating_sub(24);
-    let b = (b..=before.len())
-        .find(|&i| before.is_char_boundary(i))
-        .unwrap_or(before.len());
+    let b = ceil_char_boundary(before, before.len().saturating_sub(24));
     let before = before[b..].to_ascii_lowercase();
     let after = text[e.end..].trim_start_matches(['"', '”', '*', '_', ' ']);
-    let a = (0..=after.len().min(24))
-        .rev()
-        .find(|&i| after.is_char_boundary(i))
-        .unwrap_or(0);
+    let a = floor_char_boundary(after, after.len().min(24));
     let after = after[..a].to_ascii_lowercase();
     before.ends_with('(')
         || before.ends_with("(the")
@@ -754,15 +747,8 @@ fn called_total(text: &str, e: &entities::Entity) -> bool {
     if e.kind != EntityKind::Money {
         return false;
     }
-    let mut b = e.start.saturating_sub(30);
-    while !text.is_char_boundary(b) {
-        b += 1;
-    }
-    let mut a = (e.end + 20).min(text.len());
-    while !text.is_char_boundary(a) {
-        a -= 1;
-    }
-    BEFORE.is_match(&text[b..e.start]) || AFTER.is_match(&text[e.end..a])
+    let (before, after) = around(text, (e.start, e.end), 30, 20);
+    BEFORE.is_match(before) || AFTER.is_match(after)
 }
 
 /// An enumerated item ("(iii) reasonable non-solicit … for 12–24 months") of a list whose
@@ -857,15 +843,9 @@ fn said_absent(text: &str, e: &entities::Entity) -> bool {
     }
     let marks = |c: char| matches!(c, '"' | '“' | '”' | '*' | '_' | '\'' | '‘' | '’');
     let before = text[..e.start].trim_end_matches(marks);
-    let mut b = before.len().saturating_sub(60);
-    while !before.is_char_boundary(b) {
-        b += 1;
-    }
+    let b = ceil_char_boundary(before, before.len().saturating_sub(60));
     let after = text[e.end..].trim_start_matches(marks).trim_start();
-    let mut a = after.len().min(60);
-    while !after.is_char_boundary(a) {
-        a -= 1;
-    }
+    let a = floor_char_boundary(after, after.len().min(60));
     BEFORE.is_match(&before[b..]) || AFTER.is_match(&after[..a])
 }
 
@@ -874,11 +854,7 @@ fn case_name(text: &str, e: &entities::Entity) -> bool {
     if e.kind != EntityKind::Organization {
         return false;
     }
-    let mut b = e.start.saturating_sub(60);
-    while !text.is_char_boundary(b) {
-        b += 1;
-    }
-    let before = &text[b..e.start];
+    let before = around(text, (e.start, e.end), 60, 0).0;
     before.contains(" v. ") || before.contains(" vs. ") || before.trim_end().ends_with(" v")
 }
 
