@@ -422,7 +422,7 @@ fn structured_outputs_follow_the_strict_schema() {
         apply("structured_output", &fenced, &Inputs::default()).verdict,
         Verdict::Pass
     );
-    let closed = r#"{"fail_closed": true, "request_id": "r", "code": "LC-004", "message": "m", "required_user_inputs": [], "disclaimer": "d"}"#;
+    let closed = r#"{"fail_closed": true, "request_id": "0b9e3c1e-7c2a-4f5e-8d7b-2a6c9e4f1d30", "code": "LC-004", "message": "m", "required_user_inputs": [], "disclaimer": "d"}"#;
     assert_eq!(
         apply("structured_output", closed, &Inputs::default()).verdict,
         Verdict::Pass

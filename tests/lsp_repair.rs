@@ -174,3 +174,79 @@ async fn without_an_evaluator_the_action_is_not_offered() {
         "{actions:#?}"
     );
 }
+
+fn planproof_example(rel: &str) -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/planproof")
+            .join(rel),
+    )
+    .unwrap()
+}
+
+/// The built `byop lsp`, over stdio: a check with a stable code (`PLAN-TIME`) publishes
+/// that code, and the repair action still finds its check through `data.check_id`.
+#[tokio::test]
+async fn repair_is_offered_on_a_coded_check_over_the_real_protocol() {
+    let llm = FakeLlm::start(script(Step::repaired_appending(SECTION))).await;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    std::fs::create_dir_all(root.join("scenarios")).unwrap();
+    std::fs::create_dir_all(root.join("variants/v1_naive")).unwrap();
+    std::fs::write(
+        root.join("scenarios/school_pickup.md"),
+        planproof_example("scenarios/school_pickup.md"),
+    )
+    .unwrap();
+    let text = planproof_example("variants/v1_naive/school_pickup.md");
+    let c = LspClient::spawn(
+        &[
+            ("ANTHROPIC_BASE_URL", llm.base_url.clone()),
+            ("ANTHROPIC_API_KEY", "sk-ant-lsp-test".into()),
+            ("BYOP_DB", root.join("state.db").display().to_string()),
+        ],
+        &root,
+    );
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": format!("file://{}", root.display()),
+               "initializationOptions": {"onSave": "off"},
+               "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": true}}}}),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
+    let uri = format!(
+        "file://{}",
+        root.join("variants/v1_naive/school_pickup.md").display()
+    );
+    let from = c.len();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}}),
+    )
+    .await;
+    let diags = c.diagnostics_at(from, &uri, 1).await.1;
+    let d = diags
+        .iter()
+        .find(|d| d["code"] == "PLAN-TIME")
+        .unwrap_or_else(|| panic!("no PLAN-TIME diagnostic in {diags:#?}"))
+        .clone();
+    let check_id = d["data"]["check_id"].as_str().unwrap();
+    assert_ne!(check_id, "PLAN-TIME", "the code is not the check id: {d}");
+    let actions = c
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": uri}, "range": d["range"],
+                   "context": {"diagnostics": [d], "only": ["quickfix"]}}),
+        )
+        .await;
+    let actions = actions.as_array().cloned().unwrap_or_default();
+    let repair = actions
+        .iter()
+        .find(|a| a["title"] == "Repair with the evaluator")
+        .unwrap_or_else(|| panic!("no repair action on PLAN-TIME in {actions:#?}"));
+    assert_eq!(repair["command"]["command"], "byop.repair");
+    assert_eq!(repair["diagnostics"][0]["code"], "PLAN-TIME");
+    assert_eq!(llm.calls(), 0, "offering the action calls nobody");
+}

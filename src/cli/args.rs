@@ -182,8 +182,11 @@ pub struct CheckArgs {
     /// Runs per evaluator-backed check in full mode (2–10; default 3, or `evaluator.runs`).
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=10))]
     pub runs: Option<u32>,
-    /// Full mode: when a check's runs disagree, draw more, up to this many (default 7, or
-    /// `evaluator.max_runs`; equal to --runs for none).
+    /// Full mode: a result stands only with a strict majority (more than half) of the runs
+    /// drawn. While a check's runs disagree and a strict majority is still reachable but
+    /// not yet certain, more runs are drawn, up to this many (default 7, or
+    /// `evaluator.max_runs`; equal to --runs for none). Without a strict majority the check
+    /// is indeterminate and its notes give the split.
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=10))]
     pub max_runs: Option<u32>,
     /// Save the new report as the document's drift baseline.

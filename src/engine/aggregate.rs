@@ -1,4 +1,4 @@
-//! Aggregation: majority vote, per-check consistency,
+//! Aggregation: strict-majority vote, per-check consistency,
 //! severity-weighted consistency score, overall status.
 //!
 //! Cases the seed leaves open are decided here and listed in the README
@@ -7,20 +7,76 @@
 use crate::model::Severity;
 use crate::model::{STABILITY_THRESHOLD, Status, Verdict};
 
-/// Majority (plurality) verdict of the runs; a tie or no runs is `indeterminate` (fail closed).
-pub fn majority(runs: &[Verdict]) -> Verdict {
-    let count = |v| runs.iter().filter(|r| **r == v).count();
-    let tallies = [
-        (Verdict::Fail, count(Verdict::Fail)),
-        (Verdict::Pass, count(Verdict::Pass)),
-        (Verdict::Indeterminate, count(Verdict::Indeterminate)),
-    ];
-    let best = tallies.iter().map(|t| t.1).max().unwrap_or(0);
-    let leaders: Vec<_> = tallies.iter().filter(|t| t.1 == best && best > 0).collect();
-    match leaders.as_slice() {
-        [(v, _)] => *v,
-        _ => Verdict::Indeterminate,
+/// How many runs gave each result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Split {
+    pub pass: u32,
+    pub fail: u32,
+    pub indeterminate: u32,
+}
+
+impl Split {
+    pub fn of(runs: &[Verdict]) -> Split {
+        let count = |v| runs.iter().filter(|r| **r == v).count() as u32;
+        Split {
+            pass: count(Verdict::Pass),
+            fail: count(Verdict::Fail),
+            indeterminate: count(Verdict::Indeterminate),
+        }
     }
+
+    pub fn total(&self) -> u32 {
+        self.pass + self.fail + self.indeterminate
+    }
+
+    /// Each result with its count, most first (ties: fail, pass, indeterminate).
+    fn ranked(&self) -> [(Verdict, u32); 3] {
+        let mut r = [
+            (Verdict::Fail, self.fail),
+            (Verdict::Pass, self.pass),
+            (Verdict::Indeterminate, self.indeterminate),
+        ];
+        r.sort_by_key(|t| std::cmp::Reverse(t.1));
+        r
+    }
+
+    /// The result more than half of the runs gave, if one did.
+    pub fn strict_majority(&self) -> Option<Verdict> {
+        let (v, n) = self.ranked()[0];
+        (2 * n > self.total()).then_some(v)
+    }
+
+    /// "3 pass, 2 fail, 2 indeterminate" (results no run gave left out).
+    pub fn describe(&self) -> String {
+        self.ranked()
+            .iter()
+            .filter(|t| t.1 > 0)
+            .map(|(v, n)| format!("{n} {}", v.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The result a strict majority of the runs gave (more than half of them); without one,
+/// or with no runs, `indeterminate` (fail closed).
+pub fn majority(runs: &[Verdict]) -> Verdict {
+    Split::of(runs)
+        .strict_majority()
+        .unwrap_or(Verdict::Indeterminate)
+}
+
+/// The note of a check whose runs have no strict majority: the split, and what was needed.
+pub fn no_majority_note(runs: &[Verdict]) -> Option<String> {
+    let split = Split::of(runs);
+    if runs.is_empty() || split.strict_majority().is_some() {
+        return None;
+    }
+    Some(format!(
+        "No majority: of {} runs, {}; a result needs more than half of the runs ({}).",
+        split.total(),
+        split.describe(),
+        split.total() / 2 + 1
+    ))
 }
 
 /// 1.0 if all runs agree, 0.5 if 2 of 3, 0.0 if all differ. Generalized as
@@ -101,6 +157,16 @@ mod tests {
             majority(&[Indeterminate, Indeterminate, Pass]),
             Indeterminate
         );
+        // A plurality is not a majority: 3 of 7 is not more than half.
+        let seven = [Pass, Pass, Pass, Fail, Fail, Indeterminate, Indeterminate];
+        assert_eq!(majority(&seven), Indeterminate);
+        assert_eq!(
+            no_majority_note(&seven).unwrap(),
+            "No majority: of 7 runs, 3 pass, 2 fail, 2 indeterminate; a result needs more than half of the runs (4)."
+        );
+        assert_eq!(majority(&[Pass, Pass, Fail, Fail]), Indeterminate);
+        assert_eq!(majority(&[Fail, Fail, Fail, Pass, Pass]), Fail);
+        assert_eq!(no_majority_note(&[Fail, Fail, Pass]), None);
     }
 
     #[test]

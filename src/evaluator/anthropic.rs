@@ -60,6 +60,9 @@ pub fn interpret(reply: HttpReply) -> Result<ModelReply, EvalError> {
             usage: Usage::default(),
         });
     };
+    if body["stop_reason"] == "refusal" {
+        return Err(EvalError::Refused("stop_reason `refusal`".into()));
+    }
     let blocks = body["content"].as_array().cloned().unwrap_or_default();
     let tool_input = blocks
         .iter()
@@ -103,9 +106,22 @@ fn classify_error(reply: &HttpReply) -> EvalError {
         400..=499 if lower.contains("credit balance") || lower.contains("billing") => {
             EvalError::QuotaExhausted
         }
+        400..=499 if is_policy_message(&lower) => EvalError::Refused(message.clone()),
         400..=499 => EvalError::InvalidRequest(describe(status, kind, &message)),
         code => EvalError::Server(code),
     }
+}
+
+/// A 4xx whose message says a content or usage policy blocked the request or the answer.
+pub(crate) fn is_policy_message(lower: &str) -> bool {
+    [
+        "content filtering policy",
+        "content policy",
+        "usage policy",
+        "content_filter",
+    ]
+    .iter()
+    .any(|p| lower.contains(p))
 }
 
 fn describe(status: StatusCode, kind: &str, message: &str) -> String {

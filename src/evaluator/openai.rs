@@ -127,11 +127,16 @@ pub fn interpret(reply: HttpReply) -> Result<ModelReply, EvalError> {
     };
     let choice = &body["choices"][0];
     let message = &choice["message"];
-    let raw = message["content"]
-        .as_str()
-        .or_else(|| message["refusal"].as_str())
-        .unwrap_or("")
-        .to_string();
+    if let Some(refusal) = message["refusal"].as_str().filter(|r| !r.trim().is_empty()) {
+        return Err(EvalError::Refused(format!(
+            "refusal: {}",
+            clip(refusal, 200)
+        )));
+    }
+    if choice["finish_reason"] == "content_filter" {
+        return Err(EvalError::Refused("finish_reason `content_filter`".into()));
+    }
+    let raw = message["content"].as_str().unwrap_or("").to_string();
     Ok(ModelReply {
         raw,
         truncated: choice["finish_reason"] == "length",
@@ -140,6 +145,14 @@ pub fn interpret(reply: HttpReply) -> Result<ModelReply, EvalError> {
             output_tokens: body["usage"]["completion_tokens"].as_u64(),
         },
     })
+}
+
+/// At most `max` characters of `s`.
+fn clip(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
 }
 
 fn classify_error(reply: &HttpReply) -> EvalError {
@@ -155,6 +168,16 @@ fn classify_error(reply: &HttpReply) -> EvalError {
     match reply.status.as_u16() {
         _ if code == "insufficient_quota" || kind == "insufficient_quota" => {
             EvalError::QuotaExhausted
+        }
+        400..=499
+            if ["content_filter", "content_policy_violation"].contains(&code)
+                || super::anthropic::is_policy_message(&message.to_ascii_lowercase()) =>
+        {
+            EvalError::Refused(if message.is_empty() {
+                code.to_string()
+            } else {
+                message
+            })
         }
         401 | 403 => EvalError::Auth,
         429 => EvalError::RateLimited {

@@ -66,6 +66,10 @@ pub enum EvalError {
     TooLarge(usize),
     #[error("the evaluator followed an instruction planted in the document (canary)")]
     InjectionSusceptible,
+    /// The provider or model declined on policy grounds (a refusal stop reason, a content
+    /// filter, a content-policy error). Not retried: the same request gets the same answer.
+    #[error("the evaluator refused on policy grounds ({0})")]
+    Refused(String),
 }
 
 impl EvalError {
@@ -86,6 +90,7 @@ impl EvalError {
             EvalError::Redirected(_) => RunErrorKind::Redirected,
             EvalError::TooLarge(_) => RunErrorKind::TooLarge,
             EvalError::InjectionSusceptible => RunErrorKind::InjectionSusceptible,
+            EvalError::Refused(_) => RunErrorKind::Refused,
         }
     }
 

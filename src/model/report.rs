@@ -68,6 +68,24 @@ pub struct Report {
     /// `byop repair`: both deterministic validations and the repair's outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repair: Option<crate::model::RepairRecord>,
+    /// The versions an evidence-contract document declares (its evidence set's and its
+    /// decision token's), when it declares any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence_contract: Option<ContractVersions>,
+}
+
+/// Versions declared by the evidence set and the structured output's decision token.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct ContractVersions {
+    /// The evidence set's `schema_version`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence_set_schema_version: Option<String>,
+    /// The decision token's `schema_version`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision_token_schema_version: Option<String>,
+    /// The decision token's `constitution_version`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub constitution_version: Option<String>,
 }
 
 /// Who chose the playbook a document is checked against.
@@ -246,6 +264,8 @@ pub enum RunErrorKind {
     TooLarge,
     /// The evaluator followed an instruction planted in the document (canary).
     InjectionSusceptible,
+    /// The evaluator refused on policy grounds (refusal stop reason, content filter).
+    Refused,
 }
 
 impl RunErrorKind {
@@ -265,6 +285,7 @@ impl RunErrorKind {
             RunErrorKind::Redirected => "redirected",
             RunErrorKind::TooLarge => "too_large",
             RunErrorKind::InjectionSusceptible => "injection_susceptible",
+            RunErrorKind::Refused => "refused",
         }
     }
 }
@@ -383,12 +404,21 @@ impl Report {
     }
 
     /// Checks the evaluator was asked about and could not answer at all (every run an
-    /// error), with the first error: what a CI gate must not pass over.
+    /// error), and checks left indeterminate by a refusal (LC-005) or by rate limiting
+    /// past the retries (LC-006), with the first error: what a CI gate must not pass over.
     pub fn unevaluated(&self) -> Vec<(&str, RunErrorKind)> {
+        let refused_or_throttled =
+            |c: &CheckResult| matches!(c.code.as_deref(), Some("LC-005" | "LC-006"));
         self.check_results
             .iter()
-            .filter(|c| !c.raw_runs.is_empty() && c.raw_runs.iter().all(|r| r.error.is_some()))
-            .filter_map(|c| Some((c.check_id.as_str(), c.raw_runs[0].error?)))
+            .filter(|c| {
+                !c.raw_runs.is_empty()
+                    && (c.raw_runs.iter().all(|r| r.error.is_some()) || refused_or_throttled(c))
+            })
+            .filter_map(|c| {
+                let first = c.raw_runs.iter().find_map(|r| r.error)?;
+                Some((c.check_id.as_str(), first))
+            })
             .collect()
     }
 }

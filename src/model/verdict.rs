@@ -22,6 +22,12 @@ impl Mode {
             Mode::Full => 3,
         }
     }
+    /// Whether a report made in `reference` mode may be what a run in this mode measures
+    /// its drift against: a deterministic report says nothing about how an evaluation
+    /// drifted, so it serves deterministic runs only.
+    pub fn may_drift_from(self, reference: Mode) -> bool {
+        reference != Mode::Deterministic || self == Mode::Deterministic
+    }
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::Deterministic => "deterministic",

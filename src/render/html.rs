@@ -23,7 +23,8 @@ struct ReportPage<'a> {
     cards: Vec<Card<'a>>,
     segments: Vec<Segment<'a>>,
     located_count: usize,
-    variance: VarianceView<'a>,
+    /// Full mode only: one run per check has no variance to show.
+    variance: Option<VarianceView<'a>>,
     drift: Option<DriftView>,
     integrity: &'a Integrity,
     json: String,
@@ -220,8 +221,11 @@ pub fn report(report: &Report, document_text: &str, baseline: Option<&Report>) -
         located_count: spans.len(),
         segments: segments(document_text, &spans),
         cards,
-        variance: variance_view(&report.variance_summary),
-        drift: baseline.map(|b| drift_view(&compare::compare(b, report))),
+        variance: (report.execution_mode == Mode::Full)
+            .then(|| variance_view(&report.variance_summary)),
+        drift: baseline
+            .filter(|b| report.execution_mode.may_drift_from(b.execution_mode))
+            .map(|b| drift_view(&compare::compare(b, report))),
         integrity: &report.integrity,
         json: serde_json::to_string_pretty(&envelope).expect("a report always serializes"),
         json_filename: format!("byop-{id}.json"),

@@ -46,6 +46,10 @@ pub fn report(r: &Report, color: bool) -> String {
     let dim = Style::new().dimmed();
     let bold = Style::new().bold();
     let mut out = header(r, color);
+    // The disclaimers come first, before any result, as in every view of a report.
+    for d in DISCLAIMERS {
+        out += &format!("  {}\n", paint(color, bold, d));
+    }
     for c in &r.check_results {
         out += &check_lines(c, color);
     }
@@ -86,7 +90,6 @@ pub fn report(r: &Report, color: bool) -> String {
             out += &format!("   - {s}\n");
         }
     }
-    out += &format!("  {}\n", paint(color, dim, &DISCLAIMERS.join(" ")));
     out
 }
 

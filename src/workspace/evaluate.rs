@@ -18,17 +18,22 @@ pub enum EvaluateError {
     Store(#[from] StoreError),
 }
 
-/// What drift compares with: the saved baseline, else `latest`, the latest earlier report
-/// of the same mode (a deterministic report says nothing about how an evaluation
-/// drifted). Both come from rows whose MAC verified: written by this user's byop, so
-/// their ids match their content without hashing them again.
+/// What drift compares with, for a run in `mode`: the saved baseline, else `latest`, the
+/// latest earlier report of the same mode. A deterministic baseline serves deterministic
+/// runs only (it says nothing about how an evaluation drifted). Both come from rows whose
+/// MAC verified: written by this user's byop, so their ids match their content without
+/// hashing them again.
 pub fn drift_reference(
     store: &Store,
     doc_key: &str,
     playbook_hash: &str,
+    mode: crate::model::Mode,
     latest: Option<&Report>,
 ) -> Result<Option<DriftReference>, StoreError> {
-    if let Some(report) = store.baseline(doc_key, playbook_hash)? {
+    let baseline = store
+        .baseline(doc_key, playbook_hash)?
+        .filter(|b| mode.may_drift_from(b.execution_mode));
+    if let Some(report) = baseline {
         return Ok(Some(DriftReference {
             report,
             kind: ReferenceKind::Baseline,
@@ -105,7 +110,7 @@ pub async fn evaluate_unsaved(
         let mode = runner::effective_mode(&opts);
         let hash = &resolved.playbook.logic_hash;
         let found = store.latest_report_in_mode(doc_key, hash, mode)?;
-        opts.reference = drift_reference(store, doc_key, hash, found.as_ref())?;
+        opts.reference = drift_reference(store, doc_key, hash, mode, found.as_ref())?;
         latest = Some((mode, found));
         opts.cache = Some(Arc::new(crate::store::DocCache {
             store: store.clone(),

@@ -107,6 +107,12 @@ pub enum Step {
     QuotaExhausted,
     /// 401.
     Unauthorized,
+    /// The model declines on policy grounds: Anthropic `stop_reason: "refusal"`; OpenAI a
+    /// `message.refusal` with `content: null` (structured outputs).
+    Refusal,
+    /// A content filter stops the answer: OpenAI `finish_reason: "content_filter"`;
+    /// Anthropic a 400 "Output blocked by content filtering policy".
+    ContentFiltered,
     /// A repair answer (`byop repair`): `{"corrected_output": …, "changes": …}`, the
     /// corrected output being `text`, or with `append` the request's AI output + `text`.
     Repaired {
@@ -593,6 +599,22 @@ fn respond(wire: Wire, step: &Step, request: &RecordedRequest) -> Response {
                 "You exceeded your current quota, please check your plan and billing details.",
             ),
         },
+        Step::Refusal => refusal(wire, &model),
+        Step::ContentFiltered => match wire {
+            Wire::Anthropic => anthropic_error(
+                400,
+                "invalid_request_error",
+                "Output blocked by content filtering policy",
+            ),
+            Wire::OpenAi => json_response(
+                200,
+                &json!({
+                    "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": model,
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": null}, "finish_reason": "content_filter"}],
+                    "usage": {"prompt_tokens": 10, "completion_tokens": 0, "total_tokens": 10},
+                }),
+            ),
+        },
         Step::Unauthorized => match wire {
             Wire::Anthropic => anthropic_error(401, "authentication_error", "invalid x-api-key"),
             Wire::OpenAi => openai_error(
@@ -603,6 +625,24 @@ fn respond(wire: Wire, step: &Step, request: &RecordedRequest) -> Response {
             ),
         },
     }
+}
+
+const REFUSAL_TEXT: &str = "I can't help with evaluating this request.";
+
+fn refusal(wire: Wire, model: &str) -> Response {
+    let body = match wire {
+        Wire::Anthropic => json!({
+            "id": "msg_fake", "type": "message", "role": "assistant", "model": model,
+            "content": [{"type": "text", "text": REFUSAL_TEXT}], "stop_reason": "refusal",
+            "stop_sequence": null, "usage": {"input_tokens": 10, "output_tokens": 5},
+        }),
+        Wire::OpenAi => json!({
+            "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "refusal": REFUSAL_TEXT}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+        }),
+    };
+    json_response(200, &body)
 }
 
 enum Answer {

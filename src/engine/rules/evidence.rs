@@ -1,7 +1,8 @@
 //! `evidence_set`: the evidence set named in front matter (`byop: evidence:`, seed 004 §5.1)
 //! is schema-valid (LC-003), intact (`evidence_hash` over the RFC 8785 canonical JSON of every
 //! other field, LC-002), from an allowed origin (LC-002), complete (`missing`, LC-001) and in
-//! force at the as-of date (LC-004); every statute or case the output cites is one of its
+//! force at the as-of date (LC-004), fresh (`retrieved_at` no longer ago than `ttl_seconds` at
+//! evaluation time, LC-004); every statute or case the output cites is one of its
 //! `items[].ref` (LC-002). Without an evidence set, an output that cites statutes or cases is
 //! `indeterminate` (LC-001); one that cites none has nothing to check.
 
@@ -39,6 +40,9 @@ pub struct EvidenceSet {
     pub evidence_hash: String,
     pub retrieved_at: String,
     pub ttl_seconds: u64,
+    /// The evidence-set schema's version (optional; non-empty when given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema_version: Option<String>,
 }
 
 #[derive(Debug, Deserialize, serde::Serialize)]
@@ -142,7 +146,7 @@ impl CompiledRule for EvidenceRule {
                 hits,
             ));
         };
-        let problems = check_set(raw, c, &cites, fm_at);
+        let problems = check_set(raw, c, cx.now, &cites, fm_at);
         if problems.is_empty() {
             return Some(RuleOutcome {
                 verdict: Verdict::Pass,
@@ -205,6 +209,7 @@ fn hit((start, end): (usize, usize), note: &str) -> Hit {
 fn check_set(
     raw: &str,
     c: &super::kind::Companions,
+    now: Option<jiff::Timestamp>,
     cites: &[LegalCitation],
     fm_at: (usize, usize),
 ) -> Vec<Problem> {
@@ -251,6 +256,19 @@ fn check_set(
             "the evidence set says evidence is missing (`missing: true`)".into(),
         ));
     }
+    if set
+        .schema_version
+        .as_deref()
+        .is_some_and(|v| v.trim().is_empty())
+    {
+        out.push(p("LC-003", "schema_version is empty".into()));
+    }
+    if let Some(problem) = freshness(&set, now) {
+        out.push(Problem {
+            span: Some(fm_at),
+            ..problem
+        });
+    }
     temporal(&set, c, &mut out, fm_at);
     for l in cites {
         if !set
@@ -273,6 +291,53 @@ fn check_set(
     };
     out.sort_by_key(|p| rank(p.code));
     out
+}
+
+/// `retrieved_at` must parse; evidence retrieved longer ago than `ttl_seconds` at `now` is
+/// stale (a cache must fetch it again).
+fn freshness(set: &EvidenceSet, now: Option<jiff::Timestamp>) -> Option<Problem> {
+    let problem = |code, message| Problem {
+        code,
+        message,
+        span: None,
+    };
+    let Some(at) = super::lawmadi::parse_timestamp(&set.retrieved_at) else {
+        return Some(problem(
+            "LC-003",
+            format!(
+                "retrieved_at `{}` is not an ISO-8601 timestamp with an offset (e.g. 2026-01-01T10:00:00Z)",
+                set.retrieved_at
+            ),
+        ));
+    };
+    let age = now?.as_second() - at.as_second();
+    let ttl = i64::try_from(set.ttl_seconds).unwrap_or(i64::MAX);
+    (age > ttl).then(|| {
+        problem(
+            "LC-004",
+            format!(
+                "the evidence is stale: retrieved {} ago ({age} s, at {}), past its ttl_seconds of {ttl}; fetch it again",
+                human_age(age),
+                set.retrieved_at.trim()
+            ),
+        )
+    })
+}
+
+/// `3 d 4 h`, `2 h 5 min`, `7 min 30 s`, `42 s`.
+fn human_age(secs: i64) -> String {
+    let (d, h, m, s) = (
+        secs / 86_400,
+        secs % 86_400 / 3600,
+        secs % 3600 / 60,
+        secs % 60,
+    );
+    match (d, h, m) {
+        (0, 0, 0) => format!("{s} s"),
+        (0, 0, _) => format!("{m} min {s} s"),
+        (0, _, _) => format!("{h} h {m} min"),
+        _ => format!("{d} d {h} h"),
+    }
 }
 
 fn temporal(

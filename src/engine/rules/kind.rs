@@ -45,6 +45,9 @@ pub struct RuleContext<'a> {
     pub prose: ProseMap,
     /// The document's companions and evidence policy (empty when there are none).
     pub companions: Companions<'a>,
+    /// The evaluation time, against which evidence freshness (`ttl_seconds`) is judged;
+    /// `None` leaves freshness unjudged (the runner always sets it).
+    pub now: Option<jiff::Timestamp>,
     /// The source companion indexed once for every grounding check of a run.
     grounding: std::cell::OnceCell<Option<crate::engine::grounding::Source<'a>>>,
 }
@@ -76,8 +79,15 @@ impl<'a> RuleContext<'a> {
             body,
             prose: ProseMap::new(text, body),
             companions: Companions::default(),
+            now: None,
             grounding: std::cell::OnceCell::new(),
         }
+    }
+
+    /// This context, evaluated at `now`.
+    pub fn at(mut self, now: jiff::Timestamp) -> Self {
+        self.now = Some(now);
+        self
     }
 
     /// The source companion, indexed for grounding on first use; `None` without a source.

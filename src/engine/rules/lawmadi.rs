@@ -1,14 +1,17 @@
 //! `lawmadi_output`: an output that is a JSON object (bare or in one ```json fence) must follow
-//! seed 004 §8's strict schema: a success (§8.1) with `decision_token` and an evidence hash, or
-//! a fail-closed response (§8.2) with a stable `LC-` code. Violations are LC-003; a success whose
-//! evidence hash differs from the evidence set's is LC-002. Other outputs have nothing to check.
+//! the evidence contract's strict output schema (docs/contracts.md): a success with
+//! `decision_token` and an evidence hash, or a fail-closed response with a stable `LC-` code.
+//! Field formats are part of the schema: `request_id` a UUID, `created_at` an ISO-8601
+//! timestamp, the token's hashes sha256 hex, `constitution_version` and any `schema_version`
+//! non-empty. Violations are LC-003; a success whose evidence hash differs from the evidence
+//! set's is LC-002. Other outputs have nothing to check.
 
 use std::sync::Arc;
 
 use serde::Deserialize;
 
 use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome};
-use crate::model::Verdict;
+use crate::model::{ContractVersions, Verdict};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -50,6 +53,9 @@ struct DecisionToken {
     decision_graph_hash: String,
     constitution_version: String,
     digital_signature: String,
+    /// The token schema's version (optional; non-empty when given).
+    #[serde(default)]
+    schema_version: Option<String>,
 }
 
 /// Read only to validate the shape.
@@ -105,6 +111,85 @@ fn is_hex_hash(s: &str) -> bool {
     h.len() == 64 && h.chars().all(|c| c.is_ascii_hexdigit())
 }
 
+fn is_uuid(s: &str) -> bool {
+    uuid::Uuid::try_parse(s).is_ok()
+}
+
+/// An ISO-8601 / RFC 3339 timestamp with a UTC offset (`2026-01-01T10:00:00Z`).
+pub fn parse_timestamp(s: &str) -> Option<jiff::Timestamp> {
+    s.trim().parse().ok()
+}
+
+/// The first field of a fail-closed response whose format is wrong.
+fn fail_closed_format(f: &FailClosed) -> Option<String> {
+    (!is_uuid(&f.request_id)).then(|| format!("request_id `{}` is not a UUID", f.request_id))
+}
+
+/// The first field of a success response whose format is wrong.
+fn success_format(ok: &Success) -> Option<String> {
+    let t = &ok.decision_token;
+    if !is_uuid(&ok.request_id) {
+        return Some(format!("request_id `{}` is not a UUID", ok.request_id));
+    }
+    if parse_timestamp(&t.created_at).is_none() {
+        return Some(format!(
+            "decision_token.created_at `{}` is not an ISO-8601 timestamp with an offset (e.g. 2026-01-01T10:00:00Z)",
+            t.created_at
+        ));
+    }
+    for (name, value) in [
+        ("input_hash", &t.input_hash),
+        ("drf_evidence_hash", &t.drf_evidence_hash),
+        ("decision_graph_hash", &t.decision_graph_hash),
+    ] {
+        if !is_hex_hash(value) {
+            let what = if name == "drf_evidence_hash" {
+                " (the evidence hash)"
+            } else {
+                ""
+            };
+            return Some(format!(
+                "decision_token.{name}{what} `{value}` is not a sha256 (64 hex digits)"
+            ));
+        }
+    }
+    if t.constitution_version.trim().is_empty() {
+        return Some("decision_token.constitution_version is empty".into());
+    }
+    if t.schema_version
+        .as_deref()
+        .is_some_and(|v| v.trim().is_empty())
+    {
+        return Some("decision_token.schema_version is empty".into());
+    }
+    None
+}
+
+/// The versions a document declares: its evidence set's `schema_version`, and its
+/// structured output's decision token's `schema_version` and `constitution_version`.
+/// `None` when it declares none (absent, empty, or not JSON).
+pub fn versions(
+    text: &str,
+    body: (usize, usize),
+    evidence: Option<&str>,
+) -> Option<ContractVersions> {
+    let parse = |json: &str| serde_json::from_str::<serde_json::Value>(json).ok();
+    let token = json_body(text, body)
+        .and_then(|(_, _, json)| parse(json))
+        .and_then(|v| v.get("decision_token").cloned());
+    let set = evidence.and_then(parse);
+    let field = |v: Option<&serde_json::Value>, name: &str| {
+        v.and_then(|v| v.get(name)?.as_str().map(str::trim).map(str::to_string))
+            .filter(|s| !s.is_empty())
+    };
+    let found = ContractVersions {
+        evidence_set_schema_version: field(set.as_ref(), "schema_version"),
+        decision_token_schema_version: field(token.as_ref(), "schema_version"),
+        constitution_version: field(token.as_ref(), "constitution_version"),
+    };
+    (found != ContractVersions::default()).then_some(found)
+}
+
 impl CompiledRule for LawmadiRule {
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
         let Some((s, e, json)) = json_body(cx.text, cx.body) else {
@@ -150,6 +235,9 @@ impl CompiledRule for LawmadiRule {
                     "LC-003",
                     format!("fail-closed code `{}` is not one of LC-001…LC-006", f.code),
                 )),
+                Ok(f) if fail_closed_format(&f).is_some() => {
+                    Some(fail("LC-003", fail_closed_format(&f).expect("checked")))
+                }
                 Ok(f) => {
                     let _ = (
                         &f.request_id,
@@ -183,6 +271,9 @@ impl CompiledRule for LawmadiRule {
                         ));
                     }
                 };
+                if let Some(problem) = success_format(&ok) {
+                    return Some(fail("LC-003", problem));
+                }
                 let hash = ok
                     .evidence_hash
                     .as_deref()
@@ -209,14 +300,7 @@ impl CompiledRule for LawmadiRule {
                     ok.fail_closed,
                 );
                 let t = &ok.decision_token;
-                let _ = (
-                    &t.decision_id,
-                    &t.created_at,
-                    &t.input_hash,
-                    &t.decision_graph_hash,
-                    &t.constitution_version,
-                    &t.digital_signature,
-                );
+                let _ = (&t.decision_id, &t.digital_signature);
                 Some(RuleOutcome {
                     verdict: Verdict::Pass,
                     hits: vec![],
@@ -240,7 +324,7 @@ impl CompiledRule for LawmadiRule {
     }
 
     fn describe(&self) -> String {
-        "When the output is a JSON object, validates it against seed 004 §8's strict schema (LC-003); a success needs decision_token and an evidence hash matching the evidence set's (LC-002). Proves a violation.".into()
+        "When the output is a JSON object, validates it against the evidence contract's strict output schema and field formats (LC-003); a success needs decision_token and an evidence hash matching the evidence set's (LC-002). Proves a violation.".into()
     }
 }
 

@@ -34,6 +34,7 @@ pub use kind::{
     Companions, CompiledRule, Hit, ReportLevel, RuleContext, RuleError, RuleOutcome, Seg,
     SourceRef, params, yes,
 };
+pub use lawmadi::versions as contract_versions;
 pub use markdown::{ProseMap, is_heading_line, sentence_bounds};
 
 /// A rule kind's name and how to compile its parameters.

@@ -1,7 +1,9 @@
 //! Adaptive runs in full mode. Three runs are a floor, not a measurement, when they
-//! disagree. The rule, in one sentence: when a check's runs disagree, more are drawn —
-//! each time the fewest that could settle it — until the leading result is ahead of the
-//! runner-up by more than the runs left (it can no longer be caught) or `max_runs` is reached.
+//! disagree. A result stands only with a strict majority (more than half) of the runs
+//! drawn. The rule, in one sentence: while a check's runs disagree, more are drawn — each
+//! time the fewest that could settle it — until one result holds more than half of
+//! `max_runs` (no further run could take its majority away), no result can reach that any
+//! more, or `max_runs` is reached.
 
 use crate::evaluator::RunResult;
 use crate::model::Verdict;
@@ -16,7 +18,8 @@ pub fn outcome(r: &RunResult) -> Verdict {
         .map_or(Verdict::Indeterminate, |v| v.result)
 }
 
-/// How many more runs a check needs, given the outcomes of its runs so far (0: settled).
+/// How many more runs a check needs, given the outcomes of its runs so far (0: settled,
+/// out of reach, or at `max_runs`).
 pub fn more_runs(outcomes: &[Verdict], max_runs: u32) -> u32 {
     let done = outcomes.len() as u32;
     if done == 0 || done >= max_runs {
@@ -25,17 +28,20 @@ pub fn more_runs(outcomes: &[Verdict], max_runs: u32) -> u32 {
     let mut counts = [Verdict::Pass, Verdict::Fail, Verdict::Indeterminate]
         .map(|v| outcomes.iter().filter(|&&o| o == v).count() as u32);
     counts.sort_unstable_by(|a, b| b.cmp(a));
-    let (leader, second) = (counts[0], counts[1]);
-    if second == 0 {
+    let leader = counts[0];
+    if leader == done {
         return 0; // unanimous
     }
-    let left = max_runs - done;
-    let lead = leader - second;
-    if lead > left {
-        return 0; // the leader cannot be caught
+    let needed = max_runs / 2 + 1; // more than half of max_runs
+    if leader >= needed {
+        return 0; // decided: the rest of the runs could not take the majority away
     }
-    // If every new run went to the leader, x runs settle it when lead + x > left - x.
-    ((left - lead) / 2 + 1).min(left)
+    let left = max_runs - done;
+    if leader + left < needed {
+        return 0; // no result can reach a majority any more
+    }
+    // The fewest runs that could settle it: every one going to the leader.
+    (needed - leader).min(left)
 }
 
 #[cfg(test)]
@@ -64,7 +70,7 @@ mod tests {
     }
 
     #[test]
-    fn three_way_splits_count_the_runner_up() {
+    fn three_way_splits_draw_what_one_result_needs() {
         // 1–1–1 with 4 left: three runs for one result make 4–1–1 with 1 left.
         assert_eq!(more_runs(&[P, F, I], 7), 3);
     }
@@ -76,9 +82,18 @@ mod tests {
     }
 
     #[test]
-    fn a_split_that_stops_early_has_a_leader_no_continuation_can_catch() {
+    fn a_majority_out_of_reach_stops_early() {
+        // 2–2–2 with 1 left: no result can reach 4 of 7.
+        assert_eq!(more_runs(&[P, F, I, P, F, I], 7), 0);
+        // 3–2–1 with 1 left: the leader can still reach 4.
+        assert_eq!(more_runs(&[P, F, I, P, F, P], 7), 1);
+    }
+
+    #[test]
+    fn a_split_that_stops_early_is_decided_or_out_of_reach() {
         // Every sequence of up to 7 outcomes: when runs disagree and the rule stops before
-        // max_runs, even if all remaining runs went to one other result it stays behind.
+        // max_runs, either the leader keeps its strict majority whatever the remaining
+        // runs say, or no result could reach a strict majority of 7.
         let mut stack: Vec<Vec<Verdict>> = vec![vec![]];
         let mut early_stops = 0;
         while let Some(seq) = stack.pop() {
@@ -87,10 +102,10 @@ mod tests {
             if split && seq.len() < 7 && more_runs(&seq, 7) == 0 {
                 early_stops += 1;
                 let left = 7 - seq.len();
-                let leader = [P, F, I].into_iter().max_by_key(|&v| count(v)).unwrap();
-                for other in [P, F, I].into_iter().filter(|&v| v != leader) {
-                    assert!(count(other) + left < count(leader), "{seq:?}");
-                }
+                let best = [P, F, I].into_iter().map(count).max().unwrap();
+                let decided = 2 * best > 7;
+                let out_of_reach = 2 * (best + left) <= 7;
+                assert!(decided || out_of_reach, "{seq:?}");
             }
             if seq.len() < 7 {
                 for v in [P, F, I] {

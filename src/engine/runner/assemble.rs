@@ -3,7 +3,7 @@
 
 use super::local::Prepared;
 use super::options::DriftReference;
-use super::report_level::{Current, drift_result, variance_result};
+use super::report_level::{Current, consistency_score, drift_result, variance_result};
 use super::summary::summarize;
 use crate::engine::aggregate::{self, CheckSummary};
 use crate::engine::document::Document;
@@ -74,6 +74,13 @@ impl Assembly<'_> {
             request_id: self.request_id,
             validation: crate::engine::plan::combine(self.prepared.parts.iter().flatten()),
             repair: None,
+            evidence_contract: crate::engine::rules::contract_versions(
+                &doc.text,
+                doc.body,
+                doc.evidence
+                    .as_ref()
+                    .map(crate::engine::document::Companion::text),
+            ),
         };
         report.report_id = crate::model::integrity::report_id(&report);
         report
@@ -171,8 +178,9 @@ impl Assembly<'_> {
     }
 }
 
-/// Runs behind the score, the severity-weighted consistency of the checks that were
-/// decided (report-level ones excluded), and the checks whose runs disagree.
+/// Runs behind the score, the consistency score (`consistency_score`: the same figure
+/// `run_variance` judges; 1.0 when no check was judged in repeated runs), and the checks
+/// whose runs disagree.
 fn variance_summary(playbook: &LoadedPlaybook, results: &[CheckResult]) -> VarianceSummary {
     let checks = &playbook.playbook.checks;
     let num_runs = results
@@ -181,19 +189,13 @@ fn variance_summary(playbook: &LoadedPlaybook, results: &[CheckResult]) -> Varia
         .max()
         .unwrap_or(0)
         .max(1);
-    let evaluated: Vec<(Severity, f64)> = results
-        .iter()
-        .zip(checks)
-        .filter(|(r, c)| !c.is_report_level() && !r.raw_runs.is_empty())
-        .map(|(r, _)| (r.severity, r.per_check_consistency))
-        .collect();
     let divergent_findings = results
         .iter()
         .filter(|r| r.raw_runs.len() > 1 && r.per_check_consistency < 1.0)
         .map(|r| {
             let runs: Vec<&str> = r.raw_runs.iter().map(|x| x.result.as_str()).collect();
             format!(
-                "{}: runs disagree ({}); majority {}",
+                "{}: runs disagree ({}); result {}",
                 r.check_id,
                 runs.join(", "),
                 r.result.as_str()
@@ -213,7 +215,7 @@ fn variance_summary(playbook: &LoadedPlaybook, results: &[CheckResult]) -> Varia
     VarianceSummary {
         runs_per_check,
         num_runs,
-        consistency_score: aggregate::weighted_consistency(&evaluated),
+        consistency_score: consistency_score(results, checks).unwrap_or(1.0),
         divergent_findings,
         injection_susceptible_runs,
     }

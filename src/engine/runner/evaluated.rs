@@ -1,13 +1,14 @@
-//! Evaluator runs → one check result: majority vote, consistency, the agreeing runs'
-//! confidence, located citations and notes. Errors count as indeterminate runs and
-//! stay apart from fails.
+//! Evaluator runs → one check result: the strict-majority vote, consistency, the agreeing
+//! runs' confidence, located citations and notes. Errors count as indeterminate runs and
+//! stay apart from fails. Without a strict majority the check is indeterminate, its notes
+//! giving the split, and no run's citations or confidence stand for it.
 
 use std::collections::HashSet;
 
 use super::local::Prepared;
 use crate::engine::aggregate;
 use crate::evaluator::RunResult;
-use crate::model::{Check, CheckResult, Citation, Located, RawRun, Verdict};
+use crate::model::{Check, CheckResult, Citation, Located, RawRun, RunErrorKind, Verdict};
 
 pub(super) fn evaluated_result(
     prepared: &Prepared,
@@ -20,18 +21,27 @@ pub(super) fn evaluated_result(
         .collect();
     let verdicts: Vec<Verdict> = raw_runs.iter().map(|r| r.result).collect();
     let result = aggregate::majority(&verdicts);
-    let agreeing: Vec<&RawRun> = raw_runs.iter().filter(|r| r.result == result).collect();
+    let split = aggregate::no_majority_note(&verdicts);
+    let agreeing: Vec<&RawRun> = raw_runs
+        .iter()
+        .filter(|r| split.is_none() && r.result == result)
+        .collect();
     let mut seen = HashSet::new();
     let citations: Vec<Citation> = agreeing
         .iter()
         .flat_map(|r| r.evidence_citations.iter().cloned())
         .filter(|c| seen.insert(c.span.clone()))
         .collect();
-    let notes = with_errors(first_note(&agreeing), &raw_runs);
+    let notes = with_errors(split.unwrap_or_else(|| first_note(&agreeing)), &raw_runs);
     let assumptions = assumptions_of(&agreeing, runs);
     let (result, notes) = require_evidence(check, result, &citations, notes);
+    let code = fail_closed_code(result, &raw_runs);
+    let notes = match code {
+        Some(code) => format!("{code}: {notes}"),
+        None => notes,
+    };
     CheckResult {
-        code: None,
+        code: code.map(str::to_string),
         check_id: check.id.clone(),
         result,
         per_check_confidence: mean_confidence(&agreeing),
@@ -71,6 +81,23 @@ fn raw_run(prepared: &Prepared, run: u32, r: &RunResult) -> RawRun {
             raw_response: r.raw.clone(),
             cached: false,
         },
+    }
+}
+
+/// The evidence contract's code for an indeterminate check the evaluator would not
+/// answer: LC-005 when it refused on policy grounds in any run, else LC-006 when rate
+/// limiting outlasted the retries in any run.
+fn fail_closed_code(result: Verdict, raw_runs: &[RawRun]) -> Option<&'static str> {
+    if result != Verdict::Indeterminate {
+        return None;
+    }
+    let any = |kind| raw_runs.iter().any(|r| r.error == Some(kind));
+    if any(RunErrorKind::Refused) {
+        Some("LC-005")
+    } else if any(RunErrorKind::RateLimited) {
+        Some("LC-006")
+    } else {
+        None
     }
 }
 

@@ -139,7 +139,7 @@ pub async fn run(
                 let used = per_check[i].len() as u32;
                 if used > runs {
                     r.notes = format!(
-                        "{used} runs: the first {runs} disagreed, so more were drawn until the majority was settled (at most {max_runs}). {}",
+                        "{used} runs: the first {runs} disagreed, so more were drawn until a strict majority was settled or out of reach (at most {max_runs}). {}",
                         r.notes
                     );
                 }

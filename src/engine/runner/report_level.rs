@@ -6,6 +6,40 @@ use super::options::DriftReference;
 use crate::engine::aggregate;
 use crate::model::{Check, CheckResult, Mode, Status, Verdict};
 
+/// The checks the consistency score rests on: those the evaluator judged in two or more
+/// runs, at least one of which it answered. Local rules (one run each) and report-level
+/// checks are left out: they cannot disagree with themselves.
+pub(super) fn consistency_basis<'r>(
+    results: &'r [CheckResult],
+    checks: &[Check],
+) -> Vec<&'r CheckResult> {
+    results
+        .iter()
+        .zip(checks)
+        .filter(|(r, c)| {
+            c.needs_evaluator()
+                && !c.is_report_level()
+                && r.raw_runs.len() > 1
+                && r.raw_runs.iter().any(|x| x.error.is_none())
+        })
+        .map(|(r, _)| r)
+        .collect()
+}
+
+/// The consistency score: the severity-weighted mean of the per-check consistency of
+/// the checks in `consistency_basis`; `None` when there are none.
+pub(super) fn consistency_score(results: &[CheckResult], checks: &[Check]) -> Option<f64> {
+    let basis = consistency_basis(results, checks);
+    if basis.is_empty() {
+        return None;
+    }
+    let items: Vec<_> = basis
+        .iter()
+        .map(|c| (c.severity, c.per_check_consistency))
+        .collect();
+    Some(aggregate::weighted_consistency(&items))
+}
+
 /// `run_variance`: stability of the evaluator-backed checks across runs (no evaluator call).
 pub(super) fn variance_result(
     current: &CheckResult,
@@ -13,35 +47,24 @@ pub(super) fn variance_result(
     checks: &[Check],
     threshold: f64,
 ) -> CheckResult {
-    let multi: Vec<&CheckResult> = results
-        .iter()
-        .zip(checks)
-        .filter(|(r, c)| c.needs_evaluator() && r.raw_runs.len() > 1)
-        .map(|(r, _)| r)
-        .collect();
     let mut r = current.clone();
     r.raw_runs = vec![];
-    if multi.is_empty() {
+    let repeated = results
+        .iter()
+        .zip(checks)
+        .any(|(r, c)| c.needs_evaluator() && !c.is_report_level() && r.raw_runs.len() > 1);
+    if !repeated {
         r.result = Verdict::Indeterminate;
         r.notes =
             "Runs cannot be compared: variance needs repeated evaluator runs (full mode).".into();
         return r;
     }
-    let comparable: Vec<&&CheckResult> = multi
-        .iter()
-        .filter(|c| c.raw_runs.iter().any(|x| x.error.is_none()))
-        .collect();
-    if comparable.is_empty() {
+    let comparable = consistency_basis(results, checks);
+    let Some(score) = consistency_score(results, checks) else {
         r.result = Verdict::Indeterminate;
         r.notes = "Runs cannot be compared: every evaluator run failed.".into();
         return r;
-    }
-    let score = aggregate::weighted_consistency(
-        &comparable
-            .iter()
-            .map(|c| (c.severity, c.per_check_consistency))
-            .collect::<Vec<_>>(),
-    );
+    };
     let unstable: Vec<String> = comparable
         .iter()
         .filter(|c| c.per_check_consistency < 1.0)

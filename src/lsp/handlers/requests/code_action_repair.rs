@@ -1,5 +1,7 @@
-//! The "Repair with the evaluator" code action (issue 12 §2): offered when a
-//! deterministic check fails on this version of the text and an evaluator is configured.
+//! The "Repair with the evaluator" code action: offered when a deterministic check fails
+//! on this version of the text and an evaluator is configured. A diagnostic is matched to
+//! its check by `data.check_id`: its `code` is the check's stable code when it has one
+//! (`LC-003`, `GROUNDING-QUOTE`, `PLAN-TIME`), not the check id.
 //! It runs the command `byop.repair`, which offers the repaired text as a previewed edit
 //! only if every deterministic check passes on it.
 
@@ -38,11 +40,12 @@ pub fn action(
         .iter()
         .filter(|d| d.source.as_deref() == Some(SOURCE))
         .filter(|d| {
-            validation.errors.iter().any(|e| {
-                d.code.as_ref().is_some_and(|c| {
-                    matches!(c, tower_lsp_server::ls_types::NumberOrString::String(s) if *s == e.check_id)
-                })
-            })
+            let check_id = d
+                .data
+                .as_ref()
+                .and_then(|data| data.get("check_id"))
+                .and_then(|v| v.as_str());
+            check_id.is_some_and(|id| validation.errors.iter().any(|e| e.check_id == id))
         })
         .cloned()
         .collect();
