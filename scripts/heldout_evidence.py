@@ -336,18 +336,24 @@ def generate():
 
 # ---------------------------------------------------------------- running byop
 
-def run(bin_, path, db):
-    """One `byop check` as a user runs it, from the corpus root (the workspace: the outputs'
-    `source:` paths lead out of outputs/ into contracts/)."""
-    root = os.path.dirname(os.path.dirname(path))
-    p = subprocess.run([bin_, "check", "--mode", "deterministic", "--playbook", "evidence_contract_v1",
-                        "--format", "json", "--db", db, "--fail-on", "never", os.path.relpath(path, root)],
-                       capture_output=True, text=True, cwd=root)
-    if p.returncode not in (0, 1):
-        return None, p.stderr.strip()
-    rep = json.loads(p.stdout)
-    rep = rep["byop_report"] if isinstance(rep, dict) else rep[0]["byop_report"]
-    return rep, None
+def run_many(bin_, root, rels, db):
+    """`byop check` over many outputs of one corpus folder (the workspace: the outputs'
+    `source:` paths lead out of outputs/ into contracts/), in one process per 100 files;
+    the report of each relative path (None when the run failed)."""
+    out = {}
+    for k in range(0, len(rels), 100):
+        chunk = rels[k:k + 100]
+        p = subprocess.run([bin_, "check", "--mode", "deterministic", "--playbook", "evidence_contract_v1",
+                            "--format", "json", "--db", db, "--fail-on", "never"] + chunk,
+                           capture_output=True, text=True, cwd=root)
+        if p.returncode not in (0, 1):
+            sys.stderr.write(p.stderr)
+            continue
+        reps = json.loads(p.stdout)
+        reps = [reps] if isinstance(reps, dict) else reps
+        for r in reps:
+            out[r["byop_report"]["document"]["path"]] = r["byop_report"]
+    return out
 
 
 def findings(rep):
@@ -395,22 +401,26 @@ def recall(bin_):
         s["outputs"] = s["outputs"][:limit]
         s["plants"] = [p for p in s["plants"] if p["output"] in s["outputs"]]
     try:
+        rels = []
         for name in s["outputs"]:
-            copy = os.path.join(tmp, "outputs", name + ".ai.md")
-            shutil.copy(os.path.join(OUTPUTS, name + ".ai.md"), copy)
-            rep, err = run(bin_, copy, db)
+            shutil.copy(os.path.join(OUTPUTS, name + ".ai.md"), os.path.join(tmp, "outputs", name + ".ai.md"))
+            rels.append(f"outputs/{name}.ai.md")
+        for k, row in enumerate(s["plants"]):
+            lines = open(os.path.join(OUTPUTS, row["output"] + ".ai.md"), encoding="utf-8").read().split("\n")
+            with open(os.path.join(tmp, "outputs", f"p{k:03d}.ai.md"), "w", encoding="utf-8") as fh:
+                fh.write("\n".join(plant(lines, row["before_line"], row["paragraph"])))
+            rels.append(f"outputs/p{k:03d}.ai.md")
+        reps = run_many(bin_, tmp, rels, db)
+        for name in s["outputs"]:
+            rep = reps.get(f"outputs/{name}.ai.md")
             if rep is None:
-                errors.append(err)
+                errors.append(name)
             base[name] = findings(rep) if rep else []
         for k, row in enumerate(s["plants"]):
-            orig = os.path.join(OUTPUTS, row["output"] + ".ai.md")
-            lines = open(orig, encoding="utf-8").read().split("\n")
-            copy = os.path.join(tmp, "outputs", f"p{k:03d}.ai.md")
-            open(copy, "w", encoding="utf-8").write("\n".join(plant(lines, row["before_line"], row["paragraph"])))
-            rep, err = run(bin_, copy, db)
+            rep = reps.get(f"outputs/p{k:03d}.ai.md")
             by_kind[row["kind"]][1] += 1
             if rep is None:
-                errors.append(err); continue
+                errors.append(f"p{k:03d}"); continue
             para = row["before_line"]  # 1-based line of the planted paragraph in the copy
             fs = findings(rep)
             hit = [f for f in fs if f[1] is not None and f[1] + 1 <= para <= (f[2] or f[1]) + 1]
@@ -440,25 +450,50 @@ def recall(bin_):
     print("missed, other grounding results: " + ", ".join(f"{k}: {n}" for k, n in verdicts.most_common()))
     print(f"collateral: {collat} of {total} planted copies changed a finding outside the planted paragraph")
     if errors:
-        print(f"errors: {len(errors)} runs failed, first: {errors[0]}")
+        print(f"errors: {len(errors)} documents without a report, first: {errors[0]}")
 
 
 # ---------------------------------------------------------------- precision sample
 
+def sample(bin_):
+    """Every finding of BIN over the whole corpus, and a seeded sample of at least 40 of them
+    (all of them when there are fewer) written for judging."""
+    tmp = work_dir()
+    db = os.path.join(tmp, "store.db")
+    allf = []
+    try:
+        names = sorted(f for f in os.listdir(OUTPUTS) if f.endswith(".ai.md"))
+        for f in names:
+            shutil.copy(os.path.join(OUTPUTS, f), os.path.join(tmp, "outputs", f))
+        reps = run_many(bin_, tmp, [f"outputs/{f}" for f in names], db)
+        for f in names:
+            for r in (reps.get(f"outputs/{f}") or {}).get("check_results", []):
+                if r.get("check_id") in GROUNDING and r.get("result") == "fail":
+                    for ev in r.get("evidence_citations", []):
+                        allf.append(dict(file=f[:-6], check=r["check_id"], line=ev["range"]["start"]["line"],
+                                         text=ev.get("span", ""), context=ev.get("context", "")))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    rows = random.Random(SEED + 1).sample(allf, min(len(allf), max(40, len(allf) // 2)))
+    rows.sort(key=lambda r: (r["file"], r["line"], r["check"]))
+    print(f"{len(allf)} findings over the corpus; {len(rows)} sampled")
+    return allf, rows
+
+
 def precision(bin_):
     path = os.path.join(DATA, "precision_sample.json")
     s = json.load(open(path))
-    tmp = tempfile.mkdtemp(prefix="heldout-pr-")
+    tmp = work_dir()
     db = os.path.join(tmp, "store.db")
     tiers = collections.Counter(); still = collections.Counter(); checks = collections.Counter()
     try:
-        cache = {}
+        files = sorted({row["file"] for row in s["rows"]})
+        for f in files:
+            shutil.copy(os.path.join(OUTPUTS, f + ".ai.md"), os.path.join(tmp, "outputs", f + ".ai.md"))
+        reps = run_many(bin_, tmp, [f"outputs/{f}.ai.md" for f in files], db)
         for row in s["rows"]:
-            f = row["file"]
-            if f not in cache:
-                rep, _ = run(bin_, os.path.join(OUTPUTS, f + ".ai.md"), db)
-                cache[f] = findings(rep) if rep else []
-            now = [x for x in cache[f] if x[1] == row["line"] and x[3] == row["text"]]
+            rep = reps.get(f"outputs/{row['file']}.ai.md")
+            now = [x for x in (findings(rep) if rep else []) if x[1] == row["line"] and x[3] == row["text"]]
             tiers[row["verdict"]] += 1
             if now:
                 still[row["verdict"]] += 1
@@ -479,4 +514,5 @@ def precision(bin_):
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else "recall"
     b = os.path.realpath(sys.argv[2]) if len(sys.argv) > 2 else os.path.join(ROOT, "target", "release", "byop")
-    {"generate": lambda: generate(), "recall": lambda: recall(b), "precision": lambda: precision(b)}[cmd]()
+    {"generate": lambda: generate(), "recall": lambda: recall(b), "precision": lambda: precision(b),
+     "sample": lambda: json.dump(sample(b)[1], open("/dev/stdout", "w"), indent=1, ensure_ascii=False)}[cmd]()
