@@ -480,6 +480,12 @@ def sample(bin_):
     return allf, rows
 
 
+def same_span(a, b):
+    """The same finding when its text is the judged one with markup or quote marks changed."""
+    a, b = (re.sub(r"[^a-z0-9]+", " ", x.lower()).strip() for x in (a, b))
+    return bool(a) and bool(b) and (a in b or b in a)
+
+
 def precision(bin_):
     path = os.path.join(DATA, "precision_sample.json")
     s = json.load(open(path))
@@ -493,7 +499,7 @@ def precision(bin_):
         reps = run_many(bin_, tmp, [f"outputs/{f}.ai.md" for f in files], db)
         for row in s["rows"]:
             rep = reps.get(f"outputs/{row['file']}.ai.md")
-            now = [x for x in (findings(rep) if rep else []) if x[1] == row["line"] and x[3] == row["text"]]
+            now = [x for x in (findings(rep) if rep else []) if x[1] == row["line"] and same_span(x[3], row["text"])]
             tiers[row["verdict"]] += 1
             if now:
                 still[row["verdict"]] += 1
