@@ -37,8 +37,8 @@ struct Success {
     evidence_citations: Vec<OutCitation>,
     next_actions: Vec<String>,
     disclaimer: String,
-    /// The name for the evidence hash at top level; `decision_token.drf_evidence_hash`
-    /// is §8.1's.
+    /// An evidence hash at top level, accepted beside the token's own
+    /// `decision_token.drf_evidence_hash`.
     #[serde(default)]
     evidence_hash: Option<String>,
 }
@@ -229,7 +229,7 @@ impl CompiledRule for LawmadiRule {
             Some(true) => match serde_json::from_value::<FailClosed>(value) {
                 Err(err) => Some(fail(
                     "LC-003",
-                    format!("fail-closed response violates the §8.2 schema: {err}"),
+                    format!("fail-closed response violates the fail-closed response schema: {err}"),
                 )),
                 Ok(f) if !valid_code(&f.code) => Some(fail(
                     "LC-003",
@@ -267,7 +267,7 @@ impl CompiledRule for LawmadiRule {
                     Err(err) => {
                         return Some(fail(
                             "LC-003",
-                            format!("success response violates the §8.1 schema: {err}"),
+                            format!("success response violates the success response schema: {err}"),
                         ));
                     }
                 };
