@@ -1,7 +1,7 @@
 //! `byop dataset DIR`: every variant's output for every scenario through the playbook
 //! (all documents at once: the evaluator bounds the calls in flight, the store's response
 //! cache serves repeats), then per-variant rates, per-check fail rates, the per-scenario
-//! table and a paired comparison (seed 002 §8, §10).
+//! table and a paired comparison of two variants.
 //!
 //! Layout: `DIR/scenarios/<name>.*` (the source: the user's notes, or the contract) and
 //! `DIR/variants/<variant>/<name>.*` (one output per scenario), or a `DIR/dataset.toml`

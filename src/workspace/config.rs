@@ -27,7 +27,7 @@ pub struct ConfigFile {
     pub telemetry: TelemetrySection,
 }
 
-/// `[evidence]`: which evidence sources a workspace accepts (issue 11).
+/// `[evidence]`: which evidence sources a workspace accepts.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct EvidenceSection {
