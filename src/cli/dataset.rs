@@ -184,7 +184,7 @@ pub async fn run(args: DatasetArgs) -> Result<u8, CliError> {
     let lay = layout(&args.dir)?;
     let jobs = resolve_all(&args, &workspace, &lay)?;
     let evaluator = super::single::batch_evaluator(&args.evaluator, args.mode, &workspace)?;
-    let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
+    let db = super::output::db_location(args.db.clone(), &workspace);
     let store = Arc::new(Store::open(&db)?);
     // Every document at once; the evaluator's permits bound the calls in flight.
     let runs = jobs.iter().map(|j| {
