@@ -37,7 +37,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
         ));
     }
     let evaluator = super::single::batch_evaluator(&args.evaluator, args.mode, &workspace)?;
-    let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
+    let db = super::output::db_location(args.db.clone(), &workspace);
     let store = Arc::new(Store::open(&db)?);
     let resolver = Resolver::for_batch();
     let jobs = resolve_all(&resolver, &args, (&cwd, &workspace.root), &files)

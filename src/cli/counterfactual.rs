@@ -37,7 +37,7 @@ pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
             None => "a counterfactual audit needs an evaluator".into(),
         })
     })?;
-    let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
+    let db = super::output::db_location(args.db.clone(), &workspace);
     let store = Arc::new(Store::open(&db)?);
     let progress_on_tty = std::io::stderr().is_terminal();
     let progress: Option<runner::ProgressFn> = progress_on_tty.then(|| {

@@ -96,13 +96,26 @@ pub fn write(path: Option<&Path>, body: &str) -> Result<(), CliError> {
     }
 }
 
-/// `--db`, else the database of the current folder's workspace.
+/// `--db`/`BYOP_DB`, else the database of the current folder's workspace.
 pub fn open_store(db: Option<PathBuf>) -> Result<Store, CliError> {
-    let path = match db {
+    let path = match db.or_else(database_url) {
         Some(p) => p,
         None => Config::discover(&std::env::current_dir()?)?.db_path(),
     };
     Ok(Store::open(&path)?)
+}
+
+/// `--db`/`BYOP_DB`, else `DATABASE_URL`, else the workspace's database file.
+pub fn db_location(db: Option<PathBuf>, workspace: &Config) -> PathBuf {
+    db.or_else(database_url)
+        .unwrap_or_else(|| workspace.db_path())
+}
+
+/// `DATABASE_URL` when set (the conventional name for an application's database).
+fn database_url() -> Option<PathBuf> {
+    std::env::var_os("DATABASE_URL")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
 }
 
 /// A report by id / id prefix from the store, or from a JSON file.

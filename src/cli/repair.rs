@@ -20,7 +20,7 @@ pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
     let cwd = std::env::current_dir()?;
     let workspace = Config::discover(&cwd)?;
     super::start_telemetry(args.otlp_endpoint.as_deref(), &workspace)?;
-    let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
+    let db = super::output::db_location(args.db.clone(), &workspace);
     let store = Arc::new(Store::open(&db)?);
     let key = doc_key(&args.file);
     let resolved = super::single::resolve(doc_flags(&args), &cwd, &workspace)

@@ -21,7 +21,7 @@ pub fn run(
     let store = open_store(db)?;
     let r = match load_report(spec, &store) {
         Ok(r) => r,
-        // Not a report: a stored counterfactual audit (issue 13) with that id, if any.
+        // Not a report: a stored counterfactual audit with that id, if any.
         Err(e) => match (!Path::new(spec).exists()).then(|| store.get_counterfactual(spec)) {
             Some(Ok(Some(audit))) => return show_audit(&audit, format, out),
             _ => return Err(e),

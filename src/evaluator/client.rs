@@ -179,7 +179,7 @@ impl Evaluator {
         }
     }
 
-    /// The one repair call (seed 002 §7): the corrected output, with the same permits,
+    /// The one repair call (there is never a second): the corrected output, with the same permits,
     /// retries, limits and observer as a check's run. Never cached, never with a canary.
     pub async fn repair_call(&self, call: Call<'_>) -> (Result<String, EvalError>, Option<String>) {
         let format = std::sync::Mutex::new(self.response_format());

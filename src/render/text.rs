@@ -90,7 +90,7 @@ pub fn report(r: &Report, color: bool) -> String {
     out
 }
 
-/// Seed 002's `validation`: the plan's status, its errors, its metrics on one line.
+/// The plan `validation` object: the plan's status, its errors, its metrics on one line.
 fn validation_lines(v: &Validation, color: bool) -> String {
     let (word, style) = match v.status {
         ValidationStatus::Pass => ("PASS (recommended)", verdict_label(Verdict::Pass).1),

@@ -15,6 +15,7 @@ mod baselines;
 mod cache;
 mod counterfactual;
 mod error;
+pub mod location;
 mod mac;
 mod prune;
 mod reports;
@@ -27,6 +28,7 @@ mod test_support;
 pub use crate::model::HistoryRow;
 pub use cache::DocCache;
 pub use error::StoreError;
+pub use location::Location;
 pub use prune::{PruneRules, Pruned};
 pub use reports::{PreparedReport, Seen};
 pub use schema::SCHEMA_VERSION;
@@ -64,8 +66,20 @@ impl Store {
         Self::open_with_key(path, key)
     }
 
-    /// Open (creating folders and schema), WAL, busy_timeout, migrations.
+    /// Open (creating folders and schema), WAL, busy_timeout, migrations. `path` may be
+    /// a URL (see [`Location`]): one this build cannot open is refused before anything
+    /// is created, so a server URL never becomes a folder named after it.
     pub fn open_with_key(path: &Path, key: [u8; 32]) -> Result<Store, StoreError> {
+        let path = match Location::parse(path)? {
+            Location::File(p) => p,
+            server @ Location::Postgres(_) => {
+                return Err(StoreError(format!(
+                    "{}: this byop cannot store on PostgreSQL yet; use a SQLite file (--db PATH)",
+                    server.shown()
+                )));
+            }
+        };
+        let path = path.as_path();
         let label = path.display().to_string();
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| {

@@ -65,7 +65,7 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE responses ADD COLUMN doc_key TEXT;
     CREATE INDEX responses_by_doc ON responses (doc_key);
     CREATE INDEX responses_by_time ON responses (created_at);",
-    // v4: counterfactual audits (issue 13).
+    // v4: counterfactual audits.
     "CREATE TABLE counterfactual_audits (
         audit_id         TEXT PRIMARY KEY NOT NULL,
         doc_key          TEXT NOT NULL,
@@ -78,7 +78,7 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX counterfactual_by_doc ON counterfactual_audits (doc_key, timestamp_ns);
     CREATE INDEX counterfactual_by_time ON counterfactual_audits (timestamp_ns);",
-    // v5 (issue 14): an unchanged result is stored once; each rerun that repeated it is a
+    // v5: an unchanged result is stored once; each rerun that repeated it is a
     // small row (its own id and time) pointing at the stored report.
     "CREATE TABLE reruns (
         rerun_id     TEXT PRIMARY KEY NOT NULL,

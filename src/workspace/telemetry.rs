@@ -1,4 +1,4 @@
-//! Traces over OTLP/HTTP (protobuf), seed 002 §9: one trace per evaluation request,
+//! Traces over OTLP/HTTP (protobuf): one trace per evaluation request,
 //! `check` → `extract`, `validate` → `evaluate` (per check and run) → `llm` (per
 //! attempt), and for a repair `repair` → `llm` → `validate`. Built after the request from
 //! its report and the evaluator's call records (the same ones the audit log keeps), so

@@ -17,7 +17,7 @@ pub struct FrontMatter {
     /// body or the prompt that fills it (e.g. `author: "a junior associate"`).
     #[serde(default)]
     pub cues: Option<std::collections::BTreeMap<String, String>>,
-    /// An evidence set (seed 004 §5.1 JSON), relative to the document.
+    /// An evidence set (JSON, docs/contracts.md "Evidence set"), relative to the document.
     #[serde(default)]
     pub evidence: Option<String>,
     /// The date evidence must be in force at, `YYYY-MM-DD` (default: today).
