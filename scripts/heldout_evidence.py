@@ -63,14 +63,20 @@ def source_of(path):
 DRAFTY = re.compile(r"propos|redline|draft|revis|amend|new (?:section|clause)|\[(?:add|modify|delete)|"
                     r"insert|replace|language|clause text|suggest|sample|model clause|rider|addendum|"
                     r"exhibit|schedule|annex|wording|marked|track|modif|contract document|full text|updated agreement", re.I)
-SEPARATOR = re.compile(r"^\s*(?:[=]{3,}|[-]{3,}|[*]{3,}|[_]{3,})\s*$")
+SEPARATOR = re.compile(r"^\s*(?:[=]{3,}|[-]{3,}|[*]{3,}|[_]{3,}|[─━═]{3,})\s*$")
 MARKERS = re.compile(r"\[(?:ADD|MODIFY|DELETE|INSERT)|```|~~|\bshall\b", re.I)
 
 
-def is_heading(line):
+CLAUSE_ITEM = re.compile(r"^\s*(?:\*\*)?\((?:[a-z]{1,2}|[ivx]{1,5}|\d{1,2})\)\s")
+
+
+def is_heading(line, alone=False):
+    """A markdown or bold heading, a short label ending in a colon, or (when the line is a
+    block of its own) a short line with no sentence punctuation, such as `Redlines to Section 1`."""
     s = line.strip()
     return (s.startswith("#") or re.fullmatch(r"\*\*[^*]+\*\*:?", s) is not None
-            or (len(s) < 70 and s.endswith(":") and not s.startswith(("-", "*"))))
+            or (len(s) < 70 and s.endswith(":") and not s.startswith(("-", "*")))
+            or (alone and 0 < len(s) < 60 and s[-1] not in ".!?;," and not s.startswith(("-", "*", "•"))))
 
 
 def blocks(lines):
@@ -92,7 +98,16 @@ def blocks(lines):
     return out
 
 
-def analysis_slots(lines, body_start):
+def copied(block, src_words, n=8):
+    """Text copied from the contract: a run of n words the source has, a line in capitals only
+    (`QUANTUM INSIGHTS CORP.`) or a signature-block line (`By: /s/ …`)."""
+    w = re.findall(r"[a-z0-9]+", block.lower())
+    if any(" " + " ".join(w[i:i + n]) + " " in src_words for i in range(max(0, len(w) - n + 1))):
+        return True
+    return not re.search(r"[a-z]", block) or re.match(r"\s*(?:By|Name|Title|Date|Its):", block) is not None
+
+
+def analysis_slots(lines, body_start, src_words=""):
     """Line indices before which a new paragraph sits in the output's own analysis: between two
     prose blocks (no quote, table, code, indented continuation, drafting marker or `shall`),
     the previous block not a label that introduces what follows, and no heading above it (back
@@ -110,11 +125,16 @@ def analysis_slots(lines, body_start):
         if any(lines[j].lstrip().startswith((">", "|")) or lines[j].startswith(("    ", "\t"))
                for j in list(range(p0, p1 + 1)) + list(range(n0, n1 + 1))):
             continue
-        if lines[p1].rstrip().endswith(":") or is_heading(lines[p1]):
+        if lines[p1].rstrip().endswith(":") or is_heading(lines[p1], True):
             continue
+        if copied(prev, src_words) or copied(nxt, src_words):
+            continue  # contract text the output reproduces (a signature block, a clause)
+        if CLAUSE_ITEM.match(lines[p0]) or CLAUSE_ITEM.match(lines[n0]):
+            continue  # between the lettered items of a clause the output drafts
         if SEPARATOR.match(lines[p1]) or SEPARATOR.match(lines[n0]):
             continue
-        heads = [lines[j] for j in range(body_start, n0) if is_heading(lines[j])]
+        alone = {a for a, b in bl if a == b}
+        heads = [lines[j] for j in range(body_start, n0) if is_heading(lines[j], j in alone)]
         # every heading between the last top-level heading and here is in scope
         scope = []
         for h in reversed(heads):
@@ -310,10 +330,10 @@ def generate():
         path = os.path.join(OUTPUTS, name + ".ai.md")
         lines = open(path, encoding="utf-8").read().split("\n")
         body = next(i for i in range(1, len(lines)) if lines[i].strip() == "---") + 1
-        slots = analysis_slots(lines, body)
+        src = open(source_of(path), encoding="utf-8", errors="replace").read()
+        slots = analysis_slots(lines, body, " " + " ".join(re.findall(r"[a-z0-9]+", src.lower())) + " ")
         if not slots:
             continue  # no prose paragraph break in the analysis (a pure redline, a code block)
-        src = open(source_of(path), encoding="utf-8", errors="replace").read()
         chosen.append(name)
         for kind in KINDS:
             params, value = invent(kind, src, rng)

@@ -22,7 +22,7 @@ def main():
     bin_ = os.path.realpath(args[0]) if args else os.path.join(ROOT, "target", "release", "byop")
     exp = json.load(open(os.path.join(SET, "expected.json")))["plans"]
     agree = {m: 0 for m in ["status"] + METRICS + ["coverage"]}
-    all_right, should_pass, rejected, unread = 0, 0, 0, 0
+    all_right, should_pass, rejected, unread, unread_pass = 0, 0, 0, 0, 0
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "store.db")
         for name, want in sorted(exp.items()):
@@ -54,6 +54,7 @@ def main():
             if want["status"] == "pass":
                 should_pass += 1
                 rejected += got.get("status") != "pass"
+                unread_pass += got.get("status") != "pass" and not got.get("time_planned_minutes")
             if verbose and wrong:
                 print(f"  {name}: " + "; ".join(wrong))
     n = len(exp)
@@ -61,7 +62,8 @@ def main():
           f"{len({w['notes'] for w in exp.values()})} notes files ({bin_})")
     print("agreement per metric: " + ", ".join(f"{m} {k}/{n}" for m, k in agree.items()))
     print(f"plans with every metric right: {all_right}/{n} ({100 * all_right / n:.1f} %)")
-    print(f"should-pass plans rejected: {rejected} of {should_pass}")
+    print(f"should-pass plans rejected: {rejected} of {should_pass} "
+          f"({unread_pass} of them with no planned minutes read: the plan was not read)")
     if unread:
         print(f"plans with no validation object in the report: {unread}")
 

@@ -58,7 +58,7 @@ pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
         cancel: Default::default(),
     };
     let result = audit_and_save(&resolved, Some(store.clone()), &doc_key(path), opts, |e| {
-        eprintln!("byop: {}", e.message())
+        crate::render::terminal::eprint_line(&format!("byop: {}", e.message()))
     })
     .await;
     if progress_on_tty {
@@ -71,7 +71,7 @@ pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
         other => CliError(other.to_string()),
     })?;
     if let Some(n) = store.integrity_notice() {
-        eprintln!("byop: {n}");
+        crate::render::terminal::notice(&n);
     }
     let body = match args.format {
         CounterfactualFormat::Text => render::text(&audit),

@@ -213,7 +213,7 @@ pub async fn run(args: DatasetArgs) -> Result<u8, CliError> {
         });
     }
     if let Some(n) = notice {
-        eprintln!("byop: {n}");
+        crate::render::terminal::notice(&n);
     }
     let compare = args
         .compare

@@ -72,8 +72,22 @@ pub fn render(format: Format, items: &[Rendered]) -> Result<String, CliError> {
     })
 }
 
-/// Stdout, or a file written via a temporary file in the same folder and renamed into place.
+/// Stdout, or a file written via a temporary file in the same folder and renamed into
+/// place; control characters escaped (every output carries untrusted text).
 pub fn write(path: Option<&Path>, body: &str) -> Result<(), CliError> {
+    write_styled(path, &render::terminal::escape(body))
+}
+
+/// [`write`] for a body whose untrusted parts are already escaped and which carries
+/// its own terminal styling (the text report).
+pub fn write_rendered(format: Format, path: Option<&Path>, body: &str) -> Result<(), CliError> {
+    match format {
+        Format::Text => write_styled(path, body),
+        _ => write(path, body),
+    }
+}
+
+fn write_styled(path: Option<&Path>, body: &str) -> Result<(), CliError> {
     match path {
         None => {
             let mut out = std::io::stdout().lock();

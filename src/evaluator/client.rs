@@ -360,8 +360,13 @@ impl Evaluator {
             ProviderKind::Anthropic => anthropic::interpret(reply),
             ProviderKind::OpenAi => openai::interpret(reply),
         };
+        // Everything read from the answer (verdict, notes, the cache, raw_response)
+        // comes from the scrubbed text.
         let result = interpreted
-            .map(|r| (status, r))
+            .map(|mut r| {
+                r.raw = inner.transport.redact(&r.raw);
+                (status, r)
+            })
             .map_err(|e| (inner.transport.redact_error(e), Some(status)));
         (request_sha, result)
     }

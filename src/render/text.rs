@@ -42,7 +42,9 @@ fn verdict_label(v: Verdict) -> (&'static str, Style) {
     }
 }
 
+/// The report for a terminal; every string in it escaped (see `terminal`).
 pub fn report(r: &Report, color: bool) -> String {
+    let r = &super::terminal::escaped(r);
     let dim = Style::new().dimmed();
     let bold = Style::new().bold();
     let mut out = header(r, color);

@@ -135,7 +135,9 @@ pub fn shutdown() {
     let installed = slot().lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(i) = installed {
         if let Err(e) = i.provider.force_flush() {
-            eprintln!("byop: telemetry: could not export traces: {e}");
+            crate::render::terminal::eprint_line(&format!(
+                "byop: telemetry: could not export traces: {e}"
+            ));
         }
         let _ = i.provider.shutdown();
     }

@@ -24,6 +24,9 @@ impl Settings {
             .or_else(|| rest.rfind("\n..."))
             .unwrap_or(rest.len());
         let yaml = &rest[..yaml_end];
+        if crate::engine::document::front_matter::yaml_bounds(yaml).is_err() {
+            return Settings::default();
+        }
         let Ok(serde_norway::Value::Mapping(map)) = serde_norway::from_str(yaml) else {
             return Settings::default();
         };
