@@ -48,6 +48,9 @@ pub struct RuleContext<'a> {
     /// The evaluation time, against which evidence freshness (`ttl_seconds`) is judged;
     /// `None` leaves freshness unjudged (the runner always sets it).
     pub now: Option<jiff::Timestamp>,
+    /// The body's layout as the document built it (`None`: built here on first use).
+    layout: Option<&'a crate::engine::document::Layout>,
+    own_layout: std::cell::OnceCell<crate::engine::document::Layout>,
     /// The source companion indexed once for every grounding check of a run.
     grounding: std::cell::OnceCell<Option<crate::engine::grounding::Source<'a>>>,
 }
@@ -70,6 +73,8 @@ pub struct Companions<'a> {
     pub today: Option<&'a str>,
     /// `byop.toml` `evidence.allowed_origins`.
     pub allowed_origins: &'a [String],
+    /// The source companion's layout, shared by the documents that name it.
+    pub source_layout: Option<&'a crate::engine::document::Layout>,
 }
 
 impl<'a> RuleContext<'a> {
@@ -80,6 +85,8 @@ impl<'a> RuleContext<'a> {
             prose: ProseMap::new(text, body),
             companions: Companions::default(),
             now: None,
+            layout: None,
+            own_layout: std::cell::OnceCell::new(),
             grounding: std::cell::OnceCell::new(),
         }
     }
@@ -88,6 +95,22 @@ impl<'a> RuleContext<'a> {
     pub fn at(mut self, now: jiff::Timestamp) -> Self {
         self.now = Some(now);
         self
+    }
+
+    /// Use the layout the document already built (the runner passes `Document::layout`).
+    pub fn with_layout(mut self, layout: &'a crate::engine::document::Layout) -> Self {
+        self.layout = Some(layout);
+        self
+    }
+
+    /// The body's layout: the document's, or built once here from the text as markdown.
+    pub fn layout(&self) -> &crate::engine::document::Layout {
+        match self.layout {
+            Some(l) => l,
+            None => self
+                .own_layout
+                .get_or_init(|| crate::engine::document::Layout::markdown(self.text, self.body)),
+        }
     }
 
     /// The source companion, indexed for grounding on first use; `None` without a source.
