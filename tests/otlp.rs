@@ -1,4 +1,4 @@
-//! Traces over OTLP/HTTP (issue 12 §4): a local receiver decodes the protobuf the CLI
+//! Traces over OTLP/HTTP: a local receiver decodes the protobuf the CLI
 //! exports and checks the span tree, the attributes, the headers, and that neither the
 //! key nor the document text is in it.
 

@@ -1,7 +1,7 @@
 //! `byop dataset DIR`: every variant's output for every scenario through the playbook
 //! (all documents at once: the evaluator bounds the calls in flight, the store's response
 //! cache serves repeats), then per-variant rates, per-check fail rates, the per-scenario
-//! table and a paired comparison (seed 002 §8, §10).
+//! table and a paired comparison of two variants.
 //!
 //! Layout: `DIR/scenarios/<name>.*` (the source: the user's notes, or the contract) and
 //! `DIR/variants/<variant>/<name>.*` (one output per scenario), or a `DIR/dataset.toml`
@@ -184,7 +184,7 @@ pub async fn run(args: DatasetArgs) -> Result<u8, CliError> {
     let lay = layout(&args.dir)?;
     let jobs = resolve_all(&args, &workspace, &lay)?;
     let evaluator = super::single::batch_evaluator(&args.evaluator, args.mode, &workspace)?;
-    let db = args.db.clone().unwrap_or_else(|| workspace.db_path());
+    let db = super::output::db_location(args.db.clone(), &workspace);
     let store = Arc::new(Store::open(&db)?);
     // Every document at once; the evaluator's permits bound the calls in flight.
     let runs = jobs.iter().map(|j| {
@@ -213,7 +213,7 @@ pub async fn run(args: DatasetArgs) -> Result<u8, CliError> {
         });
     }
     if let Some(n) = notice {
-        eprintln!("byop: {n}");
+        crate::render::terminal::notice(&n);
     }
     let compare = args
         .compare

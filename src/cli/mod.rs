@@ -38,7 +38,7 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(CliError(msg)) => {
-            eprintln!("byop: error: {msg}");
+            eprintln!("byop: error: {}", crate::render::terminal::escape(&msg));
             ExitCode::from(2)
         }
     }
@@ -97,7 +97,7 @@ fn start_telemetry(
     let env = |name: &str| std::env::var(name).ok();
     let (settings, notice) = telemetry::settings(flag, &env, workspace);
     if let Some(n) = notice {
-        eprintln!("byop: {n}");
+        crate::render::terminal::notice(&n);
     }
     match settings {
         Some(s) => telemetry::install(&s).map_err(CliError),

@@ -34,7 +34,7 @@ pub async fn serve_stdio() {
     std::process::exit(code);
 }
 
-/// Traces (issue 12 §4) to `OTEL_EXPORTER_OTLP_ENDPOINT`, else the `[telemetry]` endpoint
+/// OpenTelemetry traces of each evaluation to `OTEL_EXPORTER_OTLP_ENDPOINT`, else the `[telemetry]` endpoint
 /// of the `byop.toml` governing the folder the server was started in.
 fn start_telemetry() {
     use crate::workspace::telemetry;

@@ -127,9 +127,12 @@ pub fn effective(
         Arc::new(Config::default())
     });
     let db_path = match &settings.db {
+        // A URL is kept whole (joining would turn it into a folder path).
+        Some(db) if crate::store::location::is_url(db) => PathBuf::from(db),
         Some(db) => config.root.join(db),
         None => env
             .var("BYOP_DB")
+            .or_else(|| env.var("DATABASE_URL"))
             .map(PathBuf::from)
             .unwrap_or_else(|| config.db_path()),
     };

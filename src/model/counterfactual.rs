@@ -1,6 +1,6 @@
-//! The counterfactual audit result: `{"byop_counterfactual": …}` (issue 13).
+//! The counterfactual audit result: `{"byop_counterfactual": …}` (docs/contracts.md, Counterfactual audit).
 //!
-//! Field names and order follow the issue's contract; extras are additive and marked.
+//! Field names and order are part of the published result; extras are additive and marked.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-//! Traces over OTLP/HTTP (protobuf), seed 002 §9: one trace per evaluation request,
+//! Traces over OTLP/HTTP (protobuf): one trace per evaluation request,
 //! `check` → `extract`, `validate` → `evaluate` (per check and run) → `llm` (per
 //! attempt), and for a repair `repair` → `llm` → `validate`. Built after the request from
 //! its report and the evaluator's call records (the same ones the audit log keeps), so
@@ -135,7 +135,9 @@ pub fn shutdown() {
     let installed = slot().lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(i) = installed {
         if let Err(e) = i.provider.force_flush() {
-            eprintln!("byop: telemetry: could not export traces: {e}");
+            crate::render::terminal::eprint_line(&format!(
+                "byop: telemetry: could not export traces: {e}"
+            ));
         }
         let _ = i.provider.shutdown();
     }

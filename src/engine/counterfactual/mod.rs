@@ -1,4 +1,4 @@
-//! The counterfactual audit (issue 13, seed 001 B.A.I.L.I.F.F.): does the evaluator's
+//! The counterfactual audit (the B.A.I.L.I.F.F. paired design, docs/contracts.md): does the evaluator's
 //! verdict move when only an irrelevant cue changes?
 //!
 //! A cue catalog (data) names slots and their control and treatment values. The

@@ -1,4 +1,4 @@
-//! Paired statistics on binary outcomes (seed 001): McNemar (exact and chi-square),
+//! Paired statistics on binary outcomes (docs/contracts.md, Counterfactual audit): McNemar (exact and chi-square),
 //! the log odds of the discordant pairs, Benjamini–Hochberg, TOST equivalence on the
 //! log odds, and randomization inference by sign-flipping the pairs.
 //!

@@ -31,7 +31,7 @@ pub enum CompanionRole {
     Source,
     /// The prompt that produced the output.
     Prompt,
-    /// The evidence set the output must cite from (seed 004 §5.1).
+    /// The evidence set the output must cite from (docs/contracts.md, Evidence set).
     Evidence,
 }
 

@@ -15,10 +15,10 @@ mod validate;
 
 pub const BUILTIN_ID: &str = "ai_plugin_observability_v1";
 const BUILTIN_JSON: &str = include_str!("../../../playbooks/ai_plugin_observability_v1.json");
-/// Seed 002's PlanProof contract: plan validators and the `validation` object.
+/// The PlanProof contract (docs/contracts.md, Plan validation): plan validators and the `validation` object.
 pub const PLANPROOF_ID: &str = "planproof_v1";
 const PLANPROOF_JSON: &str = include_str!("../../../playbooks/planproof_v1.json");
-/// The second built-in playbook: deterministic grounding and evidence checks (issue 11).
+/// The second built-in playbook: deterministic grounding and evidence checks.
 pub const EVIDENCE_ID: &str = "evidence_contract_v1";
 const EVIDENCE_JSON: &str = include_str!("../../../playbooks/evidence_contract_v1.json");
 

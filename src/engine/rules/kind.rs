@@ -25,7 +25,7 @@ pub trait CompiledRule: Send + Sync + std::fmt::Debug {
     fn report_level(&self) -> Option<ReportLevel> {
         None
     }
-    /// Plan validators (seed 002) give their part of the report's `validation` object.
+    /// Plan validators give their part of the report's `validation` object.
     fn validation(&self, _cx: &RuleContext) -> Option<crate::engine::plan::Part> {
         None
     }
