@@ -72,9 +72,7 @@ static OPTIONAL: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static DEFERRED: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(next week|later this week|not today|can wait|on hold|next month)\b",
-    )
+    re(r"(?i)\b(next week|later this week|not today|can wait|on hold|next month)\b")
 });
 static BULLET: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:[-*+•]|\d+[.)]|\[[ xX]?\])\s+(?:\[[ xX]\]\s+)?"));
@@ -310,7 +308,9 @@ fn later_day(d: Day, today: Option<Weekday>) -> bool {
 static DUE_WORD: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)\b(?:due|by|until|till|on|do|do it|deadline)\s*:?\s*$"));
 static EVENT_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:goes live|go live|launch(?:es)?|ships?|is|are|starts?|happens?|lands?|for|before|ahead of)\s*$")
+    re(
+        r"(?i)\b(?:goes live|go live|launch(?:es)?|ships?|is|are|starts?|happens?|lands?|for|before|ahead of)\s*$",
+    )
 });
 
 /// Whether a task is for a later day: a later day as its due date ("due Fri", "by

@@ -106,11 +106,26 @@ fn deadlines_are_must_do_tasks_not_blocks() {
 /// notes → (window start, window end, blocked windows).
 #[test]
 fn rules_for_windows_stops_and_blocks() {
-    type Row = (&'static str, Option<Minute>, Option<Minute>, &'static [(Minute, Minute)]);
+    type Row = (
+        &'static str,
+        Option<Minute>,
+        Option<Minute>,
+        &'static [(Minute, Minute)],
+    );
     let table: &[Row] = &[
         // An overnight window ends on the next day.
-        ("online from 11:30pm, log off by 6am", Some(1410), Some(1800), &[]),
-        ("online from 11:30pm\n- ship the fix\nlog off by 6am", Some(1410), Some(1800), &[]),
+        (
+            "online from 11:30pm, log off by 6am",
+            Some(1410),
+            Some(1800),
+            &[],
+        ),
+        (
+            "online from 11:30pm\n- ship the fix\nlog off by 6am",
+            Some(1410),
+            Some(1800),
+            &[],
+        ),
         ("working 22:00–02:00", Some(1320), Some(1560), &[]),
         // A bare hour after stop words is a time; 1–6 is afternoon.
         ("hard stop at 4", None, Some(960), &[]),
@@ -143,13 +158,20 @@ fn rules_for_windows_stops_and_blocks() {
 #[test]
 fn rules_for_tasks() {
     use jiff::civil::Weekday::{Friday, Monday};
-    type Row = (&'static str, Option<Weekday>, &'static [(&'static str, bool)]);
+    type Row = (
+        &'static str,
+        Option<Weekday>,
+        &'static [(&'static str, bool)],
+    );
     let table: &[Row] = &[
         // A later event named in a reason does not move today's work.
         (
             "- MUST finish the landing page copy (goes live tomorrow)",
             None,
-            &[("MUST finish the landing page copy (goes live tomorrow)", true)],
+            &[(
+                "MUST finish the landing page copy (goes live tomorrow)",
+                true,
+            )],
         ),
         (
             "- Must ship the launch checklist — launch is Friday",
@@ -201,14 +223,34 @@ fn rules_for_available_time() {
     use crate::engine::plan::validate::availability;
     let table: &[(&str, &str, &str, i64)] = &[
         // Before the window opens: the whole window, an hour short for the DST change.
-        ("online from 11:30pm, log off by 6am", "2026-03-28T22:00", "Europe/London", 330),
+        (
+            "online from 11:30pm, log off by 6am",
+            "2026-03-28T22:00",
+            "Europe/London",
+            330,
+        ),
         // After midnight inside the window: from now to the stop, still an hour short.
-        ("online from 11:30pm, log off by 6am", "2026-03-29T00:30", "Europe/London", 270),
-        ("online from 11:30pm, log off by 6am", "2026-06-13T00:30", "Europe/London", 330),
+        (
+            "online from 11:30pm, log off by 6am",
+            "2026-03-29T00:30",
+            "Europe/London",
+            270,
+        ),
+        (
+            "online from 11:30pm, log off by 6am",
+            "2026-06-13T00:30",
+            "Europe/London",
+            330,
+        ),
         // Late evening with a stop after midnight.
         ("log off by 2am", "2026-06-12T23:00", "Europe/London", 180),
         ("hard stop at 4", "2026-06-12T13:00", "Asia/Kolkata", 180),
-        ("office 8-4\n- lunch 12-1pm", "2026-06-12T07:00", "Australia/Sydney", 420),
+        (
+            "office 8-4\n- lunch 12-1pm",
+            "2026-06-12T07:00",
+            "Australia/Sydney",
+            420,
+        ),
     ];
     for (notes, now, tz, want) in table {
         let cx = extract_(notes);

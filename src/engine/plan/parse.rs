@@ -206,7 +206,8 @@ static HEADING: LazyLock<Regex> = LazyLock::new(|| {
         .expect("heading")
 });
 static CONFIDENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(?:[-*]\s*)?\**confidence\**\s*:\s*\**\s*([^*\n]+?)\s*\**\.?\s*$").expect("conf")
+    Regex::new(r"(?i)^\s*(?:[-*]\s*)?\**confidence\**\s*:\s*\**\s*([^*\n]+?)\s*\**\.?\s*$")
+        .expect("conf")
 });
 
 #[derive(Clone, Copy, PartialEq)]

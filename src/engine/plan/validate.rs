@@ -264,7 +264,13 @@ pub fn time_budget(a: &Analysis) -> Part {
     let (now, tz_note) = match now {
         Ok(Some((n, note))) => (Some(n), note),
         Ok(None) => (None, None),
-        Err(e) => return unknown(metrics, vec![format!("Cannot do the time math: {e}")], String::new()),
+        Err(e) => {
+            return unknown(
+                metrics,
+                vec![format!("Cannot do the time math: {e}")],
+                String::new(),
+            );
+        }
     };
     let Some(av) = availability(cx, now.as_ref()) else {
         let why = if cx.window_end.is_none() {
@@ -869,7 +875,10 @@ mod tests {
         for (head, missing) in [
             ("", "`current_time` and `timezone`"),
             ("timezone: America/Toronto\n", "`current_time`"),
-            ("current_time: \"2026-06-01T09:00:00-04:00\"\n", "`timezone`"),
+            (
+                "current_time: \"2026-06-01T09:00:00-04:00\"\n",
+                "`timezone`",
+            ),
         ] {
             let text = format!("---\n{head}x: 1\n---\n{plan}");
             let a = run(&text, Some(NOTES));
@@ -896,10 +905,22 @@ mod tests {
             min_timebox: 5,
         };
         let plan = json_plan(&[("A a", 30), ("B b", 30), ("C c", 30)]);
-        for (level, ok) in [("high", true), ("Medium", true), ("very high", false), ("0.9", false)] {
-            let text = plan.replace("\"confidence\":\"high\"", &format!("\"confidence\":\"{level}\""));
+        for (level, ok) in [
+            ("high", true),
+            ("Medium", true),
+            ("very high", false),
+            ("0.9", false),
+        ] {
+            let text = plan.replace(
+                "\"confidence\":\"high\"",
+                &format!("\"confidence\":\"{level}\""),
+            );
             let a = run(&doc("2026-06-01T09:00:00-04:00", &text), Some(NOTES));
-            assert_eq!(plan_schema(&a, &lim).verdict == Verdict::Pass, ok, "{level}");
+            assert_eq!(
+                plan_schema(&a, &lim).verdict == Verdict::Pass,
+                ok,
+                "{level}"
+            );
         }
         let md = "- A a (30 min)\n- B b (30 min)\n- C c (30 min)\n## Assumptions\n## Questions\n**Confidence:** very high\n";
         let a = run(&doc("2026-06-01T09:00:00-04:00", md), Some(NOTES));

@@ -122,17 +122,18 @@ fn clock_in(input: &mut &str, range_start: bool) -> Result<Clock> {
     let h = number(input, 2)?;
     let hour: u8 = h.parse().map_err(|_| ContextError::new())?;
     let sep = input.chars().next();
-    let mins = opt(
-        preceded(one_of([':', '.']), two_digits).verify(|m: &str| m.len() == 2),
-    )
-    .parse_next(input)?;
+    let mins = opt(preceded(one_of([':', '.']), two_digits).verify(|m: &str| m.len() == 2))
+        .parse_next(input)?;
     let dotted = mins.is_some() && sep == Some('.');
     let minute: u8 = mins.map_or(Ok(0), |m| m.parse().map_err(|_| ContextError::new()))?;
     let mer = opt(meridiem).parse_next(input)?;
     let oclock = mer.is_none()
-        && opt(preceded(space0, alt((Caseless("o'clock"), Caseless("o’clock")))))
-            .parse_next(input)?
-            .is_some();
+        && opt(preceded(
+            space0,
+            alt((Caseless("o'clock"), Caseless("o’clock"))),
+        ))
+        .parse_next(input)?
+        .is_some();
     clock_end(input, range_start)?;
     // "10.30am" is a time; "2.10" alone is a version or a number.
     if minute > 59 || hour > 23 || dotted && mer.is_none() {
@@ -156,10 +157,7 @@ fn clock_in(input: &mut &str, range_start: bool) -> Result<Clock> {
 }
 
 fn connector(input: &mut &str) -> Result<()> {
-    let symbol = preceded(
-        space0,
-        alt(("->", "→", "-", "–", "—", "−", "~")).void(),
-    );
+    let symbol = preceded(space0, alt(("->", "→", "-", "–", "—", "−", "~")).void());
     let word = preceded(
         space1,
         alt((
@@ -228,7 +226,9 @@ fn amount(input: &mut &str) -> Result<f64> {
         let frac = opt(preceded('.', three_digits)).parse_next(i)?;
         let half = opt('½').parse_next(i)?.is_some();
         let v: f64 = match frac {
-            Some(f) => format!("{whole}.{f}").parse().map_err(|_| ContextError::new())?,
+            Some(f) => format!("{whole}.{f}")
+                .parse()
+                .map_err(|_| ContextError::new())?,
             None => whole.parse().map_err(|_| ContextError::new())?,
         };
         Ok(v + if half { 0.5 } else { 0.0 })
