@@ -9,7 +9,6 @@ use crate::model::{Playbook, Report, ReportEnvelope};
 use crate::render;
 use crate::render::sarif::SarifItem;
 use crate::store::Store;
-use crate::workspace::Config;
 
 use super::args::Format;
 use super::error::CliError;
@@ -100,7 +99,9 @@ pub fn write(path: Option<&Path>, body: &str) -> Result<(), CliError> {
 pub fn open_store(db: Option<PathBuf>) -> Result<Store, CliError> {
     let path = match db {
         Some(p) => p,
-        None => Config::discover(&std::env::current_dir()?)?.db_path(),
+        None => crate::workspace::trust::Policy::discover(&std::env::current_dir()?)?
+            .db_path()
+            .map_err(CliError)?,
     };
     Ok(Store::open(&path)?)
 }
