@@ -1,6 +1,6 @@
 //! `cargo bench --bench pathological`: the deterministic checks (built-in playbook, the
 //! whole pipeline from parse to report, suppressions and citations included) on input
-//! shapes that used to be quadratic. Goal (issue 14): any document up to 1 MB, whatever
+//! shapes that used to be quadratic. Goal: any document up to 1 MB, whatever
 //! its shape, in under 100 ms. Prints each figure next to its goal; asserts nothing.
 
 use std::time::Instant;

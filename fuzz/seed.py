@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Seed fuzz/corpus/<target>/ from the real corpus, the playbooks and the README's byop.toml,
-so each target starts from realistic input (issue 14). Idempotent; writes only under corpus/."""
+so each target starts from realistic input. Idempotent; writes only under corpus/."""
 import json, os, random, re, sys
 from pathlib import Path
 

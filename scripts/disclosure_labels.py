@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 15 §1: sample corpus outputs for labelling, show them, and measure the rules.
+"""Disclosure recall: sample corpus outputs for labelling, show them, and measure the rules.
 
   scripts/disclosure_labels.py sample            # round 1: the seeded stratified sample (file set)
   scripts/disclosure_labels.py sample2           # round 2: 6 more per model, 3 held out

@@ -27,8 +27,9 @@ tally() { # name rc passed failed
   fi
 }
 
-# 1. Rust: unit, integration, LSP end-to-end, CLI end-to-end, and the HTML report in Chromium.
-BYOP_REQUIRE_BROWSER=1 cargo test --locked 2>&1 | tee "$logs/cargo.log"
+# 1. Rust: unit, integration, LSP end-to-end, CLI end-to-end, the HTML report in Chromium,
+#    and the store on a PostgreSQL server the tests start.
+BYOP_REQUIRE_BROWSER=1 BYOP_REQUIRE_POSTGRES=1 cargo test --locked 2>&1 | tee "$logs/cargo.log"
 rc=${PIPESTATUS[0]}
 read -r p f < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p + 0, f + 0 }' "$logs/cargo.log")
 tally "cargo test" "$rc" "$p" "$f"

@@ -1,4 +1,4 @@
-//! Issue 14, batches: the documents of one `byop check` are evaluated concurrently under
+//! Batches: the documents of one `byop check` are evaluated concurrently under
 //! the evaluator's ONE concurrency limit, and saved in one store transaction. No timing
 //! is asserted: the fake server counts the calls it holds at once.
 

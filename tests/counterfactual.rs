@@ -1,4 +1,4 @@
-//! `byop counterfactual` end to end against the local fake evaluator (issue 13): a
+//! `byop counterfactual` end to end against the local fake evaluator: a
 //! script makes one cue flip a check's verdict and another not; the statistics must
 //! find the first significant after Benjamini–Hochberg, the second equivalent under
 //! TOST, and the placebo not significant.

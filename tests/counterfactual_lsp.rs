@@ -1,4 +1,4 @@
-//! `byop.counterfactual` in the language server (issue 13), in process, against the
+//! `byop.counterfactual` in the language server, in process, against the
 //! local fake evaluator: the audit and its HTML, work-done progress, cancellation, and
 //! the budget refused before any call.
 

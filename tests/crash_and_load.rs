@@ -1,4 +1,4 @@
-//! Issue 14: `kill -9` during store writes leaves a sound store; many processes on one
+//! Robustness: `kill -9` during store writes leaves a sound store; many processes on one
 //! store at once lose nothing; a large full-mode batch against a rate-limiting server
 //! completes with bounded retries. No timing is asserted (the kill moments are random).
 

@@ -1,4 +1,4 @@
-//! Issue 11c: the false alarms left by the second re-measurement of `evidence_contract_v1`
+//! Round 3 of the evidence false-alarm work: the false alarms left by the second re-measurement of `evidence_contract_v1`
 //! (README, Evidence contract; docs/evidence-measurement.md), one general rule each. A table
 //! of REAL corpus sentences (../shared/corpus/contract-reviews, checked against real excerpts
 //! of their source contracts, artefacts included), each in both directions: the real sentence

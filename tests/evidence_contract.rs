@@ -1,4 +1,4 @@
-//! Issue 11, the evidence contract: grounding checks against the source companion and the
+//! The evidence contract (docs/contracts.md): grounding checks against the source companion and the
 //! evidence set's LC codes, on real corpus outputs (`../shared/corpus/contract-reviews`) and on
 //! copies with planted inventions.
 
@@ -187,7 +187,7 @@ fn drafted_language_and_quotes_of_the_prompt_are_not_claims_about_the_source() {
     }
 }
 
-// ---- the evidence set (seed 004 §5) ----
+// ---- the evidence set ----
 
 fn evidence(mutate: impl FnOnce(&mut serde_json::Value), rehash: bool) -> String {
     let mut v = serde_json::json!({
@@ -390,7 +390,7 @@ fn a_schema_invalid_set_is_lc003() {
     }
 }
 
-// ---- Lawmadi JSON outputs (seed 004 §8) ----
+// ---- structured JSON outputs (success / fail-closed) ----
 
 fn success(mutate: impl FnOnce(&mut serde_json::Value)) -> String {
     let mut v = serde_json::json!({

@@ -1,4 +1,4 @@
-//! Issue 11b: the evidence contract tells the output's OWN drafted text from claims about the
+//! The evidence contract tells the output's OWN drafted text from claims about the
 //! source. A table of REAL corpus sentences (../shared/corpus/contract-reviews, with the real
 //! source excerpts they are checked against), one row per false-alarm cause found by the
 //! re-measurement, each in both directions: the real sentence is not flagged, and the same

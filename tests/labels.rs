@@ -1,4 +1,4 @@
-//! Issue 15 §1: the built-in playbook's rules against hand-labelled real AI outputs.
+//! Disclosure recall: the built-in playbook's rules against hand-labelled real AI outputs.
 //!
 //! The labels are in `tests/data/labels/*.json`; the outputs they describe are the corpus
 //! `../shared/corpus/contract-reviews/outputs` (beside the repository, as in

@@ -1,4 +1,4 @@
-//! Issue 14: a dense document's diagnostics stay light (no precomputed fixes, related
+//! A dense document's diagnostics stay light (no precomputed fixes, related
 //! information only for the other pieces of one quote), and the quick fixes are still
 //! offered for them. No timing is asserted.
 

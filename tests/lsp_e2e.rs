@@ -271,7 +271,7 @@ async fn full_session_over_the_real_binary() {
             "Insert a \"Not checked / missing information\" section",
             "Suppress unchecked_areas_disclosure on this line",
             "Suppress unchecked_areas_disclosure in this file",
-            // A deterministic check fails and an evaluator is configured (issue 12 §2).
+            // A deterministic check fails and an evaluator is configured.
             "Repair with the evaluator"
         ]
     );
@@ -784,7 +784,7 @@ async fn utf8_positions_and_playbook_diagnostics_in_process() {
     c.request("shutdown", Value::Null).await;
 }
 
-/// Issue 14: `kill -9` of the language server at random moments while evaluations run and
+/// `kill -9` of the language server at random moments while evaluations run and
 /// their reports are written leaves a sound store (SQLite's check, every report whole and
 /// named by its own id, the audit chain intact), and the next session's evaluation works.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

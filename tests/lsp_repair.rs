@@ -1,5 +1,5 @@
-//! The "Repair with the evaluator" code action and the `byop.repair` command (issue 12
-//! §2), in process, against the local fake evaluator.
+//! The "Repair with the evaluator" code action and the `byop.repair` command,
+//! in process, against the local fake evaluator.
 
 #[path = "lsp_support/client.rs"]
 #[allow(dead_code)]

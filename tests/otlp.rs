@@ -1,4 +1,4 @@
-//! Traces over OTLP/HTTP (issue 12 §4): a local receiver decodes the protobuf the CLI
+//! Traces over OTLP/HTTP: a local receiver decodes the protobuf the CLI
 //! exports and checks the span tree, the attributes, the headers, and that neither the
 //! key nor the document text is in it.
 
@@ -258,7 +258,14 @@ fn only_the_user_puts_text_in_traces_and_chooses_where_they_go() {
         for (k, v) in env {
             c.env(k, v);
         }
-        let args = ["check", "--mode", "deterministic", "--fail-on", "never", DOC];
+        let args = [
+            "check",
+            "--mode",
+            "deterministic",
+            "--fail-on",
+            "never",
+            DOC,
+        ];
         let o = c.args(args).output().unwrap();
         assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
         o
@@ -266,15 +273,32 @@ fn only_the_user_puts_text_in_traces_and_chooses_where_they_go() {
     // A workspace endpoint with include_text: nothing is sent, and the notices say why.
     ws.write(
         "byop.toml",
-        &format!("[telemetry]\nendpoint = \"{}\"\ninclude_text = true\n", receiver.base_url),
+        &format!(
+            "[telemetry]\nendpoint = \"{}\"\ninclude_text = true\n",
+            receiver.base_url
+        ),
     );
     let o = run(&[]);
-    assert!(stderr(&o).contains("only you choose where traces go"), "{}", stderr(&o));
-    assert!(stderr(&o).contains("ignored telemetry.include_text"), "{}", stderr(&o));
-    assert!(receiver.spans().is_empty(), "nothing went to the workspace's endpoint");
+    assert!(
+        stderr(&o).contains("only you choose where traces go"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("ignored telemetry.include_text"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        receiver.spans().is_empty(),
+        "nothing went to the workspace's endpoint"
+    );
     // The user's own endpoint (the same one): traces, but the workspace's include_text
     // does not put text in them.
-    let endpoint = ("OTEL_EXPORTER_OTLP_ENDPOINT", format!("{}/", receiver.base_url));
+    let endpoint = (
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        format!("{}/", receiver.base_url),
+    );
     run(&[endpoint.clone()]);
     let spans = receiver.spans();
     assert_eq!(root(&spans).name, "check");

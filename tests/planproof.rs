@@ -1,4 +1,4 @@
-//! PlanProof (issue 12): the `planproof_v1` playbook over `examples/planproof`, end to end
+//! PlanProof (docs/contracts.md, Plan validation): the `planproof_v1` playbook over `examples/planproof`, end to end
 //! through the built binary. Every scenario's expected validation (hand-worked for the
 //! ten messy days, carried over by construction to their permutations) is in
 //! `examples/planproof/expected.json`.

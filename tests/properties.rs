@@ -1,4 +1,4 @@
-//! Issue 14: invariants checked on generated inputs (proptest). Each property compares
+//! Invariants checked on generated inputs (proptest). Each property compares
 //! the code under test with an independent, plain reference — never with itself.
 
 use proptest::prelude::*;

@@ -1,4 +1,4 @@
-//! `byop repair` (issue 12 §2): validate, one repair with the evaluator, re-validate;
+//! `byop repair`: validate, one repair with the evaluator, re-validate;
 //! the repaired text only when every deterministic check passes on it. End to end
 //! against the local fake server.
 

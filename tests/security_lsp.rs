@@ -232,9 +232,19 @@ async fn a_non_file_uri_gets_no_file_system_access() {
     let (_, diags) = c.diagnostics_at(from, uri, 1).await;
     let refused = diags
         .iter()
-        .find(|d| d["message"].as_str().unwrap_or("").contains("cannot read source document"))
+        .find(|d| {
+            d["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("cannot read source document")
+        })
         .unwrap_or_else(|| panic!("the companion is refused: {diags:#?}"));
-    assert!(refused["message"].as_str().unwrap().contains("outside the workspace"));
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("outside the workspace")
+    );
     let all = serde_json::to_string(&c.messages()).unwrap();
     assert!(!all.contains("CONFIDENTIAL-TEXT"));
 }

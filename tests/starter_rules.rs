@@ -164,7 +164,7 @@ const CERTAINTY: &[(&str, &str, bool)] = &[
         "**Suggested Revision:**\n\"Either Party shall have the right to terminate this Agreement upon thirty (30) days' written notice to the other Party. In the event of termination by Company, Consultant shall be entitled to compensation for all services performed through the effective date of termination, plus any reasonable wind-down costs. Consultant shall have fifteen (15) days following termination to complete work in progress and submit final invoices.\"",
         false,
     ),
-    // Issue 15 §1: sentences restating the request assert nothing.
+    // Sentences restating the request assert nothing.
     (
         "contract_005_add_clause_1__glm-4.6",
         "The request is to draft a non-compete clause that is enforceable under California law.",
@@ -424,7 +424,7 @@ const UNCHECKED: &[(&str, &str, bool)] = &[
         true,
     ),
     ("brief", "I have not reviewed the exhibits.", true),
-    // Issue 15 §1: disclosures written as prose, one per pattern added for them (tune labels,
+    // Disclosures written as prose, one per pattern added for them (tune labels,
     // tests/data/labels/unchecked_areas_disclosure.json): confirm/verify a named fact, an
     // assumption, redacted or blank text, a term the text lacks, a named section to reconcile.
     (

@@ -1,4 +1,4 @@
-//! Issue 14: an unchanged result is stored once; each rerun is recorded (its id and
+//! Store size: an unchanged result is stored once; each rerun is recorded (its id and
 //! time) and `byop history` says so; a changed result is stored again.
 
 mod support;

@@ -37,7 +37,11 @@ fn a_document_cannot_choose_an_always_pass_playbook() {
     // The README's CI recipe without --locked: refused, nothing sent.
     let o = ws.run_llm(&llm, "check --mode full --format json doc.ai.md");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("may only request a built-in playbook"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("may only request a built-in playbook"),
+        "{}",
+        stderr(&o)
+    );
     assert!(stdout(&o).is_empty());
     assert_eq!(llm.calls(), 0);
     // Allowed by byop.toml, it still may not carry the built-in's id with other logic.
@@ -68,10 +72,20 @@ fn a_document_cannot_choose_an_always_pass_playbook() {
         .cmd()
         .env("CI", "true")
         .env("BYOP_LOCKED", "0")
-        .args(["check", "--no-locked", "--mode", "deterministic", "doc.ai.md"])
+        .args([
+            "check",
+            "--no-locked",
+            "--mode",
+            "deterministic",
+            "doc.ai.md",
+        ])
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(2), "unlocked: the impostor is refused again");
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "unlocked: the impostor is refused again"
+    );
 }
 
 #[test]
@@ -79,16 +93,43 @@ fn a_pinned_playbook_must_have_the_pinned_hash() {
     let ws = Ws::new();
     ws.write("doc.ai.md", &memo(""));
     let hash = stdout(&ws.run(&["playbook", "hash", "ai_plugin_observability_v1"]));
-    let hash = hash.split_whitespace().find(|w| w.starts_with("sha256:")).unwrap();
+    let hash = hash
+        .split_whitespace()
+        .find(|w| w.starts_with("sha256:"))
+        .unwrap();
     let pin = format!("ai_plugin_observability_v1@{hash}");
-    let o = ws.run(&["check", "--locked", "--mode", "deterministic", "--format", "json",
-        "--playbook", &pin, "doc.ai.md"]);
-    assert!(o.status.success() || o.status.code() == Some(1), "{}", stderr(&o));
+    let o = ws.run(&[
+        "check",
+        "--locked",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "--playbook",
+        &pin,
+        "doc.ai.md",
+    ]);
+    assert!(
+        o.status.success() || o.status.code() == Some(1),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(report(&o)["locked"], true);
     let wrong = "ai_plugin_observability_v1@sha256:0000";
-    let o = ws.run(&["check", "--mode", "deterministic", "--playbook", wrong, "doc.ai.md"]);
+    let o = ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--playbook",
+        wrong,
+        "doc.ai.md",
+    ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("not the pinned sha256:0000"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not the pinned sha256:0000"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 // ---- 2. canaries: off only from the user; full mode never reuses a canary-less answer
@@ -101,7 +142,11 @@ fn the_workspace_cannot_switch_canaries_off_and_full_mode_never_reuses_unguarded
     let obedient = FakeLlm::start_blocking(Script::always(vec![Step::obedient_pass()]));
     let o = ws.run_llm(&obedient, "check --mode full --format json doc.ai.md");
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
-    assert!(stderr(&o).contains("only you may switch canaries off"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("only you may switch canaries off"),
+        "{}",
+        stderr(&o)
+    );
     assert!(report(&o)["variance_summary"]["injection_susceptible_runs"].as_u64() > Some(0));
     // A screening run caches answers obtained without a canary ...
     std::fs::remove_file(ws.path("byop.toml")).unwrap();
@@ -111,7 +156,12 @@ fn the_workspace_cannot_switch_canaries_off_and_full_mode_never_reuses_unguarded
     // ... which a full run does not reuse: it asks again, with canaries, and is caught.
     let before = obedient.calls();
     let o = ws.run_llm(&obedient, "check --mode full --format json doc2.ai.md");
-    assert_eq!(o.status.code(), Some(3), "as a fresh full run: {}", stderr(&o));
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "as a fresh full run: {}",
+        stderr(&o)
+    );
     let asked = &obedient.requests()[before..];
     assert!(asked.len() >= 3, "runs 0.. asked again");
     assert!(asked.iter().all(|r| canary_token(&r.user()).is_some()));
@@ -119,7 +169,12 @@ fn the_workspace_cannot_switch_canaries_off_and_full_mode_never_reuses_unguarded
     let plain = FakeLlm::start_blocking(Script::always(vec![Step::pass()]));
     ws.run_llm(&plain, "check --mode full --fresh --no-canary doc.ai.md");
     assert!(plain.calls() > 0);
-    assert!(plain.requests().iter().all(|r| canary_token(&r.user()).is_none()));
+    assert!(
+        plain
+            .requests()
+            .iter()
+            .all(|r| canary_token(&r.user()).is_none())
+    );
 }
 
 // ---- 4. dataset paths stay inside the dataset and the workspace --------------------
@@ -130,12 +185,19 @@ fn a_dataset_cannot_read_files_outside_its_folder() {
     let llm = FakeLlm::start_blocking(Script::always(vec![Step::pass()]));
     let outside = tempfile::tempdir().unwrap();
     std::fs::create_dir(outside.path().join("x")).unwrap();
-    std::fs::write(outside.path().join("x/secret.ai.md"), memo("title: secret\n")).unwrap();
+    std::fs::write(
+        outside.path().join("x/secret.ai.md"),
+        memo("title: secret\n"),
+    )
+    .unwrap();
     std::fs::create_dir_all(ws.path("ds/variants/a")).unwrap();
     ws.write("ds/variants/a/one.ai.md", &memo(""));
     let abs = outside.path().join("x");
     let hostile = [
-        format!("scenarios = \"{}\"\n[variants]\na = \"variants/a\"\n", abs.display()),
+        format!(
+            "scenarios = \"{}\"\n[variants]\na = \"variants/a\"\n",
+            abs.display()
+        ),
         format!("[variants]\na = \"{}\"\n", abs.display()),
         "[variants]\na = \"../../../../../../../../tmp\"\n".to_string(),
     ];
@@ -157,7 +219,12 @@ fn a_dataset_cannot_read_files_outside_its_folder() {
         std::fs::remove_file(&link).unwrap();
         std::os::unix::fs::symlink(outside.path().join("x"), ws.path("ds/variants/b")).unwrap();
         let o = ws.run_llm(&llm, "dataset ds --mode screening");
-        assert_eq!(o.status.code(), Some(2), "a linked variant folder: {}", stderr(&o));
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "a linked variant folder: {}",
+            stderr(&o)
+        );
     }
     assert_eq!(llm.calls(), 0, "nothing was sent");
 }
@@ -167,7 +234,10 @@ fn a_dataset_cannot_read_files_outside_its_folder() {
 #[test]
 fn a_byop_toml_above_the_repository_or_writable_by_others_does_not_govern() {
     let ws = Ws::new();
-    ws.write("byop.toml", "include = [\"nothing/*.md\"]\n[evaluator]\nmax_retries = 0\n");
+    ws.write(
+        "byop.toml",
+        "include = [\"nothing/*.md\"]\n[evaluator]\nmax_retries = 0\n",
+    );
     std::fs::create_dir_all(ws.path("clone/.git")).unwrap();
     std::fs::write(ws.path("clone/r.ai.md"), memo("")).unwrap();
     let o = ws
@@ -176,7 +246,12 @@ fn a_byop_toml_above_the_repository_or_writable_by_others_does_not_govern() {
         .args(["check", "--mode", "deterministic", "."])
         .output()
         .unwrap();
-    assert_ne!(o.status.code(), Some(2), "the planted include is not used: {}", stderr(&o));
+    assert_ne!(
+        o.status.code(),
+        Some(2),
+        "the planted include is not used: {}",
+        stderr(&o)
+    );
     assert!(stdout(&o).contains("r.ai.md"), "{}", stdout(&o));
     #[cfg(unix)]
     {
@@ -196,7 +271,13 @@ fn a_byop_toml_above_the_repository_or_writable_by_others_does_not_govern() {
 #[test]
 fn without_a_workspace_a_document_names_only_files_beside_it() {
     let ws = Ws::new();
-    let run = |args: &[&str]| ws.cmd().env("HOME", ws.dir.path()).args(args).output().unwrap();
+    let run = |args: &[&str]| {
+        ws.cmd()
+            .env("HOME", ws.dir.path())
+            .args(args)
+            .output()
+            .unwrap()
+    };
     std::fs::create_dir(ws.path(".ssh")).unwrap();
     ws.write(".ssh/id_ed25519", "PRIVATE KEY");
     ws.write("doc.ai.md", &memo("byop:\n  source: .ssh/id_ed25519\n"));
@@ -206,7 +287,12 @@ fn without_a_workspace_a_document_names_only_files_beside_it() {
     assert!(!stderr(&o).contains("PRIVATE KEY"));
     // A file beside it is fine; a marker makes the folder a workspace.
     ws.write("doc.ai.md", &memo("byop:\n  source: nda.txt\n"));
-    assert_ne!(run(&["check", "--mode", "deterministic", "doc.ai.md"]).status.code(), Some(2));
+    assert_ne!(
+        run(&["check", "--mode", "deterministic", "doc.ai.md"])
+            .status
+            .code(),
+        Some(2)
+    );
     std::fs::create_dir(ws.path(".git")).unwrap();
     ws.write("doc.ai.md", &memo("byop:\n  source: .ssh/id_ed25519\n"));
     let o = run(&["check", "--mode", "deterministic", "doc.ai.md"]);
@@ -235,10 +321,18 @@ fn the_workspace_cannot_place_the_store_elsewhere() {
             .output()
             .unwrap();
         assert_eq!(o.status.code(), Some(2), "{db}: {}", stderr(&o));
-        assert!(stderr(&o).contains("refused"), "{db}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("refused") || err.contains("names a URL"),
+            "{db}: {err}"
+        );
     }
     assert!(!target.exists());
-    assert_eq!(std::fs::read(ws.path("empty.db")).unwrap().len(), 0, "not overwritten");
+    assert_eq!(
+        std::fs::read(ws.path("empty.db")).unwrap().len(),
+        0,
+        "not overwritten"
+    );
     ws.write("byop.toml", "db = \"state/in.db\"\n");
     let o = ws
         .cmd()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seed 002 §8.2: synthetic permutations of the hand-written scenarios.
+"""Synthetic permutations of the hand-written scenarios.
 
 For each base scenario (scenarios/<name>.md without "__") and each variant, writes five
 permutations, each changing something a validator must not care about:

@@ -76,7 +76,7 @@ pub enum Command {
         #[arg(long, default_value_t = 200)]
         limit: usize,
     },
-    /// Compare variants' outputs over a dataset of scenarios (seed 002 §8).
+    /// Compare variants' outputs over a dataset of scenarios.
     Dataset(DatasetArgs),
     /// Keep the store small: prune old reports, give space back.
     Store {
@@ -84,10 +84,10 @@ pub enum Command {
         action: StoreAction,
     },
     /// Repair once with the evaluator, then re-validate: the repaired text only if every
-    /// deterministic check passes on it (issue 12 §2).
+    /// deterministic check passes on it.
     Repair(RepairArgs),
     /// Counterfactual audit: does the evaluator's verdict move when only an irrelevant
-    /// cue (who wrote it, for whom, how it is phrased) changes? (issue 13)
+    /// cue (who wrote it, for whom, how it is phrased) changes?
     Counterfactual(CounterfactualArgs),
     /// Inspect playbooks.
     Playbook {
@@ -292,6 +292,8 @@ pub enum CounterfactualFormat {
     Text,
     Json,
     Html,
+    /// One trial (pair side) per line.
+    Jsonl,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

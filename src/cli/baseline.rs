@@ -22,13 +22,13 @@ pub fn run(action: BaselineAction) -> Result<u8, CliError> {
                 ))
             })?;
             store.save_baseline(&key, &latest.report_id)?;
-            println!(
+            crate::render::terminal::print_line(&format!(
                 "Saved report {} ({}, {}) as the baseline of {}",
                 latest.report_id,
                 latest.summary.overall_status.as_str(),
                 latest.timestamp,
                 file.display()
-            );
+            ));
             Ok(0)
         }
         BaselineAction::Show {

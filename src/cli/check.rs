@@ -42,17 +42,21 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
         ));
     }
     let evaluator = super::single::batch_evaluator(&args.evaluator, args.mode, &workspace)?;
-    let db = args.db.clone().map_or_else(|| workspace.db_path(), Ok).map_err(CliError)?;
+    let db = super::output::db_location(args.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
     let resolver = Resolver::for_batch();
-    let roots = (cwd.as_path(), super::single::roots(&workspace), workspace.locked);
+    let roots = (
+        cwd.as_path(),
+        super::single::roots(&workspace),
+        workspace.locked,
+    );
     let jobs = resolve_all(&resolver, &args, &roots, &files)
         .inspect_err(|(path, e)| record_input_error(&store, &doc_key(path), &e.0))
         .map_err(|(_, e)| e)?;
     let evaluated = evaluate_all(&args, &workspace, evaluator, &store, &jobs).await?;
     let (reports, rendered) = save_all_rendering(&args, &store, &jobs, evaluated)?;
     if let Some(n) = store.integrity_notice() {
-        eprintln!("byop: {n}");
+        crate::render::terminal::notice(&n);
     }
     if args.fix {
         let checked: Vec<_> = jobs.iter().map(|j| &j.resolved).zip(&reports).collect();
@@ -66,7 +70,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
             render(args.format, &reports, &jobs, &baselines)?
         }
     };
-    output::write(args.output.as_deref(), &body)?;
+    output::write_rendered(args.format, args.output.as_deref(), &body)?;
     let code = exit_code(args.fail_on, &reports);
     // The process ends with this command: freeing every document, companion and report
     // one by one would only delay the exit (~10 ms for the corpus).
@@ -201,7 +205,8 @@ async fn evaluate_all(
             let label = job.resolved.doc.label();
             let progress: Option<runner::ProgressFn> = progress_on_tty.then(|| {
                 Arc::new(move |p: runner::Progress| {
-                    eprint!("\r\x1b[2K{label}: {}", p.message());
+                    let line = format!("{label}: {}", p.message());
+                    eprint!("\r\x1b[2K{}", crate::render::terminal::escape(&line));
                 }) as runner::ProgressFn
             });
             let opts = RunOptions {
@@ -265,7 +270,7 @@ fn save_all_rendering(
         .iter()
         .find_map(|r| r.notices.iter().find(|n| !said(n)))
     {
-        eprintln!("byop: {n}");
+        crate::render::terminal::notice(n);
     }
     if args.save_baseline {
         for (job, id) in jobs.iter().zip(&stored) {
@@ -311,10 +316,10 @@ fn exit_code(fail_on: FailOn, reports: &[Report]) -> u8 {
         })
         .collect();
     if !unevaluated.is_empty() {
-        eprintln!(
+        crate::render::terminal::eprint_line(&format!(
             "byop: not evaluated (exit {NOT_EVALUATED}): {}",
             unevaluated.join(", ")
-        );
+        ));
         return NOT_EVALUATED;
     }
     let worst = reports.iter().map(|r| r.summary.overall_status).max();
@@ -348,13 +353,74 @@ fn search(dir: &Path, locked: bool) -> Result<Vec<PathBuf>, CliError> {
             .add(globset::Glob::new(&g).map_err(|e| CliError(format!("include glob `{g}`: {e}")))?);
     }
     let set = builder.build()?;
-    let mut found: Vec<PathBuf> = ignore::WalkBuilder::new(dir)
-        .build()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
-        .map(|e| e.into_path())
-        .filter(|p| set.is_match(p.strip_prefix(dir).unwrap_or(p)) || set.is_match(p))
+    let documents = |git_ignore: bool| -> Vec<PathBuf> {
+        ignore::WalkBuilder::new(dir)
+            .standard_filters(false)
+            .git_ignore(git_ignore)
+            .require_git(false)
+            .filter_entry(|e| e.file_name() != ".git")
+            .build()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+            .map(|e| e.into_path())
+            .filter(|p| set.is_match(p.strip_prefix(dir).unwrap_or(p)) || set.is_match(p))
+            .collect()
+    };
+    // Only `.gitignore` may leave a document out (not `.ignore`, hidden names or global
+    // excludes), only when git does not track it, and never silently.
+    let mut found = documents(true);
+    let kept: std::collections::HashSet<PathBuf> = found.iter().cloned().collect();
+    let ignored: Vec<PathBuf> = documents(false)
+        .into_iter()
+        .filter(|p| !kept.contains(p))
         .collect();
+    if !ignored.is_empty() {
+        let tracked = tracked_files(dir);
+        let (back, skipped): (Vec<_>, Vec<_>) = ignored.into_iter().partition(|p| {
+            tracked
+                .as_ref()
+                .is_none_or(|t| std::fs::canonicalize(p).is_ok_and(|c| t.contains(&c)))
+        });
+        found.extend(back);
+        if !skipped.is_empty() {
+            let names: Vec<String> = skipped.iter().map(|p| p.display().to_string()).collect();
+            crate::render::terminal::notice(&format!(
+                "skipped {} document(s) ignored by .gitignore and not tracked by git: {}",
+                skipped.len(),
+                names.join(", ")
+            ));
+        }
+    }
     found.sort();
     Ok(found)
+}
+
+/// The files git tracks under `dir` (canonical paths): none outside a repository; `None`
+/// when git cannot be asked (then no document counts as untracked and none is skipped).
+fn tracked_files(dir: &Path) -> Option<std::collections::HashSet<PathBuf>> {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .stderr(std::process::Stdio::null())
+            .output()
+    };
+    let top = git(&["rev-parse", "--show-toplevel"]).ok()?;
+    if !top.status.success() {
+        return Some(Default::default()); // not in a repository: nothing is tracked
+    }
+    let top = PathBuf::from(String::from_utf8_lossy(&top.stdout).trim_end());
+    let top = std::fs::canonicalize(top).ok()?;
+    let listed = git(&["ls-files", "-z", "--full-name"])
+        .ok()
+        .filter(|o| o.status.success())?;
+    Some(
+        listed
+            .stdout
+            .split(|b| *b == 0)
+            .filter(|n| !n.is_empty())
+            .map(|n| top.join(String::from_utf8_lossy(n).as_ref()))
+            .collect(),
+    )
 }

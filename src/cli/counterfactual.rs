@@ -38,7 +38,7 @@ pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
             None => "a counterfactual audit needs an evaluator".into(),
         })
     })?;
-    let db = args.db.clone().map_or_else(|| workspace.db_path(), Ok).map_err(CliError)?;
+    let db = super::output::db_location(args.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
     let progress_on_tty = std::io::stderr().is_terminal();
     let progress: Option<runner::ProgressFn> = progress_on_tty.then(|| {
@@ -59,7 +59,7 @@ pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
         cancel: Default::default(),
     };
     let result = audit_and_save(&resolved, Some(store.clone()), &doc_key(path), opts, |e| {
-        eprintln!("byop: {}", e.message())
+        crate::render::terminal::eprint_line(&format!("byop: {}", e.message()))
     })
     .await;
     if progress_on_tty {
@@ -72,12 +72,13 @@ pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
         other => CliError(other.to_string()),
     })?;
     if let Some(n) = store.integrity_notice() {
-        eprintln!("byop: {n}");
+        crate::render::terminal::notice(&n);
     }
     let body = match args.format {
         CounterfactualFormat::Text => render::text(&audit),
         CounterfactualFormat::Json => render::json(&audit),
         CounterfactualFormat::Html => render::html(&audit),
+        CounterfactualFormat::Jsonl => render::jsonl(&audit),
     };
     output::write(args.output.as_deref(), &body)?;
     Ok(u8::from(audit.results.iter().any(|r| r.significant)))

@@ -1,7 +1,7 @@
 //! `byop dataset DIR`: every variant's output for every scenario through the playbook
 //! (all documents at once: the evaluator bounds the calls in flight, the store's response
 //! cache serves repeats), then per-variant rates, per-check fail rates, the per-scenario
-//! table and a paired comparison (seed 002 §8, §10).
+//! table and a paired comparison of two variants.
 //!
 //! Layout: `DIR/scenarios/<name>.*` (the source: the user's notes, or the contract) and
 //! `DIR/variants/<variant>/<name>.*` (one output per scenario), or a `DIR/dataset.toml`
@@ -21,11 +21,11 @@ use serde::Deserialize;
 use super::args::DatasetArgs;
 use super::error::CliError;
 use crate::engine::dataset::{self, Row};
+use crate::engine::document::decode;
 use crate::engine::runner::RunOptions;
 use crate::store::Store;
-use crate::workspace::evaluate::evaluate_and_save;
-use crate::engine::document::decode;
 use crate::workspace::boundary::{Boundary, read_bounded};
+use crate::workspace::evaluate::evaluate_and_save;
 use crate::workspace::trust::{self, Policy};
 use crate::workspace::{Request, Resolved, Resolver, doc_key};
 
@@ -74,7 +74,8 @@ fn files_in(dir: &Path, boundary: &Boundary) -> Result<Vec<(String, PathBuf)>, C
 
 /// A folder the dataset names must resolve inside the boundary.
 fn confined_dir(dir: &Path, boundary: &Boundary) -> Result<(), CliError> {
-    let real = std::fs::canonicalize(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
+    let real =
+        std::fs::canonicalize(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
     if boundary.roots().iter().any(|r| real.starts_with(r)) {
         return Ok(());
     }
@@ -228,7 +229,7 @@ pub async fn run(args: DatasetArgs) -> Result<u8, CliError> {
     let lay = layout(&args.dir, &boundary)?;
     let jobs = resolve_all(&args, (&workspace, &boundary), &lay)?;
     let evaluator = super::single::batch_evaluator(&args.evaluator, args.mode, &workspace)?;
-    let db = args.db.clone().map_or_else(|| workspace.db_path(), Ok).map_err(CliError)?;
+    let db = super::output::db_location(args.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
     // Every document at once; the evaluator's permits bound the calls in flight.
     let runs = jobs.iter().map(|j| {
@@ -257,7 +258,7 @@ pub async fn run(args: DatasetArgs) -> Result<u8, CliError> {
         });
     }
     if let Some(n) = notice {
-        eprintln!("byop: {n}");
+        crate::render::terminal::notice(&n);
     }
     let compare = args
         .compare

@@ -31,7 +31,10 @@ pub fn apply(args: &CheckArgs, checked: &[(&Resolved, &Report)]) -> Result<u8, C
         } else {
             let path = doc.path.as_deref().unwrap_or(Path::new(&label));
             write_atomically(path, &fixed)?;
-            eprintln!("byop: fixed {label} ({} edit(s))", edits.len());
+            crate::render::terminal::eprint_line(&format!(
+                "byop: fixed {label} ({} edit(s))",
+                edits.len()
+            ));
         }
     }
     if args.dry_run {
@@ -39,7 +42,7 @@ pub fn apply(args: &CheckArgs, checked: &[(&Resolved, &Report)]) -> Result<u8, C
         return Ok(u8::from(changed > 0));
     }
     if changed == 0 {
-        eprintln!("byop: nothing to fix");
+        crate::render::terminal::eprint_line("byop: nothing to fix");
     }
     Ok(0)
 }

@@ -43,7 +43,7 @@ pub fn existing_doc_key(file: &std::path::Path) -> Result<String, CliError> {
     Ok(crate::workspace::doc_key(file))
 }
 
-/// The stored counterfactual audits (issue 13), newest first.
+/// The stored counterfactual audits, newest first.
 fn counterfactual_table(
     rows: &[crate::model::counterfactual::CounterfactualRow],
     with_document: bool,

@@ -7,6 +7,7 @@ use super::error::CliError;
 use super::history::existing_doc_key;
 use super::output::{self, open_store};
 use crate::model::AuditRow;
+use crate::store::{ChainBreak, Verified};
 
 pub fn run(
     file: Option<PathBuf>,
@@ -17,16 +18,7 @@ pub fn run(
 ) -> Result<u8, CliError> {
     let store = open_store(db)?;
     if verify {
-        return match store.verify_audit()? {
-            Ok(n) => {
-                println!("audit log intact: {n} row(s)");
-                Ok(0)
-            }
-            Err(b) => {
-                println!("audit log broken at row {}: {}", b.id, b.reason);
-                Ok(1)
-            }
-        };
+        return Ok(print_verdict(&store.verify_audit()?));
     }
     let key = file.as_deref().map(existing_doc_key).transpose()?;
     let rows = store.audit_log(key.as_deref(), limit)?;
@@ -38,6 +30,38 @@ pub fn run(
     Ok(0)
 }
 
+/// Exit 0 only for a log that chains under this user's key (and matches its head).
+fn print_verdict(verdict: &Result<Verified, ChainBreak>) -> u8 {
+    match verdict {
+        Ok(v) => {
+            let note = if v.anchored {
+                ""
+            } else {
+                " (no head recorded for this database here: it was moved or copied, so removed trailing rows cannot be seen)"
+            };
+            crate::render::terminal::print_line(&format!(
+                "audit log intact: {} row(s){note}",
+                v.rows
+            ));
+            0
+        }
+        Err(b) if b.foreign => {
+            crate::render::terminal::print_line(&format!(
+                "audit log is not this user's: {}",
+                b.reason
+            ));
+            1
+        }
+        Err(b) => {
+            crate::render::terminal::print_line(&format!(
+                "audit log broken at row {}: {}",
+                b.id, b.reason
+            ));
+            1
+        }
+    }
+}
+
 fn line(r: &AuditRow) -> String {
     let e = &r.event;
     let mut s = format!(
@@ -45,7 +69,7 @@ fn line(r: &AuditRow) -> String {
         r.id,
         e.at,
         e.state.as_str(),
-        &e.request_id[..e.request_id.len().min(8)],
+        e.request_id.chars().take(8).collect::<String>(),
         e.document
     );
     if let Some(code) = &e.code {

@@ -38,7 +38,7 @@ pub fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(CliError(msg)) => {
-            eprintln!("byop: error: {msg}");
+            eprintln!("byop: error: {}", crate::render::terminal::escape(&msg));
             ExitCode::from(2)
         }
     }
@@ -103,7 +103,7 @@ fn start_telemetry(
     };
     let (settings, notice) = telemetry::settings(user, &env, policy);
     if let Some(n) = notice {
-        eprintln!("byop: {n}");
+        crate::render::terminal::notice(&n);
     }
     match settings {
         Some(s) => telemetry::install(&s).map_err(CliError),
@@ -113,9 +113,7 @@ fn start_telemetry(
 
 /// The workspace governing the working folder, under the trust model: locked mode from
 /// the flags, `BYOP_LOCKED` or `CI`, and every ignored key said once on stderr.
-fn workspace_policy(
-    flags: &TrustFlags,
-) -> Result<crate::workspace::trust::Policy, CliError> {
+fn workspace_policy(flags: &TrustFlags) -> Result<crate::workspace::trust::Policy, CliError> {
     use crate::workspace::trust;
     let env = |n: &str| std::env::var(n).ok();
     let lock = trust::lock(flags.locked_flag(), &env);

@@ -71,8 +71,22 @@ pub fn render(format: Format, items: &[Rendered]) -> Result<String, CliError> {
     })
 }
 
-/// Stdout, or a file written via a temporary file in the same folder and renamed into place.
+/// Stdout, or a file written via a temporary file in the same folder and renamed into
+/// place; control characters escaped (every output carries untrusted text).
 pub fn write(path: Option<&Path>, body: &str) -> Result<(), CliError> {
+    write_styled(path, &render::terminal::escape(body))
+}
+
+/// [`write`] for a body whose untrusted parts are already escaped and which carries
+/// its own terminal styling (the text report).
+pub fn write_rendered(format: Format, path: Option<&Path>, body: &str) -> Result<(), CliError> {
+    match format {
+        Format::Text => write_styled(path, body),
+        _ => write(path, body),
+    }
+}
+
+fn write_styled(path: Option<&Path>, body: &str) -> Result<(), CliError> {
     match path {
         None => {
             let mut out = std::io::stdout().lock();
@@ -95,15 +109,34 @@ pub fn write(path: Option<&Path>, body: &str) -> Result<(), CliError> {
     }
 }
 
-/// `--db`, else the database of the current folder's workspace.
+/// `--db`/`BYOP_DB`, else the database of the current folder's workspace.
 pub fn open_store(db: Option<PathBuf>) -> Result<Store, CliError> {
-    let path = match db {
+    let path = match db.or_else(database_url) {
         Some(p) => p,
         None => crate::workspace::trust::Policy::discover(&std::env::current_dir()?)?
             .db_path()
             .map_err(CliError)?,
     };
     Ok(Store::open(&path)?)
+}
+
+/// `--db`/`BYOP_DB`, else `DATABASE_URL`, else the workspace's database file (which the
+/// trust model keeps inside the workspace).
+pub fn db_location(
+    db: Option<PathBuf>,
+    workspace: &crate::workspace::trust::Policy,
+) -> Result<PathBuf, CliError> {
+    match db.or_else(database_url) {
+        Some(p) => Ok(p),
+        None => workspace.db_path().map_err(CliError),
+    }
+}
+
+/// `DATABASE_URL` when set (the conventional name for an application's database).
+fn database_url() -> Option<PathBuf> {
+    std::env::var_os("DATABASE_URL")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
 }
 
 /// A report by id / id prefix from the store, or from a JSON file.

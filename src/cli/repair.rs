@@ -12,9 +12,9 @@ use super::check::NOT_EVALUATED;
 use super::error::CliError;
 use crate::model::{RepairStatus, ReportEnvelope, ValidationRecord};
 use crate::store::Store;
+use crate::workspace::doc_key;
 use crate::workspace::evaluate::record_input_error;
 use crate::workspace::repair::repair_and_save;
-use crate::workspace::doc_key;
 
 pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
     let cwd = std::env::current_dir()?;
@@ -24,7 +24,7 @@ pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
         args.otlp_include_text,
         &workspace,
     )?;
-    let db = args.db.clone().map_or_else(|| workspace.db_path(), Ok).map_err(CliError)?;
+    let db = super::output::db_location(args.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
     let key = doc_key(&args.file);
     let resolved = super::single::resolve(doc_flags(&args), &cwd, &workspace)
@@ -40,9 +40,15 @@ pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
     .await?;
     let record = &outcome.record;
     let label = resolved.doc.label();
-    eprintln!("byop: {label}: before: {}", summary(&record.before));
+    crate::render::terminal::eprint_line(&format!(
+        "byop: {label}: before: {}",
+        summary(&record.before)
+    ));
     if let Some(after) = &record.after {
-        eprintln!("byop: {label}: after repair: {}", summary(after));
+        crate::render::terminal::eprint_line(&format!(
+            "byop: {label}: after repair: {}",
+            summary(after)
+        ));
     }
     if args.format == HistoryFormat::Json {
         let body = serde_json::to_string_pretty(&ReportEnvelope {
@@ -52,7 +58,9 @@ pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
     }
     match record.status {
         RepairStatus::NotNeeded => {
-            eprintln!("byop: {label}: every deterministic check passes; nothing to repair");
+            crate::render::terminal::eprint_line(&format!(
+                "byop: {label}: every deterministic check passes; nothing to repair"
+            ));
             Ok(0)
         }
         RepairStatus::Failed => {
@@ -62,16 +70,21 @@ pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
                     "byop repair needs an evaluator: {reason}"
                 )));
             }
-            eprintln!("byop: {label}: repair failed: {reason}");
+            crate::render::terminal::eprint_line(&format!(
+                "byop: {label}: repair failed: {reason}"
+            ));
             Ok(NOT_EVALUATED)
         }
         RepairStatus::Rejected => {
             let after = record.after.as_ref().map(|a| a.errors.len()).unwrap_or(0);
-            eprintln!(
+            crate::render::terminal::eprint_line(&format!(
                 "byop: {label}: repair rejected: the evaluator's answer still fails {after} deterministic check(s); nothing written"
-            );
+            ));
             for e in record.after.iter().flat_map(|a| &a.errors) {
-                eprintln!("  - [{}] {}", e.check_id, e.message);
+                crate::render::terminal::eprint_line(&format!(
+                    "  - [{}] {}",
+                    e.check_id, e.message
+                ));
             }
             Ok(1)
         }
@@ -80,7 +93,10 @@ pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
             match &args.output {
                 Some(out) => {
                     super::fix::write_atomically(out, text)?;
-                    eprintln!("byop: {label}: repaired; written to {}", out.display());
+                    crate::render::terminal::eprint_line(&format!(
+                        "byop: {label}: repaired; written to {}",
+                        out.display()
+                    ));
                 }
                 None if args.format == HistoryFormat::Text => {
                     let diff = super::fix::unified_diff(&resolved.doc.text, text, &label);

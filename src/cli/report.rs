@@ -9,6 +9,7 @@ use crate::engine::document::Document;
 use crate::engine::playbook;
 use crate::model::Report;
 use crate::store::Store;
+use crate::workspace::boundary::Boundary;
 use crate::workspace::files::read_text;
 use crate::workspace::{Config, Request, Resolver, doc_key};
 
@@ -21,7 +22,7 @@ pub fn run(
     let store = open_store(db)?;
     let r = match load_report(spec, &store) {
         Ok(r) => r,
-        // Not a report: a stored counterfactual audit (issue 13) with that id, if any.
+        // Not a report: a stored counterfactual audit with that id, if any.
         Err(e) => match (!Path::new(spec).exists()).then(|| store.get_counterfactual(spec)) {
             Some(Ok(Some(audit))) => return show_audit(&audit, format, out),
             _ => return Err(e),
@@ -87,18 +88,22 @@ pub fn show(
         baseline: baseline.as_ref(),
     };
     let body = output::render(format, &[item])?;
-    output::write(out.as_deref(), &body)?;
+    output::write_rendered(format, out.as_deref(), &body)?;
     Ok(0)
 }
 
 /// The document, for highlighting and fixes, only while it is still the text the report was
 /// made from (same inputs fingerprint); otherwise the byte ranges would point at other words.
 fn document_of(r: &Report) -> Option<Document> {
-    let path = Path::new(&r.document.path);
-    let text = read_text(path).ok()?;
+    // The path comes from the report, which may be a crafted file: read it only inside
+    // this workspace, as a regular file within the size limit.
     let roots = Config::discover(&std::env::current_dir().ok()?)
         .map(|c| vec![c.root])
         .unwrap_or_default();
+    let path = &Boundary::new(roots.clone())
+        .confined(Path::new(&r.document.path))
+        .ok()?;
+    let text = read_text(path).ok()?;
     Resolver::new()
         .resolve(Request {
             text,

@@ -84,7 +84,7 @@ pub fn batch_evaluator(
     let wants_evaluator = mode != Some(Mode::Deterministic);
     // A missing key is said once by the run itself ("ran deterministic checks only").
     for n in resolved.notices.iter().filter(|_| wants_evaluator) {
-        eprintln!("byop: {n}");
+        crate::render::terminal::notice(n);
     }
     match (wants_evaluator, resolved.settings) {
         (true, Some(s)) => Ok(Some(
@@ -101,7 +101,7 @@ pub fn evaluator(
 ) -> Result<Result<Evaluator, Option<String>>, CliError> {
     let resolved = resolve_evaluator(flags, workspace);
     for n in &resolved.notices {
-        eprintln!("byop: {n}");
+        crate::render::terminal::notice(n);
     }
     match resolved.settings {
         Some(s) => Ok(Ok(

@@ -1,7 +1,7 @@
 //! Aggregation: majority vote, per-check consistency,
 //! severity-weighted consistency score, overall status.
 //!
-//! Cases the seed leaves open are decided here and listed in the README
+//! Cases the status rules leave open are decided here and listed in the README
 //! ("Status rules"); each has a test below.
 
 use crate::model::Severity;

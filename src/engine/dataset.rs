@@ -1,4 +1,4 @@
-//! Variants compared on a dataset (seed 002 §8, §10): one report per (scenario,
+//! Variants compared on a dataset (which prompt or model does better on the same scenarios): one report per (scenario,
 //! variant) in, per-variant rates, per-check fail rates, the per-scenario table and a
 //! paired comparison of two variants out. Pure: the caller runs the reports.
 

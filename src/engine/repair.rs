@@ -1,4 +1,4 @@
-//! Repair once, then re-validate (seed 002 §7), for every playbook: the deterministic
+//! Repair once, then re-validate (docs/contracts.md, Repair), for every playbook: the deterministic
 //! checks decide; when one does not pass, the evaluator gets the output, its companions
 //! and the errors, and answers with a corrected output once; every deterministic check
 //! runs again on the answer, which is offered only if all pass.

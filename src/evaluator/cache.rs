@@ -37,7 +37,11 @@ impl Evaluator {
     ) -> RunResult {
         let plain = self.cache_key(call.prompt, call.run);
         let guarded = canary_key(&plain);
-        let key = if call.canary { guarded.clone() } else { plain.clone() };
+        let key = if call.canary {
+            guarded.clone()
+        } else {
+            plain.clone()
+        };
         let lookup = |c: &dyn ResponseCache| match call.canary {
             true => c.get(&guarded),
             false => c.get(&plain).or_else(|| c.get(&guarded)),

@@ -179,7 +179,7 @@ impl Evaluator {
         }
     }
 
-    /// The one repair call (seed 002 §7): the corrected output, with the same permits,
+    /// The one repair call (there is never a second): the corrected output, with the same permits,
     /// retries, limits and observer as a check's run. Never cached, never with a canary.
     pub async fn repair_call(&self, call: Call<'_>) -> (Result<String, EvalError>, Option<String>) {
         let format = std::sync::Mutex::new(self.response_format());
@@ -360,8 +360,13 @@ impl Evaluator {
             ProviderKind::Anthropic => anthropic::interpret(reply),
             ProviderKind::OpenAi => openai::interpret(reply),
         };
+        // Everything read from the answer (verdict, notes, the cache, raw_response)
+        // comes from the scrubbed text.
         let result = interpreted
-            .map(|r| (status, r))
+            .map(|mut r| {
+                r.raw = inner.transport.redact(&r.raw);
+                (status, r)
+            })
             .map_err(|e| (inner.transport.redact_error(e), Some(status)));
         (request_sha, result)
     }

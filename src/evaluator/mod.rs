@@ -12,6 +12,7 @@ pub mod prompt;
 pub mod repair;
 pub mod retry;
 pub mod schema;
+pub mod scrub;
 mod settings;
 mod transport;
 mod types;

@@ -1,4 +1,4 @@
-//! The repair request (seed 002 §7): the output, its companions and the deterministic
+//! The repair request (repair once, then re-validate): the output, its companions and the deterministic
 //! validation errors go to the evaluator, which answers with a corrected output.
 
 use serde_json::{Value, json};

@@ -91,14 +91,10 @@ impl Transport {
         }
     }
 
-    /// Providers sometimes echo the key back in messages; never pass it on.
+    /// Providers sometimes echo the key back in messages and answers; never pass it on
+    /// (nor anything shaped like another provider's key).
     pub fn redact(&self, text: &str) -> String {
-        let key = self.key.trim();
-        if key.len() >= 4 {
-            text.replace(key, "[redacted]")
-        } else {
-            text.to_string()
-        }
+        super::scrub::scrub(text, &self.key)
     }
 }
 

@@ -157,7 +157,7 @@ fn findings(
     };
     // The diagnostic sits on a quote's first piece; its other pieces are related
     // locations. The check's other quotes are diagnostics of their own: listing them again
-    // on every one made a dense document's publish megabytes (issue 14).
+    // on every one made a dense document's publish megabytes.
     quotes
         .iter()
         .map(|(pieces, note, source)| {

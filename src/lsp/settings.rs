@@ -147,8 +147,14 @@ pub fn effective(
         })
     };
     let db_path = match &settings.db {
+        // A URL is kept whole (joining would turn it into a folder path).
+        Some(db) if crate::store::location::is_url(db) => PathBuf::from(db),
         Some(db) => policy.root().join(db),
-        None => env.var("BYOP_DB").map(PathBuf::from).unwrap_or_else(workspace_db),
+        None => env
+            .var("BYOP_DB")
+            .or_else(|| env.var("DATABASE_URL"))
+            .map(PathBuf::from)
+            .unwrap_or_else(workspace_db),
     };
     let provider = settings
         .provider

@@ -1,4 +1,4 @@
-//! The record of a repair (seed 002 §7) in the report: the deterministic validation
+//! The record of a repair (repair once, then re-validate: docs/contracts.md, Repair) in the report: the deterministic validation
 //! before, the one repair attempt, and the validation of its answer.
 
 use serde::{Deserialize, Serialize};

@@ -62,7 +62,7 @@ pub struct Report {
     /// The evaluation request in the audit log (`byop log`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
-    /// Seed 002 §3.1's `validation` object, for playbooks with plan validators.
+    /// The plan `validation` object (docs/contracts.md, Plan validation), for playbooks with plan validators.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validation: Option<super::validation::Validation>,
     /// `byop repair`: both deterministic validations and the repair's outcome.

@@ -1,4 +1,4 @@
-//! Seed 002 §3.1's `validation` object: the deterministic gates' verdict on a plan,
+//! The plan `validation` object (docs/contracts.md, Plan validation): the deterministic gates' verdict on a plan,
 //! carried beside the usual report fields by playbooks with plan validators.
 
 use serde::{Deserialize, Serialize};
@@ -19,7 +19,7 @@ impl ValidationStatus {
     }
 }
 
-/// Field names and order exactly as seed 002 §3.1.
+/// Field names and order are part of the contract: consumers read them by position too.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Validation {
     pub status: ValidationStatus,
@@ -40,7 +40,7 @@ pub struct ValidationMetrics {
 }
 
 impl ValidationMetrics {
-    /// Seed 002 §6: the plan passes only if no constraint is violated, nothing is
+    /// The decision rule: the plan passes only if no constraint is violated, nothing is
     /// hallucinated, the time fits where availability is known, and coverage ≥ 0.7.
     pub fn passes_decision_rule(&self) -> bool {
         self.constraints_violated == 0

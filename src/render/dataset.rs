@@ -11,7 +11,7 @@ fn yes_no(passed: bool) -> &'static str {
     if passed { "pass" } else { "FAIL" }
 }
 
-/// Whether the playbook validates plans (a `validation` object, seed 002 metrics).
+/// Whether the playbook validates plans (a plan `validation` object and its metrics).
 fn has_plan_metrics(s: &DatasetSummary) -> bool {
     s.variants.iter().any(|v| v.mean_coverage.is_some())
 }

@@ -169,7 +169,15 @@ fn write_suite(w: &mut Writer<Vec<u8>>, report: &Report) -> io::Result<()> {
     Ok(())
 }
 
+/// XML 1.0 forbids most control characters even as references: every string of the
+/// reports is escaped first (`terminal::escaped`), so the document stays well-formed.
 pub fn render(reports: &[&Report]) -> String {
+    let escaped: Vec<Report> = reports
+        .iter()
+        .map(|r| super::terminal::escaped(*r))
+        .collect();
+    let reports: Vec<&Report> = escaped.iter().collect();
+    let reports = reports.as_slice();
     let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
     let total = |v: Option<Verdict>| {
         reports

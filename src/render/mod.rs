@@ -5,4 +5,5 @@ pub mod diff;
 pub mod html;
 pub mod junit;
 pub mod sarif;
+pub mod terminal;
 pub mod text;

@@ -42,7 +42,9 @@ fn verdict_label(v: Verdict) -> (&'static str, Style) {
     }
 }
 
+/// The report for a terminal; every string in it escaped (see `terminal`).
 pub fn report(r: &Report, color: bool) -> String {
+    let r = &super::terminal::escaped(r);
     let dim = Style::new().dimmed();
     let bold = Style::new().bold();
     let mut out = header(r, color);
@@ -90,7 +92,7 @@ pub fn report(r: &Report, color: bool) -> String {
     out
 }
 
-/// Seed 002's `validation`: the plan's status, its errors, its metrics on one line.
+/// The plan `validation` object: the plan's status, its errors, its metrics on one line.
 fn validation_lines(v: &Validation, color: bool) -> String {
     let (word, style) = match v.status {
         ValidationStatus::Pass => ("PASS (recommended)", verdict_label(Verdict::Pass).1),

@@ -1,13 +1,17 @@
 //! The append-only audit log: one row per state of an evaluation request and per
-//! evaluator call. Rows are hash-chained: each holds the sha256 of the previous row, and
-//! its own hash covers its canonical JSON, so a changed, removed or inserted row breaks
-//! the chain at that point.
+//! evaluator call. Rows are chained: each holds the previous row's hash, and its own hash
+//! is an HMAC under the chain key (the per-user key, or a key the caller sets) over its
+//! canonical JSON, so a changed, removed or inserted row breaks the chain at that point
+//! and nobody without the key can rewrite the log with recomputed hashes. The head (first
+//! and last row) is kept outside the database (`audit_head`), so removed trailing rows
+//! and a swapped database are seen too.
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::Store;
+use super::audit_head::{self, Head};
 use super::error::StoreError;
-use crate::model::integrity::{canonical_json, sha256_hex};
+use super::mac;
 use crate::model::{AuditEvent, AuditRow, AuditState, CallRecord};
 
 /// The `prev_hash` of the first row.
@@ -18,6 +22,18 @@ pub const GENESIS: &str = "00000000000000000000000000000000000000000000000000000
 pub struct ChainBreak {
     pub id: i64,
     pub reason: String,
+    /// The log was not written under this chain key at all (another user's store, or
+    /// every row rewritten): never reported as intact.
+    pub foreign: bool,
+}
+
+/// A log that verified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verified {
+    pub rows: u64,
+    /// Whether a head outside the database vouched for its end (false for a database
+    /// moved or copied here: removed trailing rows could not be seen).
+    pub anchored: bool,
 }
 
 impl Store {
@@ -30,20 +46,24 @@ impl Store {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| self.err("starting transaction", e))?;
-        self.append_audit_in(&tx, events)?;
+        let head = self.append_audit_in(&tx, events)?;
         tx.commit()
-            .map_err(|e| self.err("writing the audit log", e))
+            .map_err(|e| self.err("writing the audit log", e))?;
+        self.record_head(head);
+        Ok(())
     }
 
-    /// Append inside the caller's (immediate) transaction.
+    /// Append inside the caller's (immediate) transaction; the head to record once it
+    /// commits ([`Store::record_head`]).
     pub(super) fn append_audit_in(
         &self,
         tx: &Connection,
         events: &[AuditEvent],
-    ) -> Result<(), StoreError> {
+    ) -> Result<Option<Head>, StoreError> {
         if events.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
+        let fail = |e| self.err("reading the audit log", e);
         let last: Option<(i64, String)> = tx
             .query_row(
                 "SELECT id, row_hash FROM audit_log ORDER BY id DESC LIMIT 1",
@@ -51,16 +71,65 @@ impl Store {
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()
-            .map_err(|e| self.err("reading the audit log", e))?;
+            .map_err(fail)?;
+        let first_hash = match &last {
+            Some(_) => hash_at(tx, 1).map_err(fail)?,
+            None => None,
+        };
         let (mut id, mut prev) = last.unwrap_or((0, GENESIS.to_string()));
+        let mut first_hash = first_hash;
         for event in events {
             id += 1;
-            let row_hash = row_hash(id, event, &prev);
+            let row_hash = row_hash(&self.chain_key, id, event, &prev);
             insert(tx, id, event, &prev, &row_hash)
                 .map_err(|e| self.err("writing the audit log", e))?;
+            first_hash.get_or_insert_with(|| row_hash.clone());
             prev = row_hash;
         }
-        Ok(())
+        let head = Head {
+            database: self.label.clone(),
+            first_hash: first_hash.unwrap_or_default(),
+            last_id: id,
+            last_hash: prev,
+        };
+        Ok(self.continues_recorded_head(tx, &head)?.then_some(head))
+    }
+
+    /// Whether the log in `tx` (ending at `head`) continues the recorded head. When it
+    /// does not (rows removed, database replaced), the recorded head is kept as it is
+    /// for `byop log --verify` to report.
+    fn continues_recorded_head(&self, tx: &Connection, head: &Head) -> Result<bool, StoreError> {
+        let Some(path) = &self.head_path else {
+            return Ok(false);
+        };
+        let recorded = match audit_head::load(path) {
+            Ok(Some(h)) => h,
+            Ok(None) => return Ok(true),
+            Err(e) => {
+                tracing::warn!("audit head: {e}");
+                return Ok(false);
+            }
+        };
+        let at = hash_at(tx, recorded.last_id).map_err(|e| self.err("reading the audit log", e))?;
+        let continues =
+            recorded.first_hash == head.first_hash && at.as_deref() == Some(&*recorded.last_hash);
+        if !continues {
+            tracing::warn!(
+                "the audit log in {} does not continue its recorded head ({}); `byop log --verify` reports it",
+                self.label,
+                path.display()
+            );
+        }
+        Ok(continues)
+    }
+
+    /// Record the head of a committed append (nothing when it did not continue the head).
+    pub(super) fn record_head(&self, head: Option<Head>) {
+        if let (Some(path), Some(head)) = (&self.head_path, head)
+            && let Err(e) = audit_head::store(path, &head)
+        {
+            tracing::warn!("audit head: {e}");
+        }
     }
 
     /// The log, oldest first; of one document when given; the last `limit` rows.
@@ -86,8 +155,49 @@ impl Store {
         Ok(rows)
     }
 
-    /// Walk the whole chain: the number of rows, or the first row where it breaks.
-    pub fn verify_audit(&self) -> Result<Result<u64, ChainBreak>, StoreError> {
+    /// Walk the whole chain and hold its end against the recorded head.
+    pub fn verify_audit(&self) -> Result<Result<Verified, ChainBreak>, StoreError> {
+        let head = match &self.head_path {
+            Some(path) => audit_head::load(path).map_err(StoreError)?,
+            None => None,
+        };
+        let walked = self.walk_chain(head.as_ref().map(|h| h.last_id))?;
+        let (rows, first_hash, at_head) = match walked {
+            Ok(w) => w,
+            Err(b) => return Ok(Err(b)),
+        };
+        let Some(head) = head else {
+            return Ok(Ok(Verified {
+                rows,
+                anchored: rows == 0,
+            }));
+        };
+        let path = self.head_path.as_ref().expect("a head was read from it");
+        Ok(
+            match against_head(&head, rows, first_hash.as_deref(), at_head.as_deref()) {
+                None => Ok(Verified {
+                    rows,
+                    anchored: true,
+                }),
+                Some((id, why)) => Err(ChainBreak {
+                    id,
+                    reason: format!(
+                        "{why} (the head kept in {} records rows 1 to {}; if you removed or replaced this database yourself, delete that file)",
+                        path.display(),
+                        head.last_id
+                    ),
+                    foreign: false,
+                }),
+            },
+        )
+    }
+
+    /// Every row in order: (rows, first row's hash, hash of row `head_id`), or the break.
+    #[allow(clippy::type_complexity)]
+    fn walk_chain(
+        &self,
+        head_id: Option<i64>,
+    ) -> Result<Result<(u64, Option<String>, Option<String>), ChainBreak>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn
             .prepare(
@@ -100,6 +210,7 @@ impl Store {
             .query_map([], read_row)
             .map_err(|e| self.err("reading the audit log", e))?;
         let (mut prev, mut expected_id, mut n) = (GENESIS.to_string(), 1i64, 0u64);
+        let (mut first, mut at_head) = (None, None);
         for row in rows {
             let row = match row {
                 Ok(r) => r,
@@ -107,39 +218,98 @@ impl Store {
                     return Ok(Err(ChainBreak {
                         id: expected_id,
                         reason: format!("unreadable row: {e}"),
+                        foreign: false,
                     }));
                 }
             };
-            if let Some(reason) = broken(&row, expected_id, &prev) {
-                return Ok(Err(ChainBreak { id: row.id, reason }));
+            if let Some(b) = broken(&self.chain_key, &row, expected_id, &prev) {
+                return Ok(Err(b));
             }
+            if Some(row.id) == head_id {
+                at_head = Some(row.row_hash.clone());
+            }
+            first.get_or_insert_with(|| row.row_hash.clone());
             prev = row.row_hash;
             expected_id += 1;
             n += 1;
         }
-        Ok(Ok(n))
+        Ok(Ok((n, first, at_head)))
     }
 }
 
-/// Why `row` does not continue the chain, if it does not.
-fn broken(row: &AuditRow, expected_id: i64, prev: &str) -> Option<String> {
-    if row.id != expected_id {
-        return Some(format!("row {expected_id} is missing (next is {})", row.id));
+/// Where a walked log (of `rows` rows) departs from the recorded head, if it does.
+fn against_head(
+    head: &Head,
+    rows: u64,
+    first_hash: Option<&str>,
+    at_head: Option<&str>,
+) -> Option<(i64, String)> {
+    let rows_i = i64::try_from(rows).unwrap_or(i64::MAX);
+    if rows == 0 {
+        return Some((1, "every row was removed".into()));
     }
-    if row.prev_hash != prev {
-        return Some("it does not follow the previous row (prev_hash differs)".into());
+    if first_hash != Some(head.first_hash.as_str()) {
+        return Some((
+            1,
+            "this is not the log the head records (its first row differs): the database was replaced".into(),
+        ));
     }
-    if row.row_hash != row_hash(row.id, &row.event, &row.prev_hash) {
-        return Some("its content was changed (row_hash differs)".into());
+    if rows_i < head.last_id {
+        return Some((
+            rows_i + 1,
+            format!(
+                "rows {} to {} were removed (the log ends at row {rows})",
+                rows_i + 1,
+                head.last_id
+            ),
+        ));
+    }
+    if at_head != Some(head.last_hash.as_str()) {
+        return Some((head.last_id, "it is not the row the head records".into()));
     }
     None
 }
 
-fn row_hash(id: i64, event: &AuditEvent, prev_hash: &str) -> String {
+fn hash_at(tx: &Connection, id: i64) -> rusqlite::Result<Option<String>> {
+    tx.prepare_cached("SELECT row_hash FROM audit_log WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()
+}
+
+/// Why `row` does not continue the chain, if it does not.
+fn broken(key: &[u8; 32], row: &AuditRow, expected_id: i64, prev: &str) -> Option<ChainBreak> {
+    let at = |reason: String| {
+        Some(ChainBreak {
+            id: row.id,
+            reason,
+            foreign: false,
+        })
+    };
+    if row.id != expected_id {
+        return at(format!("row {expected_id} is missing (next is {})", row.id));
+    }
+    if row.prev_hash != prev {
+        return at("it does not follow the previous row (prev_hash differs)".into());
+    }
+    if row.row_hash != row_hash(key, row.id, &row.event, &row.prev_hash) {
+        if row.id == 1 {
+            return Some(ChainBreak {
+                id: 1,
+                reason: "its rows were not written under this user's key (another user's store, a committed one, or every row rewritten)".into(),
+                foreign: true,
+            });
+        }
+        return at("its content was changed (row_hash differs)".into());
+    }
+    None
+}
+
+/// HMAC-SHA256 under the chain key over the row's canonical JSON (without `row_hash`).
+pub(crate) fn row_hash(key: &[u8; 32], id: i64, event: &AuditEvent, prev_hash: &str) -> String {
     let mut value = serde_json::to_value(event).expect("audit events serialize");
     value["id"] = id.into();
     value["prev_hash"] = prev_hash.into();
-    sha256_hex(canonical_json(&value).as_bytes())
+    mac::mac(key, "audit", &value)
 }
 
 fn insert(
@@ -218,8 +388,7 @@ mod tests {
         }
     }
 
-    fn store_with_rows() -> Store {
-        let store = Store::open_in_memory().unwrap();
+    fn fill(store: &Store) {
         store
             .append_audit(&[
                 event(1, AuditState::Received),
@@ -229,13 +398,22 @@ mod tests {
         store
             .append_audit(&[event(2, AuditState::Received)])
             .unwrap();
+    }
+
+    fn store_with_rows() -> Store {
+        let store = Store::open_in_memory().unwrap();
+        fill(&store);
         store
+    }
+
+    fn intact(store: &Store) -> Verified {
+        store.verify_audit().unwrap().unwrap()
     }
 
     #[test]
     fn an_untouched_chain_verifies_and_rows_come_back_in_order() {
         let store = store_with_rows();
-        assert_eq!(store.verify_audit().unwrap(), Ok(3));
+        assert_eq!(intact(&store).rows, 3);
         let rows = store.audit_log(None, 10).unwrap();
         assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), [1, 2, 3]);
         assert_eq!(rows[0].prev_hash, GENESIS);
@@ -252,6 +430,14 @@ mod tests {
             .unwrap();
         let broken = store.verify_audit().unwrap().unwrap_err();
         assert_eq!(broken.id, 1);
+
+        let store = store_with_rows();
+        store
+            .conn()
+            .execute("UPDATE audit_log SET state = 'halted' WHERE id = 2", [])
+            .unwrap();
+        let broken = store.verify_audit().unwrap().unwrap_err();
+        assert_eq!(broken.id, 2);
         assert!(broken.reason.contains("changed"), "{}", broken.reason);
 
         let store = store_with_rows();
@@ -261,11 +447,16 @@ mod tests {
             .unwrap();
         assert_eq!(store.verify_audit().unwrap().unwrap_err().id, 3);
 
-        // A forger who recomputes a row's own hash still breaks the next link.
+        // A forger who recomputes a row's own hash with another key still breaks it.
         let store = store_with_rows();
         let mut e = event(1, AuditState::Halted);
         e.code = Some("forged".into());
-        let forged_hash = row_hash(2, &e, &store.audit_log(None, 10).unwrap()[0].row_hash);
+        let forged_hash = row_hash(
+            &[7; 32],
+            2,
+            &e,
+            &store.audit_log(None, 10).unwrap()[0].row_hash,
+        );
         store
             .conn()
             .execute(
@@ -274,6 +465,84 @@ mod tests {
             )
             .unwrap();
         let broken = store.verify_audit().unwrap().unwrap_err();
+        assert_eq!(broken.id, 2, "{broken:?}");
+    }
+
+    #[test]
+    fn a_log_chained_under_another_key_is_foreign_and_a_chosen_key_verifies() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("byop.db");
+        let team = [9u8; 32];
+        fill(
+            &Store::open_with_key(&path, [1; 32])
+                .unwrap()
+                .with_chain_key(team),
+        );
+        let other_user = Store::open_with_key(&path, [2; 32]).unwrap();
+        let broken = other_user.verify_audit().unwrap().unwrap_err();
+        assert!(broken.foreign, "{broken:?}");
+        let teammate = Store::open_with_key(&path, [2; 32])
+            .unwrap()
+            .with_chain_key(team);
+        assert_eq!(teammate.walk_chain(None).unwrap().unwrap().0, 3);
+    }
+
+    #[test]
+    fn removed_trailing_rows_or_all_rows_are_seen_against_the_head() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open_in_memory().unwrap();
+        store.head_path = Some(dir.path().join("head.json"));
+        fill(&store);
+        assert_eq!(
+            intact(&store),
+            Verified {
+                rows: 3,
+                anchored: true
+            }
+        );
+        store
+            .conn()
+            .execute("DELETE FROM audit_log WHERE id = 3", [])
+            .unwrap();
+        let broken = store.verify_audit().unwrap().unwrap_err();
         assert_eq!(broken.id, 3, "{broken:?}");
+        assert!(broken.reason.contains("removed"), "{}", broken.reason);
+        // A later append does not move the head past the gap.
+        store
+            .append_audit(&[event(3, AuditState::Received)])
+            .unwrap();
+        assert!(store.verify_audit().unwrap().is_err());
+        store.conn().execute("DELETE FROM audit_log", []).unwrap();
+        let broken = store.verify_audit().unwrap().unwrap_err();
+        assert!(broken.reason.contains("every row"), "{}", broken.reason);
+        // A fresh log in its place is not the one the head records.
+        store
+            .append_audit(&[event(9, AuditState::Received)])
+            .unwrap();
+        let broken = store.verify_audit().unwrap().unwrap_err();
+        assert!(broken.reason.contains("replaced"), "{}", broken.reason);
+    }
+
+    #[test]
+    fn rows_committed_after_the_head_verify() {
+        // A crash between the commit and the head write leaves the head behind.
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open_in_memory().unwrap();
+        store.head_path = Some(dir.path().join("head.json"));
+        fill(&store);
+        let head = audit_head::load(store.head_path.as_ref().unwrap()).unwrap();
+        fill(&store);
+        std::fs::write(
+            store.head_path.as_ref().unwrap(),
+            serde_json::to_string(&head.unwrap()).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            intact(&store),
+            Verified {
+                rows: 6,
+                anchored: true
+            }
+        );
     }
 }

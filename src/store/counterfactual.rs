@@ -1,4 +1,4 @@
-//! Counterfactual audits (issue 13): saved whole as JSON, each row under a MAC like
+//! Counterfactual audits: saved whole as JSON, each row under a MAC like
 //! the reports; listed by `byop history`.
 
 use rusqlite::{OptionalExtension, params};

@@ -11,10 +11,12 @@ use std::time::Duration;
 use rusqlite::{Connection, ErrorCode};
 
 mod audit;
+mod audit_head;
 mod baselines;
 mod cache;
 mod counterfactual;
 mod error;
+pub mod location;
 mod mac;
 mod prune;
 mod reports;
@@ -25,12 +27,14 @@ pub mod secret;
 mod test_support;
 
 pub use crate::model::HistoryRow;
+pub use audit::{ChainBreak, Verified};
 pub use cache::DocCache;
 pub use error::StoreError;
+pub use location::Location;
 pub use prune::{PruneRules, Pruned};
 pub use reports::{PreparedReport, Seen};
 pub use schema::SCHEMA_VERSION;
-use schema::{migrate, open_error, refuse_newer, user_version};
+use schema::{migrate, open_error, refuse_foreign_schema, refuse_newer, user_version};
 
 /// How long a writer waits for another process's write lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -43,6 +47,12 @@ pub struct Store {
     label: String,
     /// The per-user key rows are authenticated with.
     key: [u8; 32],
+    /// The key the audit log is chained under: the per-user key unless the caller
+    /// chooses another (a team's key, to verify the log elsewhere).
+    chain_key: [u8; 32],
+    /// Where the audit log's head is kept, outside the database (none in memory or
+    /// without a user data folder).
+    head_path: Option<PathBuf>,
     /// Rows met that did not verify (ignored), for a notice.
     rejected: AtomicU64,
 }
@@ -64,8 +74,20 @@ impl Store {
         Self::open_with_key(path, key)
     }
 
-    /// Open (creating folders and schema), WAL, busy_timeout, migrations.
+    /// Open (creating folders and schema), WAL, busy_timeout, migrations. `path` may be
+    /// a URL (see [`Location`]): one this build cannot open is refused before anything
+    /// is created, so a server URL never becomes a folder named after it.
     pub fn open_with_key(path: &Path, key: [u8; 32]) -> Result<Store, StoreError> {
+        let path = match Location::parse(path)? {
+            Location::File(p) => p,
+            server @ Location::Postgres(_) => {
+                return Err(StoreError(format!(
+                    "{}: this byop cannot store on PostgreSQL yet; use a SQLite file (--db PATH)",
+                    server.shown()
+                )));
+            }
+        };
+        let path = path.as_path();
         let label = path.display().to_string();
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| {
@@ -74,7 +96,19 @@ impl Store {
         }
         let conn = Connection::open(path)
             .map_err(|e| StoreError(format!("cannot open database {label}: {e}")))?;
-        Self::init(conn, label, true, key)
+        let mut store = Self::init(conn, label, true, key)?;
+        store.head_path = secret::data_dir().map(|dir| {
+            let db = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+            audit_head::head_path(&dir, &db)
+        });
+        Ok(store)
+    }
+
+    /// Chain the audit log under `key` instead of the per-user key (a team's key, so the
+    /// log verifies wherever that key is known).
+    pub fn with_chain_key(mut self, key: [u8; 32]) -> Store {
+        self.chain_key = key;
+        self
     }
     pub fn open_in_memory() -> Result<Store, StoreError> {
         let conn = Connection::open_in_memory()
@@ -97,6 +131,7 @@ impl Store {
         // The first read of the file: a non-database fails here, before we write anything.
         let version = user_version(&conn).map_err(|e| fail("reading schema version", e))?;
         refuse_newer(&label, version)?;
+        refuse_foreign_schema(&conn, &label, version)?;
         if wal {
             // Switching journal mode can report "locked" without consulting the busy
             // handler while another connection is opening the same fresh file; retry.
@@ -116,6 +151,8 @@ impl Store {
             conn: Mutex::new(conn),
             label,
             key,
+            chain_key: key,
+            head_path: None,
             rejected: AtomicU64::new(0),
         })
     }

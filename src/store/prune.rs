@@ -28,7 +28,7 @@ pub struct Pruned {
     pub reports: u64,
     pub responses: u64,
     pub baselines: u64,
-    /// Counterfactual audits (issue 13) of gone documents or older than the cutoff.
+    /// Counterfactual audits of gone documents or older than the cutoff.
     pub counterfactual_audits: u64,
 }
 

@@ -249,8 +249,9 @@ impl Store {
                 (false, _) => self.stored_id(&tx, &row.report_id)?,
             });
         }
-        self.append_audit_in(&tx, events)?;
+        let head = self.append_audit_in(&tx, events)?;
         tx.commit().map_err(|e| self.err("saving report", e))?;
+        self.record_head(head);
         Ok(stored)
     }
 

@@ -65,7 +65,7 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE responses ADD COLUMN doc_key TEXT;
     CREATE INDEX responses_by_doc ON responses (doc_key);
     CREATE INDEX responses_by_time ON responses (created_at);",
-    // v4: counterfactual audits (issue 13).
+    // v4: counterfactual audits.
     "CREATE TABLE counterfactual_audits (
         audit_id         TEXT PRIMARY KEY NOT NULL,
         doc_key          TEXT NOT NULL,
@@ -78,7 +78,7 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX counterfactual_by_doc ON counterfactual_audits (doc_key, timestamp_ns);
     CREATE INDEX counterfactual_by_time ON counterfactual_audits (timestamp_ns);",
-    // v5 (issue 14): an unchanged result is stored once; each rerun that repeated it is a
+    // v5: an unchanged result is stored once; each rerun that repeated it is a
     // small row (its own id and time) pointing at the stored report.
     "CREATE TABLE reruns (
         rerun_id     TEXT PRIMARY KEY NOT NULL,
@@ -90,6 +90,24 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX reruns_by_doc ON reruns (doc_key, timestamp_ns);
     CREATE INDEX reruns_by_time ON reruns (timestamp_ns);",
+    // v6: the audit log is chained under a key (HMAC) from here on; rows chained by plain
+    // sha256 before are kept apart, as they were, and are not part of the keyed chain.
+    "CREATE TABLE audit_log_unkeyed (
+        id                  INTEGER PRIMARY KEY,
+        request_id          TEXT NOT NULL,
+        at                  TEXT NOT NULL,
+        document            TEXT NOT NULL,
+        state               TEXT NOT NULL,
+        code                TEXT,
+        inputs_fingerprint  TEXT,
+        playbook_logic_hash TEXT,
+        call_json           TEXT,
+        prev_hash           TEXT NOT NULL,
+        row_hash            TEXT NOT NULL
+    );
+    INSERT INTO audit_log_unkeyed SELECT id, request_id, at, document, state, code,
+        inputs_fingerprint, playbook_logic_hash, call_json, prev_hash, row_hash FROM audit_log;
+    DELETE FROM audit_log;",
 ];
 
 /// Schema version this binary writes.
@@ -117,6 +135,67 @@ pub(super) fn open_error(label: &str, what: &str, e: rusqlite::Error) -> StoreEr
     } else {
         StoreError(format!("cannot open database {label}: {what}: {e}"))
     }
+}
+
+/// One schema object: (type, name, table, SQL with whitespace collapsed).
+type Object = (String, String, String, String);
+
+/// Refuse a database whose schema holds anything byop's own migrations (up to the
+/// database's version) did not create: a trigger or view runs SQL on our reads and
+/// writes, a foreign table or a changed definition is not ours to trust. Checked before
+/// anything is written.
+pub(crate) fn refuse_foreign_schema(
+    conn: &Connection,
+    label: &str,
+    version: u32,
+) -> Result<(), StoreError> {
+    let expected = expected_schema(version)?;
+    let actual = schema_objects(conn).map_err(|e| open_error(label, "reading the schema", e))?;
+    for object in &actual {
+        if expected.contains(object) {
+            continue;
+        }
+        let (kind, name, _, _) = object;
+        let how = if expected.iter().any(|(k, n, _, _)| k == kind && n == name) {
+            "a changed definition of"
+        } else {
+            "a"
+        };
+        return Err(StoreError(format!(
+            "database {label} holds {how} {kind} `{name}` that byop did not create; refusing to open it (a committed or edited store could run its own SQL). Move it aside to start a new store."
+        )));
+    }
+    Ok(())
+}
+
+/// The schema byop's migrations give a fresh database at `version`.
+fn expected_schema(version: u32) -> Result<Vec<Object>, StoreError> {
+    let fail = |e: rusqlite::Error| StoreError(format!("cannot build the expected schema: {e}"));
+    let conn = Connection::open_in_memory().map_err(fail)?;
+    for sql in &MIGRATIONS[..version.min(SCHEMA_VERSION) as usize] {
+        conn.execute_batch(sql).map_err(fail)?;
+    }
+    schema_objects(&conn).map_err(fail)
+}
+
+/// Every object in `sqlite_master` except SQLite's own bookkeeping (its sequence and
+/// statistics tables, and the indexes it makes for constraints, which have no SQL).
+fn schema_objects(conn: &Connection) -> rusqlite::Result<Vec<Object>> {
+    let mut stmt = conn.prepare(
+        "SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master
+         WHERE NOT (type = 'table' AND name IN ('sqlite_sequence', 'sqlite_stat1', 'sqlite_stat4'))
+           AND NOT (type = 'index' AND sql IS NULL)",
+    )?;
+    stmt.query_map([], |r| {
+        let sql: String = r.get(3)?;
+        Ok((
+            r.get(0)?,
+            r.get(1)?,
+            r.get(2)?,
+            sql.split_whitespace().collect::<Vec<_>>().join(" "),
+        ))
+    })?
+    .collect()
 }
 
 /// Apply the missing migrations, each in its own immediate transaction. The version

@@ -49,13 +49,20 @@ impl Boundary {
     /// The canonical path of a file untrusted text names, if it may be read.
     pub fn confined(&self, path: &Path) -> Result<PathBuf, String> {
         let real = std::fs::canonicalize(path).map_err(|e| format!("{e}"))?;
-        let in_flat = real.parent().is_some_and(|p| self.flat.iter().any(|f| f == p));
+        let in_flat = real
+            .parent()
+            .is_some_and(|p| self.flat.iter().any(|f| f == p));
         if !in_flat && !self.roots.iter().any(|r| real.starts_with(r)) {
             let roots: Vec<String> = self
                 .roots
                 .iter()
                 .map(|r| r.display().to_string())
-                .chain(self.flat.iter().map(|f| format!("{} (its own files only: no byop.toml or .git marks a workspace)", f.display())))
+                .chain(self.flat.iter().map(|f| {
+                    format!(
+                        "{} (its own files only: no byop.toml or .git marks a workspace)",
+                        f.display()
+                    )
+                }))
                 .collect();
             return Err(format!(
                 "it resolves to {}, outside the workspace ({})",

@@ -32,7 +32,7 @@ pub struct ConfigFile {
     pub telemetry: TelemetrySection,
 }
 
-/// `[evidence]`: which evidence sources a workspace accepts (issue 11).
+/// `[evidence]`: which evidence sources a workspace accepts.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct EvidenceSection {
@@ -139,6 +139,7 @@ impl Config {
                 e.message()
             ))
         })?;
+        refuse_server_db(&file, text, path)?;
         let root = path.parent().map(Path::to_path_buf).unwrap_or_default();
         Ok(Config {
             file,
@@ -197,6 +198,27 @@ pub fn current_uid() -> Option<u32> {
     })
 }
 
+/// A workspace is untrusted: its `db` may name a file, never a database server (that
+/// would let a repository choose where every reviewer's reports and audit rows go).
+fn refuse_server_db(file: &ConfigFile, text: &str, path: &Path) -> Result<(), ConfigError> {
+    let Some(db) = file
+        .db
+        .as_deref()
+        .filter(|db| crate::store::location::is_url(db))
+    else {
+        return Ok(());
+    };
+    let at = text.find(db).unwrap_or(0);
+    let pos = LineIndex::new(text).position(text, at, Encoding::Utf8);
+    Err(ConfigError(format!(
+        "{}:{}:{}: `db` names a URL ({}); a workspace may only name a database file. A team store is chosen by the user: --db, BYOP_DB or DATABASE_URL",
+        path.display(),
+        pos.line + 1,
+        pos.character + 1,
+        crate::store::location::redact(db)
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,5 +274,16 @@ mod tests {
         let e = Config::load(&p).unwrap_err().0;
         assert!(e.contains("byop.toml:3:1"), "{e}");
         assert!(e.contains("provder"), "{e}");
+    }
+
+    #[test]
+    fn a_workspace_cannot_point_the_store_at_a_server() {
+        let path = Path::new("/w/byop.toml");
+        let text = "playbook = \"nda\"\ndb = \"postgres://ci:pw@db.example/byop\"\n";
+        let err = Config::parse(text, path).unwrap_err().0;
+        assert!(err.starts_with("/w/byop.toml:2:7:"), "{err}");
+        assert!(err.contains("postgres://ci:***@db.example/byop"), "{err}");
+        assert!(!err.contains("pw@"), "{err}");
+        assert!(Config::parse("db = \"state/b.db\"\n", path).is_ok());
     }
 }

@@ -144,11 +144,7 @@ mod tests {
 
     #[test]
     fn no_key_means_no_evaluator_with_a_reason() {
-        let r = resolve_evaluator(
-            &none(),
-            &UserChoices::default(),
-            &MapEnv(HashMap::new()),
-        );
+        let r = resolve_evaluator(&none(), &UserChoices::default(), &MapEnv(HashMap::new()));
         assert!(r.settings.is_none());
         assert!(r.missing_key.unwrap().contains("ANTHROPIC_API_KEY"));
     }

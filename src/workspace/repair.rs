@@ -1,4 +1,4 @@
-//! Repairing a resolved document (seed 002 §7) with the store: the report of the original
+//! Repairing a resolved document (repair once, then re-validate) with the store: the report of the original
 //! (with both validations in `repair`) is saved, and the audit trail records the request,
 //! both validations, the evaluator's attempts and how the repair ended.
 

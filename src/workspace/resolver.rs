@@ -394,6 +394,8 @@ mod tests {
     #[test]
     fn companions_resolve_relative_to_the_document() {
         let dir = tempfile::tempdir().unwrap();
+        // A repository: the document may name files in its subfolders.
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
         std::fs::create_dir(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/nda.txt"), "  NDA text\r\n").unwrap();
         let doc_path = dir.path().join("r.ai.md");

@@ -1,4 +1,4 @@
-//! Traces over OTLP/HTTP (protobuf), seed 002 §9: one trace per evaluation request,
+//! Traces over OTLP/HTTP (protobuf): one trace per evaluation request,
 //! `check` → `extract`, `validate` → `evaluate` (per check and run) → `llm` (per
 //! attempt), and for a repair `repair` → `llm` → `validate`. Built after the request from
 //! its report and the evaluator's call records (the same ones the audit log keeps), so
@@ -57,7 +57,8 @@ pub fn settings(
     let nonempty = |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
     let include_text = user.include_text
         || env(INCLUDE_TEXT_ENV).is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes"));
-    let chosen = nonempty(user.endpoint.map(str::to_string)).or_else(|| nonempty(env(ENDPOINT_ENV)));
+    let chosen =
+        nonempty(user.endpoint.map(str::to_string)).or_else(|| nonempty(env(ENDPOINT_ENV)));
     let workspace = nonempty(policy.telemetry_endpoint());
     let notice = match (&workspace, &chosen) {
         (Some(ws), Some(u)) if traces_url(ws) == traces_url(u) => None,
@@ -142,7 +143,9 @@ pub fn shutdown() {
     let installed = slot().lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(i) = installed {
         if let Err(e) = i.provider.force_flush() {
-            eprintln!("byop: telemetry: could not export traces: {e}");
+            crate::render::terminal::eprint_line(&format!(
+                "byop: telemetry: could not export traces: {e}"
+            ));
         }
         let _ = i.provider.shutdown();
     }
@@ -532,7 +535,10 @@ mod tests {
         let e = env(&[(ENDPOINT_ENV, "http://env")]);
         let (s, n) = settings(user(Some("http://flag")), &e, &cfg);
         assert_eq!(s.unwrap().traces_url, "http://flag/v1/traces");
-        assert!(n.unwrap().contains("http://toml"), "the workspace's is ignored");
+        assert!(
+            n.unwrap().contains("http://toml"),
+            "the workspace's is ignored"
+        );
         let (s, _) = settings(user(None), &e, &cfg);
         let s = s.unwrap();
         assert_eq!(s.traces_url, "http://env/v1/traces");

@@ -85,14 +85,18 @@ impl Policy {
         let mut ignore = |key: &str, why: &str| {
             notices.push(format!("ignored {key} from {file}: {why}"));
         };
-        const LOCKED: &str = "locked mode (the workspace may not choose the rules a gate judges it by)";
+        const LOCKED: &str =
+            "locked mode (the workspace may not choose the rules a gate judges it by)";
         let mut keep = |key: &str, present: bool| -> bool {
             if present && locked {
                 ignore(key, LOCKED);
             }
             !locked
         };
-        let playbook = raw.playbook.clone().filter(|_| keep("playbook", raw.playbook.is_some()));
+        let playbook = raw
+            .playbook
+            .clone()
+            .filter(|_| keep("playbook", raw.playbook.is_some()));
         keep("allowed_playbooks", raw.allowed_playbooks.is_some());
         let include = raw
             .include
@@ -101,7 +105,12 @@ impl Policy {
             .unwrap_or_else(|| DEFAULT_INCLUDE.iter().map(|s| s.to_string()).collect());
         let origins = raw.evidence.allowed_origins.clone();
         let allowed_origins = origins
-            .filter(|_| keep("evidence.allowed_origins", raw.evidence.allowed_origins.is_some()))
+            .filter(|_| {
+                keep(
+                    "evidence.allowed_origins",
+                    raw.evidence.allowed_origins.is_some(),
+                )
+            })
             .unwrap_or_default();
         let mut ev = raw.evaluator.clone();
         ev.provider = ev.provider.filter(|_| keep("evaluator.provider", true));
@@ -117,16 +126,28 @@ impl Policy {
             notices.push(format!("ignored {key} from {file}: {why}"));
         };
         if runs.is_some() && at_least(runs, DEFAULT_RUNS).is_none() {
-            weaker("evaluator.runs", "fewer runs than the default would weaken the checks; only you may choose that (--runs)");
+            weaker(
+                "evaluator.runs",
+                "fewer runs than the default would weaken the checks; only you may choose that (--runs)",
+            );
         }
         if max_runs.is_some() && at_least(max_runs, DEFAULT_MAX_RUNS).is_none() {
-            weaker("evaluator.max_runs", "fewer runs than the default would weaken the checks; only you may choose that (--max-runs)");
+            weaker(
+                "evaluator.max_runs",
+                "fewer runs than the default would weaken the checks; only you may choose that (--max-runs)",
+            );
         }
         if canary == Some(false) {
-            weaker("evaluator.canary = false", "only you may switch canaries off (--no-canary, or the editor setting byop.canary)");
+            weaker(
+                "evaluator.canary = false",
+                "only you may switch canaries off (--no-canary, or the editor setting byop.canary)",
+            );
         }
         if telemetry.include_text == Some(true) {
-            weaker("telemetry.include_text", "only you may put document text in traces (--otlp-include-text or BYOP_OTLP_INCLUDE_TEXT=1)");
+            weaker(
+                "telemetry.include_text",
+                "only you may put document text in traces (--otlp-include-text or BYOP_OTLP_INCLUDE_TEXT=1)",
+            );
         }
         ev.runs = None;
         ev.max_runs = None;
@@ -196,10 +217,7 @@ impl Policy {
         if let Ok(meta) = std::fs::symlink_metadata(&path) {
             let sqlite = meta.is_file() && starts_with_sqlite_header(&path);
             if !sqlite {
-                return refuse(format!(
-                    "{} exists and is not a byop store",
-                    path.display()
-                ));
+                return refuse(format!("{} exists and is not a byop store", path.display()));
             }
         }
         Ok(path)
@@ -257,7 +275,8 @@ pub fn inside(root: &Path, path: &Path) -> Result<(), String> {
         rest.push(name);
         existing.pop();
     }
-    let mut real = std::fs::canonicalize(&existing).map_err(|e| format!("{}: {e}", existing.display()))?;
+    let mut real =
+        std::fs::canonicalize(&existing).map_err(|e| format!("{}: {e}", existing.display()))?;
     for part in rest.iter().rev() {
         match Path::new(part).components().next() {
             Some(Component::ParentDir) => {
@@ -325,7 +344,12 @@ mod tests {
     #[test]
     fn locked_mode_comes_from_the_flag_env_or_ci_and_only_the_flag_turns_it_off() {
         let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string())
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
         };
         assert!(!lock(None, &env(&[])).on);
         assert!(lock(None, &env(&[("BYOP_LOCKED", "1")])).on);
@@ -372,9 +396,7 @@ mod tests {
         let (_e, p) = policy("db = \"notes.txt\"\n", false);
         let _ = p;
         let p = Policy::new(
-            Arc::new(
-                Config::parse("db = \"notes.txt\"\n", &d.path().join(FILE_NAME)).unwrap(),
-            ),
+            Arc::new(Config::parse("db = \"notes.txt\"\n", &d.path().join(FILE_NAME)).unwrap()),
             false,
         );
         assert!(p.db_path().unwrap_err().contains("not a byop store"));

@@ -223,7 +223,7 @@ check("report buffer starts with the disclaimers", report_text:sub(1, 120):find(
 vim.cmd("only")
 vim.api.nvim_set_current_buf(buf)
 
--- :ByopCounterfactual (issue 13) shows the audit in a buffer (report_view = "buffer"),
+-- :ByopCounterfactual shows the audit in a buffer (report_view = "buffer"),
 -- narrowed to one check and two pairs to stay under the call budget.
 vim.cmd("ByopCounterfactual checks=assumption_disclosure pairs=2")
 local cf_buf

@@ -1,6 +1,6 @@
 // BYOP for VS Code: starts `byop lsp` for AI-output documents and adds the
 // status bar item, the commands and the report view. The server does the work;
-// this file only translates between VS Code and the protocol of SPEC §8.
+// this file only translates between VS Code and the server's protocol (README, "Language server").
 import * as path from "path";
 import * as vscode from "vscode";
 import {
@@ -298,7 +298,7 @@ async function showReport(context: vscode.ExtensionContext): Promise<void> {
 }
 
 /**
- * "BYOP: Counterfactual Audit" (issue 13): `byop.counterfactual` on the active document.
+ * "BYOP: Counterfactual Audit": `byop.counterfactual` on the active document.
  * The server reports progress (cancellable from the notification); the result's HTML is
  * shown in its own webview, as the report is.
  */

@@ -1,5 +1,5 @@
 // Translates the extension's `byop.*` settings into the object the server
-// reads under `byop` (SPEC §8): sent as initializationOptions and in
+// reads under `byop` (README, "Language server"): sent as initializationOptions and in
 // workspace/didChangeConfiguration. Empty values mean "server default" and
 // are left out so the server's own defaults and byop.toml apply.
 

@@ -7,7 +7,7 @@ export const VARIANCE_NOTE =
 
 export type ByopStatus = "ALERT" | "REVIEW" | "OBSERVE" | "STABLE" | "RUNNING" | "NONE";
 
-/** Params of the server's `byop/status` notification (SPEC §8). */
+/** Params of the server's `byop/status` notification (README, "Language server"). */
 export interface StatusParams {
   uri: string;
   status: ByopStatus;

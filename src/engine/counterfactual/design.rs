@@ -1,4 +1,4 @@
-//! Blocked randomization (seed 001 `blocked_permutations`): the order within each pair
+//! Blocked randomization: the order within each pair
 //! and the treatment value of each pair, balanced in blocks and drawn from the seed.
 
 /// Which side of a pair is evaluated first.

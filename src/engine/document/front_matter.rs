@@ -17,7 +17,7 @@ pub struct FrontMatter {
     /// body or the prompt that fills it (e.g. `author: "a junior associate"`).
     #[serde(default)]
     pub cues: Option<std::collections::BTreeMap<String, String>>,
-    /// An evidence set (seed 004 §5.1 JSON), relative to the document.
+    /// An evidence set (JSON, docs/contracts.md "Evidence set"), relative to the document.
     #[serde(default)]
     pub evidence: Option<String>,
     /// The date evidence must be in force at, `YYYY-MM-DD` (default: today).
@@ -29,6 +29,69 @@ pub struct FrontMatter {
 struct FrontMatterRoot {
     #[serde(default)]
     byop: Option<FrontMatter>,
+}
+
+/// The largest front matter read, in bytes: a document's settings fit in far less.
+pub const MAX_FRONT_MATTER_BYTES: usize = 64 * 1024;
+/// The deepest nesting read (block indentation, `- ` items and `[`/`{` brackets together).
+pub const MAX_FRONT_MATTER_DEPTH: usize = 32;
+
+/// Refuse YAML too large or too deeply nested before the parser sees it (a parser's time
+/// can grow faster than its input with nesting): the byte offset of the excess and why.
+/// One pass over the text.
+pub fn yaml_bounds(yaml: &str) -> Result<(), (usize, String)> {
+    if yaml.len() > MAX_FRONT_MATTER_BYTES {
+        return Err((
+            0,
+            format!(
+                "front matter is {} bytes; at most {MAX_FRONT_MATTER_BYTES} are read",
+                yaml.len()
+            ),
+        ));
+    }
+    let mut offset = 0;
+    let mut indents: Vec<usize> = Vec::new();
+    let mut brackets = 0usize;
+    for line in yaml.split_inclusive('\n') {
+        let content = line.trim_start_matches(' ');
+        let indent = line.len() - content.len();
+        if brackets == 0 && !content.trim().is_empty() && !content.starts_with('#') {
+            while indents.last().is_some_and(|&i| i >= indent) {
+                indents.pop();
+            }
+            indents.push(indent);
+        }
+        // `- - - x` nests on one line.
+        let mut items = 0;
+        let mut rest = content;
+        while let Some(r) = rest.strip_prefix("- ").or_else(|| rest.strip_prefix("? ")) {
+            items += 1;
+            rest = r.trim_start_matches(' ');
+        }
+        let (mut quote, mut deepest) = (None, brackets);
+        for c in rest.chars() {
+            match (quote, c) {
+                (None, '#') => break,
+                (None, '\'' | '"') => quote = Some(c),
+                (Some(q), c) if c == q => quote = None,
+                (None, '[' | '{') => {
+                    brackets += 1;
+                    deepest = deepest.max(brackets);
+                }
+                (None, ']' | '}') => brackets = brackets.saturating_sub(1),
+                _ => {}
+            }
+        }
+        let depth = indents.len() + items + deepest;
+        if depth > MAX_FRONT_MATTER_DEPTH {
+            return Err((
+                offset + indent,
+                format!("front matter is nested more than {MAX_FRONT_MATTER_DEPTH} levels deep"),
+            ));
+        }
+        offset += line.len();
+    }
+    Ok(())
 }
 
 /// Front matter is `---` on the first line up to a line `---` or `...`.
@@ -68,6 +131,11 @@ fn parse_yaml(
     if yaml.trim().is_empty() {
         return Ok(FrontMatter::default());
     }
+    if let Err((at, why)) = yaml_bounds(yaml) {
+        let idx = LineIndex::new(text);
+        let offset = (yaml_start + at).min(text.len());
+        return Err(err(label, idx.position(text, offset, Encoding::Utf16), why));
+    }
     match serde_norway::from_str::<Option<FrontMatterRoot>>(yaml) {
         Ok(root) => Ok(root.and_then(|r| r.byop).unwrap_or_default()),
         Err(e) => {
@@ -103,4 +171,31 @@ pub fn key_offset(text: &str, key: &str) -> usize {
         offset += line.len();
     }
     0
+}
+
+#[cfg(test)]
+mod bounds_tests {
+    use super::*;
+
+    #[test]
+    fn oversized_or_deeply_nested_front_matter_is_refused_before_parsing() {
+        assert!(yaml_bounds("byop:\n  source: a.md\n  cues:\n    x: \"[{\"\n").is_ok());
+        let deep_flow = format!("a: {}{}\n", "[".repeat(40), "]".repeat(40));
+        assert!(yaml_bounds(&deep_flow).unwrap_err().1.contains("nested"));
+        let deep_items = format!("a:\n{}x\n", "- ".repeat(40));
+        assert!(yaml_bounds(&deep_items).is_err());
+        let deep_blocks: String = (0..40)
+            .map(|i| format!("{}k{i}:\n", " ".repeat(i)))
+            .collect();
+        assert_eq!(
+            yaml_bounds(&deep_blocks).unwrap_err().0,
+            deep_blocks.find("k32").unwrap()
+        );
+        let big = format!("a: \"{}\"\n", "x".repeat(MAX_FRONT_MATTER_BYTES));
+        assert!(yaml_bounds(&big).unwrap_err().1.contains("bytes"));
+        // The document reports it at a position.
+        let doc = format!("---\n{deep_flow}---\n# Body\n");
+        let e = crate::engine::document::Document::parse(doc, None).unwrap_err();
+        assert!(e.message.contains("nested"), "{}", e.message);
+    }
 }

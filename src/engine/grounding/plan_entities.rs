@@ -1,4 +1,4 @@
-//! Plan-specific entities (seed 002 §5.3): names of people and organisations written as
+//! Plan-specific entities (for the invented-entity gate of plan validation): names of people and organisations written as
 //! proper nouns, meetings ("sync with Marcus", "1:1"), and deadlines ("due at noon",
 //! "by Friday"), with keys that `Source::find_words` compares. Additive to the shared
 //! entity kinds in `entities`; the plan validator grounds both against the user's notes.

@@ -1,6 +1,6 @@
 //! What the user's notes (the plan's `source` companion) say: the working window and
 //! hard stops, blocked windows (meetings, appointments), and the tasks, with the ones
-//! that must be done today. A rule-based extractor (seed 002 §4.1): the same notes give
+//! that must be done today. A rule-based extractor, not a model: the same notes give
 //! the same extraction on every machine.
 
 use std::sync::LazyLock;

@@ -1,4 +1,4 @@
-//! `grounded_entities` (seed 002 §5.3): meetings, deadlines, people and organisations
+//! `grounded_entities`: meetings, deadlines, people and organisations
 //! in the plan that the notes do not mention, on the shared grounding engine
 //! (`engine::grounding`: `Source`, the shared entity kinds, and the plan entity kinds).
 

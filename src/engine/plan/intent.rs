@@ -1,4 +1,4 @@
-//! Normalized task intents (seed 002 §5.4): a task is the set of its content words,
+//! Normalized task intents (for plan coverage): a task is the set of its content words,
 //! lower-cased, stemmed a little and mapped to one word per synonym group, so "Email
 //! Dana re: invoice" and "Send Dana the invoice email" are the same intent.
 

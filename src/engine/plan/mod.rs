@@ -1,8 +1,8 @@
-//! PlanProof (seed 002): an AI-generated daily plan checked against the user's notes
+//! PlanProof (docs/contracts.md, Plan validation): an AI-generated daily plan checked against the user's notes
 //! by deterministic validators. `parse` reads the plan, `context` the notes, `clock` the
 //! times (IANA zones via jiff), `intent` normalizes tasks; `validate` has one function
 //! per rule kind, each giving its `Part` of the report's `validation` object, and
-//! `combine` applies seed §6's decision rule.
+//! `combine` applies the decision rule.
 
 pub mod clock;
 pub mod context;

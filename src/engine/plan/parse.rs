@@ -1,4 +1,4 @@
-//! The plan document: seed 002 §3.1's JSON (possibly in a ```json fence) or a markdown
+//! The plan document: the plan JSON (docs/contracts.md, Plan validation) (possibly in a ```json fence) or a markdown
 //! list with timeboxes ("- Draft the brief (90 min) — why…"), with `## Assumptions`,
 //! `## Questions` and `Confidence: high`. Byte offsets are into the whole document.
 

@@ -1,4 +1,4 @@
-//! The front matter's `current_time` and `timezone` (seed 002 §2.1's request fields, as
+//! The front matter's `current_time` and `timezone` (the plan request's fields, as
 //! top-level keys beside `byop:`). Untrusted: a bad value is an error in the check,
 //! never a panic.
 
@@ -8,7 +8,7 @@ use super::clock::Now;
 pub struct Settings {
     pub current_time: Option<String>,
     pub timezone: Option<String>,
-    /// The front matter's `variant` (seed §2.1), for datasets.
+    /// The front matter's `variant` (which prompt or model wrote the plan), for datasets.
     pub variant: Option<String>,
 }
 
@@ -24,6 +24,9 @@ impl Settings {
             .or_else(|| rest.rfind("\n..."))
             .unwrap_or(rest.len());
         let yaml = &rest[..yaml_end];
+        if crate::engine::document::front_matter::yaml_bounds(yaml).is_err() {
+            return Settings::default();
+        }
         let Ok(serde_norway::Value::Mapping(map)) = serde_norway::from_str(yaml) else {
             return Settings::default();
         };

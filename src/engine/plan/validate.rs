@@ -1,5 +1,6 @@
-//! One function per plan rule kind, each a `Part` of seed 002 §3.1's `validation`
-//! object, and `combine`, which decides `validation.status` by §6.
+//! One function per plan rule kind, each a `Part` of the plan `validation`
+//! object, and `combine`, which decides `validation.status` by the decision rule
+//! (docs/contracts.md, Plan validation).
 
 use std::collections::BTreeSet;
 
@@ -71,7 +72,7 @@ pub struct SchemaLimits {
     pub min_timebox: i64,
 }
 
-/// Seed §3.2: 3–7 items, integer timeboxes ≥ 5, `assumptions` and `questions` present.
+/// Plan schema: 3–7 items, integer timeboxes ≥ 5, `assumptions` and `questions` present.
 pub fn plan_schema(a: &Analysis, lim: &SchemaLimits) -> Part {
     let p = &a.plan;
     let mut errors: Vec<String> = p.problems.iter().map(|e| format!("Plan: {e}")).collect();
@@ -201,7 +202,7 @@ fn first_over(a: &Analysis, available: i64) -> Option<usize> {
 
 type NowResult = Result<Option<(Now, Option<String>)>, String>;
 
-/// Seed §5.2: planned vs available minutes; fails when availability is known and exceeded.
+/// Time budget: planned vs available minutes; fails when availability is known and exceeded.
 pub fn time_budget(a: &Analysis) -> Part {
     let planned = a.plan.planned_minutes();
     let mut metrics = vec![Metric::TimePlanned(planned)];
@@ -292,7 +293,7 @@ fn overlaps(s: Minute, e: Minute, b: &Block) -> bool {
     s < b.end && b.start < e
 }
 
-/// Seed §5.1: blocked windows, must-do tasks and the stated availability.
+/// Constraints: blocked windows, must-do tasks and the stated availability.
 pub fn constraints(a: &Analysis) -> Part {
     let Some(cx) = &a.context else {
         return part(
@@ -374,7 +375,7 @@ pub fn constraints(a: &Analysis) -> Part {
     )
 }
 
-/// Seed §5.4: share of the notes' tasks the plan covers, on normalized intents.
+/// Coverage: share of the notes' tasks the plan covers, on normalized intents.
 pub fn coverage(a: &Analysis, min_ratio: f64) -> Part {
     let Some(cx) = &a.context else {
         return part(
@@ -462,7 +463,7 @@ fn is_break(task: &str) -> bool {
     .any(|w| t.split(|c: char| !c.is_alphanumeric()).any(|x| x == *w))
 }
 
-/// Seed §5.5 (advisory): no block over the limit unless asked, a break in a long day.
+/// Feasibility (advisory): no block over the limit unless asked, a break in a long day.
 pub fn feasibility(a: &Analysis, lim: &FeasibilityLimits) -> Part {
     let long_ok = a.context.as_ref().is_some_and(|c| c.long_block_requested);
     let mut errors = Vec::new();
@@ -504,7 +505,7 @@ pub fn feasibility(a: &Analysis, lim: &FeasibilityLimits) -> Part {
 }
 
 /// The `validation` object from the parts of a report's plan validators: metrics from
-/// each, errors from the gates, and §6's decision (a gate that could not be evaluated
+/// each, errors from the gates, and the decision rule's verdict (a gate that could not be evaluated
 /// fails the plan: fail closed).
 pub fn combine<'a>(parts: impl IntoIterator<Item = &'a Part>) -> Option<Validation> {
     let mut metrics = ValidationMetrics::default();

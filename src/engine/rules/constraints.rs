@@ -1,4 +1,4 @@
-//! `constraints`: seed 002 §5.1: no work in a blocked window, no must-do-today task
+//! `constraints` (plan validation): no work in a blocked window, no must-do-today task
 //! left out, the stated availability not exceeded.
 
 use std::sync::Arc;

@@ -1,4 +1,4 @@
-//! `coverage`: seed 002 §5.4: tasks in the plan / tasks in the notes, on normalized
+//! `coverage` (plan validation): tasks in the plan / tasks in the notes, on normalized
 //! task intents; fails below `min_ratio` (0.7).
 
 use std::sync::Arc;

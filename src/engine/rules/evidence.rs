@@ -1,4 +1,4 @@
-//! `evidence_set`: the evidence set named in front matter (`byop: evidence:`, seed 004 §5.1)
+//! `evidence_set`: the evidence set named in front matter (`byop: evidence:`, docs/contracts.md "Evidence set")
 //! is schema-valid (LC-003), intact (`evidence_hash` over the RFC 8785 canonical JSON of every
 //! other field, LC-002), from an allowed origin (LC-002), complete (`missing`, LC-001) and in
 //! force at the as-of date (LC-004); every statute or case the output cites is one of its
@@ -14,7 +14,7 @@ use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome};
 use crate::model::Verdict;
 use crate::model::integrity::jcs_sha256;
 
-/// Origins accepted when `byop.toml` names none (seed 004 §5.3: "Reject if source_origin != OFFICIAL").
+/// Origins accepted when `byop.toml` names none: only official sources count as evidence.
 pub const DEFAULT_ORIGINS: &[&str] = &["OFFICIAL", "OFFICIAL_API"];
 
 #[derive(Deserialize)]
@@ -29,7 +29,7 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
 #[derive(Debug)]
 struct EvidenceRule;
 
-/// Seed 004 §5.1, strictly.
+/// The evidence set's fields, strictly (unknown fields rejected).
 #[derive(Debug, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct EvidenceSet {
@@ -52,10 +52,10 @@ pub struct EvidenceItem {
     pub title: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effective_date: Option<String>,
-    /// Not in §5.1's minimum; §6 "expired items": the date the item stops being in force.
+    /// Beyond the minimum fields; for expired items: the date the item stops being in force.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expiry_date: Option<String>,
-    /// `IN_FORCE`, `REPEALED`, `EXPIRED`, `INVALIDATED` or `UNKNOWN` (§6).
+    /// `IN_FORCE`, `REPEALED`, `EXPIRED`, `INVALIDATED` or `UNKNOWN` (only `IN_FORCE` is in force).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<ItemStatus>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

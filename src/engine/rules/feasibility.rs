@@ -1,4 +1,4 @@
-//! `feasibility` (advisory): seed 002 §5.5: no block over 180 minutes unless the notes
+//! `feasibility` (advisory plan validation): no block over 180 minutes unless the notes
 //! ask for one, a break when 240 minutes or more are planned. Never fails the plan's
 //! `validation`; the check itself reports the flags.
 

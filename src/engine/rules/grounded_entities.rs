@@ -1,4 +1,4 @@
-//! `grounded_entities`: seed 002 §5.3: meetings, deadlines, people and organisations
+//! `grounded_entities` (plan validation): meetings, deadlines, people and organisations
 //! in the plan that the notes do not mention, each a hallucination flag. Uses the
 //! shared grounding engine (`engine::grounding`).
 

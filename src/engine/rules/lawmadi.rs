@@ -1,6 +1,6 @@
 //! `lawmadi_output`: an output that is a JSON object (bare or in one ```json fence) must follow
-//! seed 004 §8's strict schema: a success (§8.1) with `decision_token` and an evidence hash, or
-//! a fail-closed response (§8.2) with a stable `LC-` code. Violations are LC-003; a success whose
+//! the structured-output contract strictly (docs/contracts.md): a success with `decision_token` and an evidence hash, or
+//! a fail-closed response with a stable `LC-` code. Violations are LC-003; a success whose
 //! evidence hash differs from the evidence set's is LC-002. Other outputs have nothing to check.
 
 use std::sync::Arc;
@@ -34,8 +34,8 @@ struct Success {
     evidence_citations: Vec<OutCitation>,
     next_actions: Vec<String>,
     disclaimer: String,
-    /// The issue's name for the evidence hash at top level; `decision_token.drf_evidence_hash`
-    /// is §8.1's.
+    /// An evidence hash at top level, accepted beside the token's own
+    /// `decision_token.drf_evidence_hash`.
     #[serde(default)]
     evidence_hash: Option<String>,
 }
@@ -144,7 +144,7 @@ impl CompiledRule for LawmadiRule {
             Some(true) => match serde_json::from_value::<FailClosed>(value) {
                 Err(err) => Some(fail(
                     "LC-003",
-                    format!("fail-closed response violates the §8.2 schema: {err}"),
+                    format!("fail-closed response violates the fail-closed response schema: {err}"),
                 )),
                 Ok(f) if !valid_code(&f.code) => Some(fail(
                     "LC-003",
@@ -179,7 +179,7 @@ impl CompiledRule for LawmadiRule {
                     Err(err) => {
                         return Some(fail(
                             "LC-003",
-                            format!("success response violates the §8.1 schema: {err}"),
+                            format!("success response violates the success response schema: {err}"),
                         ));
                     }
                 };
@@ -240,7 +240,7 @@ impl CompiledRule for LawmadiRule {
     }
 
     fn describe(&self) -> String {
-        "When the output is a JSON object, validates it against seed 004 §8's strict schema (LC-003); a success needs decision_token and an evidence hash matching the evidence set's (LC-002). Proves a violation.".into()
+        "When the output is a JSON object, validates it against the strict success / fail-closed response schema (LC-003); a success needs decision_token and an evidence hash matching the evidence set's (LC-002). Proves a violation.".into()
     }
 }
 

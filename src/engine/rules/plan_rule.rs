@@ -1,4 +1,4 @@
-//! What the plan rule kinds (seed 002) share: reading the plan and its notes, and
+//! What the plan rule kinds share: reading the plan and its notes, and
 //! turning a validator's `Part` into the check's outcome. Each kind's own file reads
 //! its parameters and picks its validator.
 
@@ -66,7 +66,7 @@ impl CompiledRule for PlanRule {
         self.description.clone()
     }
 
-    /// Seed 002 §5: deterministic validators are authoritative, no evaluator overrides them.
+    /// Plan validators are deterministic and authoritative, no evaluator overrides them.
     fn proves(&self) -> bool {
         true
     }

@@ -1,4 +1,4 @@
-//! `plan_schema`: seed 002 §3.2: 3–7 items, integer timeboxes ≥ 5 minutes,
+//! `plan_schema` (plan validation): 3–7 items, integer timeboxes ≥ 5 minutes,
 //! `assumptions` and `questions` present.
 
 use std::sync::Arc;

@@ -1,4 +1,4 @@
-//! `time_budget`: seed 002 §5.2: minutes planned vs minutes available from
+//! `time_budget` (plan validation): minutes planned vs minutes available from
 //! `current_time` to the notes' earliest stop, minus meetings, in the user's time zone.
 
 use std::sync::Arc;

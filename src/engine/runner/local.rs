@@ -21,7 +21,7 @@ pub const MAX_CITATIONS_PER_CHECK: usize = 1000;
 pub(super) struct Prepared<'a> {
     pub doc: &'a Document,
     pub outcomes: Vec<Option<RuleOutcome>>,
-    /// Plan validators' parts of the `validation` object (seed 002), by check.
+    /// Plan validators' parts of the plan `validation` object, by check.
     pub parts: Vec<Option<Part>>,
     pub suppressions: Suppressions,
     /// Built on the first evaluator citation: the body normalized once per run.
@@ -35,15 +35,18 @@ pub(super) struct Prepared<'a> {
 impl<'a> Prepared<'a> {
     pub fn new(playbook: &LoadedPlaybook, doc: &'a Document) -> Self {
         let today = today_utc();
-        let cx = RuleContext::new(&doc.text, doc.body).with_companions(Companions {
-            source: doc.source.as_ref().map(Companion::text),
-            prompt: doc.prompt.as_ref().map(Companion::text),
-            evidence: doc.evidence.as_ref().map(Companion::text),
-            evidence_unreadable: doc.evidence_unreadable,
-            as_of: doc.front_matter.as_of.as_deref(),
-            today: Some(&today),
-            allowed_origins: &doc.allowed_origins,
-        });
+        let cx = RuleContext::new(&doc.text, doc.body)
+            .with_layout(doc.layout())
+            .with_companions(Companions {
+                source: doc.source.as_ref().map(Companion::text),
+                prompt: doc.prompt.as_ref().map(Companion::text),
+                evidence: doc.evidence.as_ref().map(Companion::text),
+                evidence_unreadable: doc.evidence_unreadable,
+                as_of: doc.front_matter.as_of.as_deref(),
+                today: Some(&today),
+                allowed_origins: &doc.allowed_origins,
+                source_layout: doc.source.as_ref().map(Companion::layout),
+            });
         let outcomes = playbook
             .compiled
             .iter()
@@ -98,7 +101,7 @@ impl<'a> Prepared<'a> {
     /// The citations of a rule's hits, at most [`MAX_CITATIONS_PER_CHECK`] listed and as many
     /// suppressed ones (the suppressed are moved out later, so they are capped apart). A
     /// document with 100 000 hits still fails the same way; building, hashing and publishing
-    /// every one of them is what made such documents slow (issue 14). Returns the citations
+    /// every one of them is what made such documents slow. Returns the citations
     /// and the note saying how many were left out, empty when none were.
     fn hit_citations(
         &self,
@@ -178,7 +181,7 @@ impl<'a> Prepared<'a> {
         (self.proves.get(i) == Some(&true) && o.verdict == Verdict::Fail).then_some(o)
     }
 
-    /// Deterministic validators are authoritative (seed 002 §4–§6): when check `i`'s rule
+    /// Deterministic validators are authoritative (a rule's proof outranks the evaluator's judgement): when check `i`'s rule
     /// proved a violation, its result stays `fail` whatever the evaluator said; the
     /// evaluator's findings are added and its notes kept as explanation.
     pub fn uphold_proof(&self, i: usize, r: &mut CheckResult) {

@@ -270,9 +270,7 @@ async fn execute(
             observer: opts.observer.as_deref(),
             cancel: &opts.cancel,
         };
-        let result = ev
-            .evaluate_cached(call, opts.cache.as_deref(), fresh)
-            .await;
+        let result = ev.evaluate_cached(call, opts.cache.as_deref(), fresh).await;
         let n = counter.done.fetch_add(1, Ordering::SeqCst) + 1;
         if let Some(cb) = &opts.progress {
             cb(Progress {

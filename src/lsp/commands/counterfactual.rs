@@ -1,6 +1,6 @@
 //! `byop.counterfactual {uri, cues?, checks?, pairs?, seed?, margin?, maxCalls?, fresh?}`
 //! → `{byop_counterfactual, html}`: the counterfactual audit of the open document
-//! (issue 13), with work-done progress and cancellation, saved in the store.
+//! (docs/contracts.md, Counterfactual audit), with work-done progress and cancellation, saved in the store.
 
 use std::sync::atomic::Ordering;
 

@@ -1,6 +1,6 @@
 -- BYOP for Neovim: registers `byop lsp` with the built-in LSP client for
 -- AI-output documents, adds the :Byop* commands and a statusline component.
--- The server does the work; this module only translates (SPEC §8–9).
+-- The server does the work; this module only translates (the protocol: README, "Language server").
 local M = {}
 
 local DISCLAIMERS = {
@@ -554,7 +554,7 @@ local function show_counterfactual_buffer(audit, title)
 end
 
 --- :ByopCounterfactual [pairs=N] [checks=a,b] [max_calls=N] [cues=FILE] [seed=N]: the
---- counterfactual audit of the current buffer (issue 13), with the server's progress; the
+--- counterfactual audit of the current buffer, with the server's progress; the
 --- HTML result in the browser as :ByopReport does, else a buffer.
 --- `opts` (from Lua): { pairs, checks = {…}, max_calls, cues, seed }.
 function M.counterfactual(opts)

@@ -1,4 +1,4 @@
-//! The "Repair with the evaluator" code action (issue 12 §2): offered when a
+//! The "Repair with the evaluator" code action: offered when a
 //! deterministic check fails on this version of the text and an evaluator is configured.
 //! It runs the command `byop.repair`, which offers the repaired text as a previewed edit
 //! only if every deterministic check passes on it.
