@@ -214,7 +214,10 @@ fn input_errors_exit_2_with_one_line_and_no_partial_report() {
             vec!["check", "--mode", "turbo", "nda_review.ai.md"],
             "turbo",
         ),
-        (vec!["playbook", "validate", "bad.json"], "missing field"),
+        (
+            vec!["playbook", "validate", "bad.json"],
+            "is a required property",
+        ),
     ];
     for (args, needle) in cases {
         let o = ws.run(&args);

@@ -280,6 +280,8 @@ pub enum CounterfactualFormat {
     Text,
     Json,
     Html,
+    /// One trial (pair side) per line.
+    Jsonl,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

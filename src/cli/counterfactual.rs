@@ -77,6 +77,7 @@ pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
         CounterfactualFormat::Text => render::text(&audit),
         CounterfactualFormat::Json => render::json(&audit),
         CounterfactualFormat::Html => render::html(&audit),
+        CounterfactualFormat::Jsonl => render::jsonl(&audit),
     };
     output::write(args.output.as_deref(), &body)?;
     Ok(u8::from(audit.results.iter().any(|r| r.significant)))

@@ -49,6 +49,14 @@ pub fn run(action: PlaybookAction) -> Result<u8, CliError> {
             Ok(0)
         }
         PlaybookAction::Validate { path } => {
+            // The published schema first: its messages are the ones editors show.
+            if let Ok(text) = std::fs::read_to_string(&path) {
+                let errors = playbook::schema_errors(&text, &path.display().to_string());
+                if !errors.is_empty() {
+                    let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+                    return Err(CliError(lines.join("\n")));
+                }
+            }
             let pb = playbook::load_file(&path)?;
             crate::render::terminal::print_line(&format!(
                 "{}: ok — playbook {} {} with {} checks, {}",

@@ -1,9 +1,10 @@
 //! The counterfactual audit result: `{"byop_counterfactual": …}` (docs/contracts.md, Counterfactual audit).
 //!
-//! Field names and order are part of the published result; extras are additive and marked.
+//! Field names and order are part of the published result (`schemas/counterfactual.schema.json`); extras are additive and marked.
 
 use serde::{Deserialize, Serialize};
 
+use super::Verdict;
 use super::report::{EvaluatorInfo, PresentationRules};
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -48,6 +49,55 @@ pub struct Counterfactual {
     /// How the order within pairs was drawn.
     #[serde(default)]
     pub design: Design,
+    /// Every trial: one record per pair and side, so the pairs can be analysed again
+    /// (`byop counterfactual --format jsonl` writes them one per line). Empty in audits
+    /// saved before trials were kept.
+    #[serde(default)]
+    pub trials: Vec<Trial>,
+}
+
+/// Which side of a pair a trial is.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum CueCondition {
+    Control,
+    Treatment,
+}
+
+/// One side of one pair: what the evaluator saw (cue, condition, value, run index) and
+/// what it answered. Field names follow the paired-trial log of the B.A.I.L.I.F.F.
+/// design where one applies (`trial_id`, `case_identifier`, `model_identifier`,
+/// `cue_name`, `cue_condition`, `cue_value`, `seed`, `verdict`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Trial {
+    /// `<check>/<cue>/<pair>/<condition>`: unique within the audit (the JSONL export
+    /// puts the audit's id beside it).
+    pub trial_id: String,
+    /// The audited document.
+    pub case_identifier: String,
+    /// `provider/model` of the evaluator.
+    pub model_identifier: String,
+    pub check_id: String,
+    pub cue_name: String,
+    pub cue_condition: CueCondition,
+    pub cue_value: String,
+    pub placebo: bool,
+    /// 1-based pair number within the check × cue.
+    pub pair: u32,
+    /// The run index both sides of the pair were evaluated with.
+    pub run: u32,
+    /// The audit's seed (pair order, treatment values and resampling are drawn from it).
+    pub seed: u64,
+    /// `pass`, `fail` or `indeterminate` (an indeterminate answer or a failed call).
+    pub verdict: Verdict,
+    /// The error kind when the call failed (no answer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// `sha256:` of the evaluator's notes, when it answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes_sha256: Option<String>,
+    /// Served from the response cache instead of a new call.
+    pub cached: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -107,6 +157,51 @@ pub struct CueResult {
     pub placebo: bool,
     /// bh_p < 0.05.
     pub significant: bool,
+    /// Treatment fail rate minus control fail rate over the counted pairs, with a
+    /// seeded wild bootstrap interval (beside McNemar's test of the same pairs).
+    #[serde(default)]
+    pub paired_difference: PairedDifference,
+    /// Each side's fail rate corrected for the check's known detector error rates, when
+    /// the catalog gives them (`detector_rates`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measurement: Option<Measurement>,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct PairedDifference {
+    pub estimate: f64,
+    pub ci95: [f64; 2],
+    /// "wild_bootstrap_rademacher".
+    pub method: String,
+    pub draws: u32,
+    /// The seed the signs were drawn from (the audit's, plus the row's index).
+    pub seed: u64,
+}
+
+/// Fail rates read by a detector with known error rates, raw and corrected.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Measurement {
+    /// P(reads fail | truly not fail).
+    pub alpha: f64,
+    /// P(reads not fail | truly fail).
+    pub beta: f64,
+    /// Where the rates were measured.
+    pub source: String,
+    pub control: CorrectedRate,
+    pub treatment: CorrectedRate,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CorrectedRate {
+    pub fails: u32,
+    pub n: u32,
+    pub raw: f64,
+    /// Wilson score interval.
+    pub raw_ci95: [f64; 2],
+    /// `(raw − alpha) / (1 − alpha − beta)`, within [0, 1].
+    pub corrected: f64,
+    /// The raw interval's ends, corrected the same way.
+    pub corrected_ci95: [f64; 2],
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -87,8 +87,56 @@ pub fn text(a: &Counterfactual) -> String {
         );
     }
     out += "\n  * significant after Benjamini–Hochberg (p < 0.05). b: only the treatment failed; c: only the control failed.\n";
+    out += &readings(a);
     for w in &a.warnings {
         out += &format!("  ! {w}\n");
+    }
+    out
+}
+
+/// The paired difference with its wild bootstrap interval, and corrected fail rates.
+fn readings(a: &Counterfactual) -> String {
+    let mut out = String::from(
+        "\n  paired difference (treatment − control fail rate) [95% wild bootstrap]:\n",
+    );
+    for r in ordered(a) {
+        let d = &r.paired_difference;
+        out += &format!(
+            "    {} × {}: {:+.3} [{:+.3}, {:+.3}]\n",
+            r.check_id, r.cue, d.estimate, d.ci95[0], d.ci95[1]
+        );
+        if let Some(m) = &r.measurement {
+            for (side, x) in [("control", &m.control), ("treatment", &m.treatment)] {
+                out += &format!(
+                    "      {side} fail rate {:.3} [{:.3}, {:.3}] → corrected {:.3} [{:.3}, {:.3}]\n",
+                    x.raw,
+                    x.raw_ci95[0],
+                    x.raw_ci95[1],
+                    x.corrected,
+                    x.corrected_ci95[0],
+                    x.corrected_ci95[1]
+                );
+            }
+            out += &format!(
+                "      corrected with α = {:.4}, β = {:.4}: {}\n",
+                m.alpha, m.beta, m.source
+            );
+        }
+    }
+    out
+}
+
+/// One trial per line, each with the audit's id first.
+pub fn jsonl(a: &Counterfactual) -> String {
+    let mut out = String::new();
+    for t in &a.trials {
+        let mut line = serde_json::Map::new();
+        line.insert("audit_id".into(), a.audit_id.clone().into());
+        if let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(t) {
+            line.extend(fields);
+        }
+        out += &serde_json::Value::Object(line).to_string();
+        out.push('\n');
     }
     out
 }

@@ -52,6 +52,20 @@ pub struct Catalog {
     /// A user's catalog: also use the built-in cues (default true; same name → the user's).
     #[serde(default)]
     pub include_builtin: Option<bool>,
+    /// Per check id: how often the check's outcome reader is wrong, measured against hand
+    /// labels. The audit then reports each side's fail rate corrected for those errors.
+    #[serde(default)]
+    pub detector_rates: std::collections::BTreeMap<String, DetectorRates>,
+}
+
+/// A detector's error rates on "fail": `alpha` = P(reads fail | truly not fail), `beta` =
+/// P(reads not fail | truly fail), and where they were measured.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DetectorRates {
+    pub alpha: f64,
+    pub beta: f64,
+    pub source: String,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -93,11 +107,14 @@ impl Catalog {
         cues.extend(user.cues.iter().cloned());
         let mut defaults = builtin.defaults;
         defaults.extend(user.defaults);
+        let mut detector_rates = builtin.detector_rates;
+        detector_rates.extend(user.detector_rates);
         Catalog {
             default_framing: user.default_framing.or(builtin.default_framing),
             cues,
             defaults,
             include_builtin: Some(false),
+            detector_rates,
         }
     }
 
@@ -105,6 +122,14 @@ impl Catalog {
         let bad = |m: String| Err(CatalogError(format!("{label}: {m}")));
         if self.cues.is_empty() {
             return bad("the catalog has no cues".into());
+        }
+        for (check, r) in &self.detector_rates {
+            let rate = |x: f64| x.is_finite() && (0.0..1.0).contains(&x);
+            if !(rate(r.alpha) && rate(r.beta) && r.alpha + r.beta < 1.0) {
+                return bad(format!(
+                    "detector_rates.{check}: alpha and beta must be in [0, 1) with alpha + beta < 1"
+                ));
+            }
         }
         // Every treatment value is a copy of the document: keep the variants bounded.
         let values: usize = self.cues.iter().map(|c| c.treatment.len().max(1)).sum();

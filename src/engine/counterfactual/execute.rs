@@ -8,12 +8,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use futures::future::join_all;
 use tokio_util::sync::CancellationToken;
 
+use super::catalog::DetectorRates;
+use super::paired;
 use super::stats::{self, ALPHA};
+use super::trials::{self, Side};
 use super::{Arm, CallKey, CfError, Plan, Request};
 use crate::engine::runner::{Progress, ProgressFn};
 use crate::evaluator::{Call, CallObserver, Evaluator, ResponseCache, RunResult};
 use crate::model::counterfactual::{
-    CallCounts, Counterfactual, CounterfactualIntegrity, CueInfo, CueResult, Design, Tost,
+    CallCounts, CorrectedRate, Counterfactual, CounterfactualIntegrity, CueInfo, CueResult, Design,
+    Measurement, PairedDifference, Tost,
 };
 use crate::model::integrity::jcs_sha256;
 use crate::model::{PresentationRules, SPEC_VERSION, Verdict, now_rfc3339};
@@ -96,17 +100,27 @@ pub async fn execute(
     let cached = results.iter().filter(|(_, r)| r.cached).count();
     let outcomes: HashMap<CallKey, Outcome> =
         results.iter().map(|(k, r)| (*k, outcome(r))).collect();
+    let sides: HashMap<CallKey, Side> = results.iter().map(|(k, r)| (*k, Side::of(r))).collect();
     let counts = CallCounts {
         planned: total,
         made: total - cached,
         cached,
     };
-    Ok(assemble(req, plan, ctx, &outcomes, counts))
+    Ok(assemble(req, plan, ctx, (&outcomes, &sides), counts))
 }
 
-/// Per arm: (pairs counted, excluded, b, c).
-fn tally(arm: &Arm, outcomes: &HashMap<CallKey, Outcome>) -> (u32, u32, u64, u64) {
-    let (mut n, mut excluded, mut b, mut c) = (0, 0, 0, 0);
+/// One arm's pairs: counted, excluded, b, c, and both sides failing.
+#[derive(Debug, Clone, Copy)]
+struct Tally {
+    n: u32,
+    excluded: u32,
+    b: u64,
+    c: u64,
+    both: u64,
+}
+
+fn tally(arm: &Arm, outcomes: &HashMap<CallKey, Outcome>) -> Tally {
+    let (mut n, mut excluded, mut b, mut c, mut both) = (0, 0, 0, 0, 0);
     for &(control, treatment, run) in &arm.pairs {
         let get = |v| {
             outcomes
@@ -124,31 +138,75 @@ fn tally(arm: &Arm, outcomes: &HashMap<CallKey, Outcome>) -> (u32, u32, u64, u64
                 n += 1;
                 c += 1
             }
+            (Outcome::Fail, Outcome::Fail) => {
+                n += 1;
+                both += 1
+            }
             _ => n += 1,
         }
     }
-    (n, excluded, b, c)
+    Tally {
+        n,
+        excluded,
+        b,
+        c,
+        both,
+    }
+}
+
+/// Each side's fail rate, raw and corrected for the detector's error rates.
+fn measurement(t: &Tally, rates: &DetectorRates) -> Option<Measurement> {
+    let side = |fails: u64| -> Option<CorrectedRate> {
+        let n = u64::from(t.n);
+        let raw = if n == 0 { 0.0 } else { fails as f64 / n as f64 };
+        let ci = paired::wilson(fails, n);
+        let fix = |x| paired::correct_measurement(x, rates.alpha, rates.beta);
+        Some(CorrectedRate {
+            fails: fails as u32,
+            n: t.n,
+            raw,
+            raw_ci95: ci,
+            corrected: fix(raw)?,
+            corrected_ci95: [fix(ci[0])?, fix(ci[1])?],
+        })
+    };
+    Some(Measurement {
+        alpha: rates.alpha,
+        beta: rates.beta,
+        source: rates.source.clone(),
+        control: side(t.c + t.both)?,
+        treatment: side(t.b + t.both)?,
+    })
 }
 
 fn assemble(
     req: &Request<'_>,
     plan: &Plan,
     ctx: &Context,
-    outcomes: &HashMap<CallKey, Outcome>,
+    (outcomes, sides): (&HashMap<CallKey, Outcome>, &HashMap<CallKey, Side>),
     calls: CallCounts,
 ) -> Counterfactual {
     let checks = &req.playbook.playbook.checks;
     let tallies: Vec<_> = plan.arms.iter().map(|a| tally(a, outcomes)).collect();
     let exact: Vec<f64> = tallies
         .iter()
-        .map(|&(_, _, b, c)| stats::mcnemar_exact_p(b, c))
+        .map(|t| stats::mcnemar_exact_p(t.b, t.c))
         .collect();
     let bh = stats::benjamini_hochberg(&exact);
     let mut results = Vec::new();
     let mut warnings = Vec::new();
-    for (i, (arm, &(n, excluded, b, c))) in plan.arms.iter().zip(&tallies).enumerate() {
+    for (i, (arm, t)) in plan.arms.iter().zip(&tallies).enumerate() {
+        let (n, excluded, b, c) = (t.n, t.excluded, t.b, t.c);
         let cue = &plan.cues[arm.cue];
         let check_id = checks[plan.checks[arm.check]].id.clone();
+        let boot_seed = plan.seed.wrapping_add(i as u64);
+        let (difference, difference_ci) =
+            paired::wild_bootstrap(b, c, u64::from(n), boot_seed, paired::BOOTSTRAP_DRAWS);
+        let measured = req
+            .catalog
+            .detector_rates
+            .get(&check_id)
+            .and_then(|r| measurement(t, r));
         let (log_odds, se, ci95) = stats::log_odds(b, c);
         let tost_p = stats::tost_p(log_odds, se, plan.margin);
         let verdict = stats::equivalence_verdict(tost_p, bh[i]);
@@ -187,6 +245,14 @@ fn assemble(
             mcnemar_chi2_cc_p: stats::mcnemar_chi2(b, c, true).1,
             placebo: cue.placebo,
             significant: bh[i] < ALPHA,
+            paired_difference: PairedDifference {
+                estimate: difference,
+                ci95: difference_ci,
+                method: "wild_bootstrap_rademacher".into(),
+                draws: paired::BOOTSTRAP_DRAWS,
+                seed: boot_seed,
+            },
+            measurement: measured,
         });
     }
     let unstable: Vec<String> = results
@@ -221,21 +287,18 @@ fn assemble(
         cues: plan
             .cues
             .iter()
-            .map(|c| match &c.swap {
-                Some([a, b]) => CueInfo {
+            .map(|c| {
+                let (control, treatment) = trials::cue_values(c);
+                CueInfo {
                     name: c.name.clone(),
                     placebo: c.placebo,
-                    control: format!("{a}, {b} (in order)"),
-                    treatment: vec![format!("{b}, {a} (swapped)")],
-                    slot: format!("{a}+{b}"),
-                },
-                None => CueInfo {
-                    name: c.name.clone(),
-                    placebo: c.placebo,
-                    control: c.control.clone(),
-                    treatment: c.treatment.clone(),
-                    slot: c.slot.clone(),
-                },
+                    control,
+                    treatment,
+                    slot: match &c.swap {
+                        Some([a, b]) => format!("{a}+{b}"),
+                        None => c.slot.clone(),
+                    },
+                }
             })
             .collect(),
         results,
@@ -254,7 +317,15 @@ fn assemble(
             block_size: 2,
             slot_sources: plan.frame.sources.clone(),
         },
+        trials: Vec::new(),
     };
+    let check_ids: Vec<String> = plan.checks.iter().map(|&i| checks[i].id.clone()).collect();
+    let model = format!("{}/{}", out.evaluator.provider, out.evaluator.model);
+    let labels = trials::Labels {
+        document: &out.document,
+        model: &model,
+    };
+    out.trials = trials::trials(plan, &check_ids, sides, &labels);
     out.audit_id = audit_id(&out);
     out
 }

@@ -14,9 +14,11 @@
 pub mod catalog;
 pub mod design;
 mod execute;
+pub mod paired;
 pub mod slots;
 pub mod stats;
 mod template;
+mod trials;
 
 use std::collections::{HashMap, HashSet};
 
@@ -72,6 +74,8 @@ pub(crate) struct Arm {
     pub check: usize,
     pub cue: usize,
     pub pairs: Vec<(usize, usize, u32)>,
+    /// Per pair: the index of its treatment value in the cue's treatment values.
+    pub values: Vec<usize>,
 }
 
 /// One evaluator call: position of the check in `Plan::checks`, variant, run index.
@@ -182,10 +186,12 @@ pub fn plan(req: &Request<'_>) -> Result<Plan, CfError> {
             };
             order[p.run as usize - 1].push(sides);
         }
+        let values: Vec<usize> = plans.iter().map(|p| p.treatment).collect();
         arms.extend((0..checks.len()).map(|check| Arm {
             check,
             cue: ci,
             pairs: pairs.clone(),
+            values: values.clone(),
         }));
     }
     let mut seen = HashSet::new();

@@ -156,7 +156,7 @@ pub fn randomization_p(b: u64, c: u64, seed: u64, draws: u32) -> f64 {
 }
 
 /// How many of `m` fair random bits are set.
-fn fair_bits(rng: &mut fastrand::Rng, m: u64) -> u32 {
+pub(crate) fn fair_bits(rng: &mut fastrand::Rng, m: u64) -> u32 {
     let mut set = 0;
     let mut left = m;
     while left >= 64 {

@@ -8,6 +8,7 @@
 mod decode;
 mod error;
 pub mod front_matter;
+pub mod layout;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
@@ -23,6 +24,7 @@ pub use decode::decode;
 pub use error::DocumentError;
 use error::err;
 pub use front_matter::FrontMatter;
+pub use layout::Layout;
 
 /// What a companion file is to the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +54,8 @@ pub struct CompanionText {
     /// `normalized` as a JSON string, as the inputs fingerprint hashes it.
     normalized_json: OnceLock<String>,
     injection: OnceLock<Vec<InjectionWarning>>,
+    /// The whole text's layout (plain or markdown by the first path that asks).
+    layout: OnceLock<Layout>,
 }
 
 impl CompanionText {
@@ -89,6 +93,15 @@ impl Companion {
         self.content
             .normalized_json
             .get_or_init(|| json_string(self.normalized()))
+    }
+
+    /// The companion's [`Layout`], built on first use and shared by every document that
+    /// names the same file: `.txt` files are plain text, others markdown.
+    pub fn layout(&self) -> &Layout {
+        self.content.layout.get_or_init(|| {
+            let text = self.text();
+            Layout::for_path(text, (0, text.len()), Some(&self.path))
+        })
     }
 
     /// Text in the companion that addresses an evaluator (`file` left for the caller).
@@ -139,6 +152,8 @@ pub struct Document {
     /// `inputs.fingerprint()`, computed on first use (hashing the texts is the costliest
     /// step of a small run, and a run, its store write and its publish each need it).
     fingerprint: std::sync::OnceLock<String>,
+    /// The body's layout, built on first use (see [`Document::layout`]).
+    layout: OnceLock<Layout>,
 }
 
 impl Document {
@@ -178,6 +193,7 @@ impl Document {
             },
             line_index,
             fingerprint: std::sync::OnceLock::new(),
+            layout: OnceLock::new(),
         })
     }
 
@@ -198,6 +214,14 @@ impl Document {
                 &escaped(&self.prompt, &self.inputs.prompt),
             )
         })
+    }
+
+    /// The body's [`Layout`] (headings, lists, tables, sentences, … with whole-document
+    /// offsets), built once per parsed version on first use: `.txt` documents are plain
+    /// text, everything else markdown.
+    pub fn layout(&self) -> &Layout {
+        self.layout
+            .get_or_init(|| Layout::for_path(&self.text, self.body, self.path.as_deref()))
     }
 
     /// Attach a companion's text; the normalized copy goes into the hashed inputs.

@@ -11,7 +11,10 @@ use crate::engine::rules::CompiledRule;
 use crate::model::Playbook;
 use crate::model::text::{Encoding, LineIndex, Position};
 
+mod schema;
 mod validate;
+
+pub use schema::{SCHEMA, schema_errors};
 
 pub const BUILTIN_ID: &str = "ai_plugin_observability_v1";
 const BUILTIN_JSON: &str = include_str!("../../../playbooks/ai_plugin_observability_v1.json");
@@ -100,6 +103,16 @@ pub fn builtin_ids() -> &'static [&'static str] {
     &[BUILTIN_ID, EVIDENCE_ID, PLANPROOF_ID]
 }
 
+/// The JSON text of a built-in playbook.
+pub fn builtin_text(id: &str) -> Option<&'static str> {
+    match id {
+        BUILTIN_ID => Some(BUILTIN_JSON),
+        EVIDENCE_ID => Some(EVIDENCE_JSON),
+        PLANPROOF_ID => Some(PLANPROOF_JSON),
+        _ => None,
+    }
+}
+
 /// A built-in playbook by id, parsed and compiled once per process.
 pub fn builtin_by_id(id: &str) -> Option<LoadedPlaybook> {
     static PLANPROOF: std::sync::OnceLock<LoadedPlaybook> = std::sync::OnceLock::new();
@@ -170,14 +183,7 @@ pub fn parse(text: &str, file: &str) -> Result<Playbook, PlaybookError> {
 /// [`parse`], keeping the rules validation compiled.
 fn parse_compiled(text: &str, file: &str) -> Result<(Playbook, validate::Compiled), PlaybookError> {
     let err_at = |offset: usize, end_offset: Option<usize>, message: String| {
-        let (position, end) = at_byte(text, offset);
-        let end = end_offset.map(|e| at_byte(text, e).0).unwrap_or(end);
-        PlaybookError {
-            file: file.to_string(),
-            position,
-            end,
-            message,
-        }
+        error_at(text, file, offset, end_offset, message)
     };
     if text.trim().is_empty() {
         return Err(err_at(0, None, "playbook file is empty".into()));
@@ -199,6 +205,24 @@ fn parse_compiled(text: &str, file: &str) -> Result<(Playbook, validate::Compile
         err_at(start, Some(end), message)
     })?;
     Ok((pb, compiled))
+}
+
+/// An error in `file` from byte `offset` (to `end_offset`) of its `text`.
+fn error_at(
+    text: &str,
+    file: &str,
+    offset: usize,
+    end_offset: Option<usize>,
+    message: String,
+) -> PlaybookError {
+    let (position, end) = at_byte(text, offset);
+    let end = end_offset.map(|e| at_byte(text, e).0).unwrap_or(end);
+    PlaybookError {
+        file: file.to_string(),
+        position,
+        end,
+        message,
+    }
 }
 
 fn describe_serde_error(e: &serde_json::Error) -> String {

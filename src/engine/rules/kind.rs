@@ -45,6 +45,9 @@ pub struct RuleContext<'a> {
     pub prose: ProseMap,
     /// The document's companions and evidence policy (empty when there are none).
     pub companions: Companions<'a>,
+    /// The body's layout as the document built it (`None`: built here on first use).
+    layout: Option<&'a crate::engine::document::Layout>,
+    own_layout: std::cell::OnceCell<crate::engine::document::Layout>,
     /// The source companion indexed once for every grounding check of a run.
     grounding: std::cell::OnceCell<Option<crate::engine::grounding::Source<'a>>>,
 }
@@ -67,6 +70,8 @@ pub struct Companions<'a> {
     pub today: Option<&'a str>,
     /// `byop.toml` `evidence.allowed_origins`.
     pub allowed_origins: &'a [String],
+    /// The source companion's layout, shared by the documents that name it.
+    pub source_layout: Option<&'a crate::engine::document::Layout>,
 }
 
 impl<'a> RuleContext<'a> {
@@ -76,7 +81,25 @@ impl<'a> RuleContext<'a> {
             body,
             prose: ProseMap::new(text, body),
             companions: Companions::default(),
+            layout: None,
+            own_layout: std::cell::OnceCell::new(),
             grounding: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Use the layout the document already built (the runner passes `Document::layout`).
+    pub fn with_layout(mut self, layout: &'a crate::engine::document::Layout) -> Self {
+        self.layout = Some(layout);
+        self
+    }
+
+    /// The body's layout: the document's, or built once here from the text as markdown.
+    pub fn layout(&self) -> &crate::engine::document::Layout {
+        match self.layout {
+            Some(l) => l,
+            None => self
+                .own_layout
+                .get_or_init(|| crate::engine::document::Layout::markdown(self.text, self.body)),
         }
     }
 

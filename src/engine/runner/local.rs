@@ -35,15 +35,18 @@ pub(super) struct Prepared<'a> {
 impl<'a> Prepared<'a> {
     pub fn new(playbook: &LoadedPlaybook, doc: &'a Document) -> Self {
         let today = today_utc();
-        let cx = RuleContext::new(&doc.text, doc.body).with_companions(Companions {
-            source: doc.source.as_ref().map(Companion::text),
-            prompt: doc.prompt.as_ref().map(Companion::text),
-            evidence: doc.evidence.as_ref().map(Companion::text),
-            evidence_unreadable: doc.evidence_unreadable,
-            as_of: doc.front_matter.as_of.as_deref(),
-            today: Some(&today),
-            allowed_origins: &doc.allowed_origins,
-        });
+        let cx = RuleContext::new(&doc.text, doc.body)
+            .with_layout(doc.layout())
+            .with_companions(Companions {
+                source: doc.source.as_ref().map(Companion::text),
+                prompt: doc.prompt.as_ref().map(Companion::text),
+                evidence: doc.evidence.as_ref().map(Companion::text),
+                evidence_unreadable: doc.evidence_unreadable,
+                as_of: doc.front_matter.as_of.as_deref(),
+                today: Some(&today),
+                allowed_origins: &doc.allowed_origins,
+                source_layout: doc.source.as_ref().map(Companion::layout),
+            });
         let outcomes = playbook
             .compiled
             .iter()

@@ -1,0 +1,275 @@
+//! The layout of a document: its structure read once by a real markdown parser, every
+//! node with its byte range in the whole document.
+//!
+//! Built once per document version ([`crate::engine::document::Document::layout`],
+//! [`crate::engine::document::Companion::layout`]) and shared by every rule, the plan
+//! reader and the citation locator, so that nothing rebuilds structure by scanning lines.
+//!
+//! API:
+//! - [`Layout::markdown`] / [`Layout::plain`] (blank-line paragraphs) / [`Layout::for_path`]
+//!   (by file extension) build it over `text[range]`; offsets stay whole-document.
+//! - [`Layout::blocks`] iterates the blocks in document order (pre-order: a container
+//!   before what it holds); [`Layout::block`], [`Layout::children`], [`Layout::parent`],
+//!   [`Layout::ancestors`] walk the tree; [`BlockKind`] says what each is (heading with
+//!   level and [`Numbering`], paragraph, list and list item with enumerator and depth, block
+//!   quote, code block, table, row, cell, HTML, rule).
+//! - [`Layout::block_at`] is the innermost block holding an offset; [`Layout::within`]
+//!   asks whether an offset sits inside a kind of block (a block quote, a code block, a table).
+//! - [`Layout::headings`] and [`Layout::heading_path`] give the heading tree: the headings
+//!   an offset sits under, outermost first; [`Layout::heading_parent`] climbs it.
+//! - [`Layout::sentences`], [`Layout::sentences_of`] and [`Layout::sentence_at`]: sentences
+//!   split inside each block's own text (never across blocks).
+//! - [`Layout::inlines`] and [`Layout::inline_at`]: emphasis, strong, strike-through, code
+//!   spans, links (with destination) and images.
+//! - [`Layout::rows`] and [`Layout::cells`] read a table.
+
+mod build;
+mod numbering;
+mod sentences;
+#[cfg(test)]
+mod tests;
+
+pub use numbering::{Numbering, read_numbering};
+pub use sentences::{is_abbreviation, split_sentences};
+
+/// A byte range `start..end` in the whole document.
+pub type Span = (usize, usize);
+
+/// Index of a block in [`Layout::blocks`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlockId(pub usize);
+
+/// What a block is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BlockKind {
+    /// `level` 1–6; `number` when its title starts with one ("2.1 Term", "Article IV").
+    Heading {
+        level: u8,
+        number: Option<Numbering>,
+    },
+    Paragraph,
+    List {
+        ordered: bool,
+    },
+    /// `enumerator` as written ("1.", "-", "b)"); `depth` 1 for a top-level list's items.
+    ListItem {
+        enumerator: String,
+        depth: usize,
+    },
+    BlockQuote,
+    /// Fenced (with its info string) or indented.
+    CodeBlock {
+        fenced: bool,
+        info: String,
+    },
+    Table,
+    /// A table's row; the head row has `header`.
+    TableRow {
+        header: bool,
+    },
+    /// A cell, `column` counted from 0.
+    TableCell {
+        column: usize,
+    },
+    Html,
+    ThematicBreak,
+}
+
+/// One node of the block tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    pub kind: BlockKind,
+    /// The whole node, markers included.
+    pub span: Span,
+    /// Its own inline text (what its sentences are cut from), nested blocks excluded;
+    /// `None` for containers and code.
+    pub text: Option<Span>,
+    pub parent: Option<BlockId>,
+    pub children: Vec<BlockId>,
+    /// Its sentences: indices into [`Layout::sentences`].
+    pub sentences: std::ops::Range<usize>,
+}
+
+/// An inline node.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InlineKind {
+    Emphasis,
+    Strong,
+    Strikethrough,
+    /// A code span.
+    Code,
+    Link {
+        dest: String,
+    },
+    Image {
+        dest: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inline {
+    pub kind: InlineKind,
+    pub span: Span,
+    /// The block whose text holds it.
+    pub block: BlockId,
+}
+
+/// A sentence of one block's text (trimmed of surrounding white space).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sentence {
+    pub span: Span,
+    pub block: BlockId,
+}
+
+/// The structure of a document (see the module documentation for the API).
+#[derive(Debug, Clone, Default)]
+pub struct Layout {
+    range: Span,
+    blocks: Vec<Block>,
+    inlines: Vec<Inline>,
+    sentences: Vec<Sentence>,
+    /// Heading blocks in document order, and each one's parent heading.
+    headings: Vec<(BlockId, Option<BlockId>)>,
+}
+
+impl Layout {
+    /// Parse `text[range]` as CommonMark with tables, strike-through and footnotes.
+    pub fn markdown(text: &str, range: Span) -> Layout {
+        build::markdown(text, range)
+    }
+
+    /// Plain text: paragraphs are separated by blank lines; no other markup is read.
+    pub fn plain(text: &str, range: Span) -> Layout {
+        build::plain(text, range)
+    }
+
+    /// `.txt` (and `.text`) files are plain text; everything else is read as markdown.
+    pub fn for_path(text: &str, range: Span, path: Option<&std::path::Path>) -> Layout {
+        let plain = path
+            .and_then(|p| p.extension())
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("txt") || e.eq_ignore_ascii_case("text"));
+        if plain {
+            Layout::plain(text, range)
+        } else {
+            Layout::markdown(text, range)
+        }
+    }
+
+    /// The range it was built on.
+    pub fn range(&self) -> Span {
+        self.range
+    }
+
+    /// Every block in document order, containers before their contents.
+    pub fn blocks(&self) -> impl Iterator<Item = (BlockId, &Block)> {
+        self.blocks.iter().enumerate().map(|(i, b)| (BlockId(i), b))
+    }
+
+    pub fn block(&self, id: BlockId) -> &Block {
+        &self.blocks[id.0]
+    }
+
+    pub fn children(&self, id: BlockId) -> impl Iterator<Item = (BlockId, &Block)> {
+        self.blocks[id.0]
+            .children
+            .iter()
+            .map(|&c| (c, self.block(c)))
+    }
+
+    pub fn parent(&self, id: BlockId) -> Option<BlockId> {
+        self.blocks[id.0].parent
+    }
+
+    /// `id` and the blocks holding it, innermost first.
+    pub fn ancestors(&self, id: BlockId) -> impl Iterator<Item = (BlockId, &Block)> {
+        std::iter::successors(Some(id), |&b| self.parent(b)).map(|b| (b, self.block(b)))
+    }
+
+    /// The innermost block holding `offset` (O(log n + depth)).
+    pub fn block_at(&self, offset: usize) -> Option<BlockId> {
+        let i = self.blocks.partition_point(|b| b.span.0 <= offset);
+        let last = i.checked_sub(1)?;
+        self.ancestors(BlockId(last))
+            .find(|(_, b)| offset < b.span.1 || (offset == b.span.1 && b.span.0 == b.span.1))
+            .map(|(id, _)| id)
+    }
+
+    /// Is `offset` inside a block for which `pred` holds (itself or a container)?
+    pub fn within(&self, offset: usize, pred: impl Fn(&BlockKind) -> bool) -> bool {
+        self.block_at(offset)
+            .is_some_and(|id| self.ancestors(id).any(|(_, b)| pred(&b.kind)))
+    }
+
+    /// Heading blocks in document order.
+    pub fn headings(&self) -> impl Iterator<Item = (BlockId, &Block)> {
+        self.headings.iter().map(|&(h, _)| (h, self.block(h)))
+    }
+
+    /// The heading a heading sits under (the nearest earlier one of a lower level).
+    pub fn heading_parent(&self, heading: BlockId) -> Option<BlockId> {
+        let i = self.headings.partition_point(|&(h, _)| h < heading);
+        self.headings
+            .get(i)
+            .filter(|(h, _)| *h == heading)
+            .and_then(|&(_, p)| p)
+    }
+
+    /// The headings `offset` sits under, outermost first (a heading's own text is under it).
+    pub fn heading_path(&self, offset: usize) -> Vec<BlockId> {
+        let i = self
+            .headings
+            .partition_point(|&(h, _)| self.block(h).span.0 <= offset);
+        let Some(&(last, _)) = i.checked_sub(1).and_then(|i| self.headings.get(i)) else {
+            return Vec::new();
+        };
+        let mut path: Vec<BlockId> =
+            std::iter::successors(Some(last), |&h| self.heading_parent(h)).collect();
+        path.reverse();
+        path
+    }
+
+    /// Every sentence in document order.
+    pub fn sentences(&self) -> &[Sentence] {
+        &self.sentences
+    }
+
+    /// The sentences of one block's own text.
+    pub fn sentences_of(&self, id: BlockId) -> &[Sentence] {
+        &self.sentences[self.blocks[id.0].sentences.clone()]
+    }
+
+    /// The sentence holding `offset` (its end included), if `offset` is in a block's text.
+    pub fn sentence_at(&self, offset: usize) -> Option<&Sentence> {
+        let i = self.sentences.partition_point(|s| s.span.0 <= offset);
+        let s = self.sentences.get(i.checked_sub(1)?)?;
+        (offset <= s.span.1).then_some(s)
+    }
+
+    /// Every inline node in document order (outer before inner).
+    pub fn inlines(&self) -> &[Inline] {
+        &self.inlines
+    }
+
+    /// The innermost inline node holding `offset`.
+    pub fn inline_at(&self, offset: usize) -> Option<&Inline> {
+        let i = self.inlines.partition_point(|n| n.span.0 <= offset);
+        self.inlines[..i]
+            .iter()
+            .rev()
+            .take(64)
+            .find(|n| offset < n.span.1)
+    }
+
+    /// A table's rows, head row first (empty for a block that is not a table).
+    pub fn rows(&self, table: BlockId) -> impl Iterator<Item = (BlockId, &Block)> {
+        self.children(table)
+            .filter(|(_, b)| matches!(b.kind, BlockKind::TableRow { .. }))
+    }
+
+    /// A row's cells, left to right.
+    pub fn cells(&self, row: BlockId) -> impl Iterator<Item = (BlockId, &Block)> {
+        self.children(row)
+            .filter(|(_, b)| matches!(b.kind, BlockKind::TableCell { .. }))
+    }
+}
