@@ -98,6 +98,8 @@ pub async fn evaluate_unsaved(
     });
     opts.request_id = Some(request_id.clone());
     opts.playbook_source = Some(resolved.playbook_source);
+    opts.locked = resolved.locked;
+    opts.notices.extend(resolved.notices.iter().cloned());
     // The latest stored report of this mode: what drift compares with (unless there is a
     // baseline) and what the new report may repeat.
     let mut latest = None;
@@ -146,6 +148,9 @@ pub fn save_all(
             events: u.trail.events.clone(),
             base: u.trail.base.clone(),
         };
+        if let (Ok(report), true) = (&u.result, saved) {
+            trail.decide(&report.report_id);
+        }
         match (&u.result, saved) {
             (Ok(report), true) => match report.unevaluated().first() {
                 Some((_, kind)) => {
@@ -207,6 +212,7 @@ pub fn record_input_error(store: &Store, doc_key: &str, message: &str) {
         inputs_fingerprint: None,
         playbook_logic_hash: None,
         call: None,
+        decision_id: None,
     };
     let received = AuditEvent {
         state: AuditState::Received,
@@ -238,7 +244,17 @@ impl Trail {
                 inputs_fingerprint: Some(resolved.doc.fingerprint().to_string()),
                 playbook_logic_hash: Some(resolved.playbook.logic_hash.clone()),
                 call: None,
+                decision_id: None,
             },
+        }
+    }
+
+    /// Name the decision (report or audit id) on every row of the request, and on any
+    /// row pushed after.
+    pub(crate) fn decide(&mut self, id: &str) {
+        self.base.decision_id = Some(id.to_string());
+        for e in &mut self.events {
+            e.decision_id = Some(id.to_string());
         }
     }
 

@@ -1,168 +1,71 @@
 //! Clock times in notes ("3 PM", "14:30", "9-5", "2–3:30pm", "noon") and the day they
 //! fall on, in the user's IANA time zone (jiff's bundled tz database: DST-correct).
 
-use std::sync::LazyLock;
-
 use jiff::civil::{Date, Time};
 use jiff::tz::TimeZone;
 use jiff::{Timestamp, ZonedDateTime};
-use regex::Regex;
 
-/// Minutes after local midnight.
-pub type Minute = u32;
+use super::timex::{self, Expr, Form};
 
-/// `h(:mm)? (am|pm)?` or `noon`/`midnight`; one side of a range may be a bare hour.
-const T: &str = r"(?:(\d{1,2})(?:[:.](\d{2}))?\s*([ap]\.?m\.?)?|(noon|midday|midnight))";
-
-static RANGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&format!(
-        r"(?i)\b(?:from\s+)?{T}\s*(?:-|–|—|to|until|till)\s*{T}(?:\b|$)"
-    ))
-    .expect("range regex")
-});
-
-static SINGLE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(&format!(r"(?i)\b{T}(?:\b|$)")).expect("time regex"));
-
-/// One side of a time expression as written.
-#[derive(Debug, Clone, Copy)]
-struct Raw {
-    hour: u32,
-    minute: u32,
-    meridiem: Option<bool>, // Some(true) = pm
-    explicit: bool,         // had a colon, am/pm or a word
-}
-
-fn raw(c: &regex::Captures, base: usize) -> Option<Raw> {
-    if let Some(w) = c.get(base + 3) {
-        let hour = if w.as_str().eq_ignore_ascii_case("midnight") {
-            0
-        } else {
-            12
-        };
-        return Some(Raw {
-            hour,
-            minute: 0,
-            meridiem: None,
-            explicit: true,
-        });
-    }
-    let hour: u32 = c.get(base)?.as_str().parse().ok()?;
-    let minute: u32 = c
-        .get(base + 1)
-        .map(|m| m.as_str().parse().unwrap_or(99))
-        .unwrap_or(0);
-    let meridiem = c
-        .get(base + 2)
-        .map(|m| m.as_str().to_ascii_lowercase().starts_with('p'));
-    if hour > 23 || minute > 59 {
-        return None;
-    }
-    Some(Raw {
-        hour,
-        minute,
-        meridiem,
-        explicit: c.get(base + 1).is_some() || meridiem.is_some(),
-    })
-}
-
-/// Resolve to minutes after midnight. A bare hour from 1 to 6 without am/pm is taken as
-/// afternoon (nobody's working day starts at 3 AM); 7–11 as morning; 12 as noon.
-fn resolve(r: Raw) -> Minute {
-    let h = match r.meridiem {
-        Some(true) if r.hour < 12 => r.hour + 12,
-        Some(false) if r.hour == 12 => 0,
-        Some(_) => r.hour,
-        None if (1..=6).contains(&r.hour) => r.hour + 12,
-        None => r.hour,
-    };
-    h * 60 + r.minute
-}
+pub use super::timex::Minute;
 
 /// A time span or point found in text, with its byte range in that text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Found {
     pub start: Minute,
-    /// `None` for a single time ("at 3 PM").
+    /// `None` for a single time ("at 3 PM"); past 1440 when the span runs overnight.
     pub end: Option<Minute>,
     pub at: (usize, usize),
 }
 
-/// Every time range and single time in `s`, left to right (ranges win over their parts).
+/// Every time range and single time in `s` written as a time, left to right: a bare
+/// range ("3-5") or bare hour ("at 4") is left to `find_bare_range` / `find_bare_hour`.
 pub fn find_times(s: &str) -> Vec<Found> {
-    let mut out = Vec::new();
-    let mut taken: Vec<(usize, usize)> = Vec::new();
-    for c in RANGE.captures_iter(s) {
-        let (Some(mut a), Some(b)) = (raw(&c, 1), raw(&c, 5)) else {
-            continue;
-        };
-        if !a.explicit && !b.explicit {
-            // "3-5" alone could be anything (a count, a date); "9-5" next to work words is
-            // handled by the caller through `find_bare_range`.
-            continue;
-        }
-        if a.meridiem.is_none() && b.meridiem.is_some() && a.hour < 12 {
-            // "2-3pm", "11-1pm": the start shares the end's half of the day unless it
-            // would then come after the end.
-            let pm = b.meridiem == Some(true);
-            a.meridiem = Some(pm);
-            if resolve(a) > resolve(b) {
-                a.meridiem = Some(!pm);
+    timex::scan(s)
+        .into_iter()
+        .filter_map(|t| match t.expr {
+            Expr::Range(a, b) => {
+                let sp = timex::span(a, b);
+                (!sp.bare).then_some(Found {
+                    start: sp.start,
+                    end: Some(sp.end),
+                    at: t.at,
+                })
             }
-        }
-        let (start, end) = (resolve(a), resolve(b));
-        let m = c.get(0).expect("match");
-        out.push(Found {
-            start,
-            end: Some(if end <= start { end + 12 * 60 } else { end }.min(24 * 60)),
-            at: (m.start(), m.end()),
-        });
-        taken.push((m.start(), m.end()));
-    }
-    for c in SINGLE.captures_iter(s) {
-        let m = c.get(0).expect("match");
-        if taken.iter().any(|&(a, b)| m.start() < b && a < m.end()) {
-            continue;
-        }
-        let Some(r) = raw(&c, 1) else { continue };
-        if !r.explicit || is_not_a_time(s, m.end()) {
-            continue;
-        }
-        out.push(Found {
-            start: resolve(r),
-            end: None,
-            at: (m.start(), m.end()),
-        });
-    }
-    out.sort_by_key(|f| f.at.0);
-    out
+            Expr::Clock(c) if c.explicit() => Some(Found {
+                start: c.minute(),
+                end: None,
+                at: t.at,
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
-/// "1.5 hours", "2.5h" are durations, not times.
-fn is_not_a_time(s: &str, end: usize) -> bool {
-    let rest = s[end..].trim_start().to_ascii_lowercase();
-    ["h", "hour", "hr", "min", "%"]
-        .iter()
-        .any(|u| rest.starts_with(u))
-}
-
-/// "9-5", "8 to 4": bare hour ranges, only meaningful next to working-hours words.
+/// "9-5", "office 8-4": bare hour ranges, only meaningful next to working-hours words.
 pub fn find_bare_range(s: &str) -> Option<Found> {
-    static BARE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b(\d{1,2})\s*(?:-|–|—|to|until)\s*(\d{1,2})\b").expect("bare")
-    });
-    let c = BARE.captures(s)?;
-    let a: u32 = c[1].parse().ok()?;
-    let b: u32 = c[2].parse().ok()?;
-    if !(5..=12).contains(&a) || !(1..=23).contains(&b) {
-        return None;
-    }
-    let end = if b <= a { b + 12 } else { b };
-    let m = c.get(0)?;
-    Some(Found {
-        start: a * 60,
-        end: Some(end * 60),
-        at: (m.start(), m.end()),
+    timex::scan(s).into_iter().find_map(|t| match t.expr {
+        Expr::Range(a, b) if (5..=12).contains(&a.hour) && (1..=23).contains(&b.hour) => {
+            let sp = timex::span(a, b);
+            sp.bare.then_some(Found {
+                start: sp.start,
+                end: Some(sp.end),
+                at: t.at,
+            })
+        }
+        _ => None,
+    })
+}
+
+/// "hard stop at 4": the first bare hour at or after byte `from`, by the 1–6 afternoon rule.
+pub fn find_bare_hour(s: &str, from: usize) -> Option<Found> {
+    timex::scan(s).into_iter().find_map(|t| match t.expr {
+        Expr::Clock(c) if c.form == Form::Bare && t.at.0 >= from => Some(Found {
+            start: c.minute(),
+            end: None,
+            at: t.at,
+        }),
+        _ => None,
     })
 }
 
@@ -187,6 +90,9 @@ pub fn label(m: Minute) -> String {
 #[derive(Debug, Clone)]
 pub struct Now {
     pub zoned: ZonedDateTime,
+    /// The day minutes count from: today, or yesterday when now is past midnight inside
+    /// a window that started the evening before.
+    base: Date,
 }
 
 impl Now {
@@ -204,26 +110,37 @@ impl Now {
                     .map_err(|e| format!("`current_time` {current_time}: {e}"))?
             }
         };
-        Ok(Now { zoned })
+        let base = zoned.date();
+        Ok(Now { zoned, base })
     }
 
     pub fn date(&self) -> Date {
         self.zoned.date()
     }
 
-    /// Minutes after local midnight of now (wall clock).
-    pub fn minute(&self) -> Minute {
-        let t = self.zoned.time();
-        t.hour() as u32 * 60 + t.minute() as u32
+    /// The same now, its minutes counted from yesterday's midnight (00:30 is 1470): for
+    /// a window that began the evening before ("online from 11:30pm … log off by 6am").
+    pub fn from_day_before(&self) -> Now {
+        Now {
+            zoned: self.zoned.clone(),
+            base: self.date().yesterday().unwrap_or(self.base),
+        }
     }
 
-    /// The instant of a wall-clock minute on today's date (a gap at a DST change moves
-    /// forward, as jiff's compatible disambiguation does).
+    /// Minutes after local midnight of the base day (wall clock).
+    pub fn minute(&self) -> Minute {
+        let t = self.zoned.time();
+        let days = if self.base < self.date() { 24 * 60 } else { 0 };
+        t.hour() as u32 * 60 + t.minute() as u32 + days
+    }
+
+    /// The instant of a wall-clock minute counted from the base day's midnight (a gap at
+    /// a DST change moves forward, as jiff's compatible disambiguation does).
     pub fn instant(&self, m: Minute) -> Timestamp {
         let date = if m >= 24 * 60 {
-            self.date().tomorrow().unwrap_or(self.date())
+            self.base.tomorrow().unwrap_or(self.base)
         } else {
-            self.date()
+            self.base
         };
         let m = m % (24 * 60);
         let time = Time::new((m / 60) as i8, (m % 60) as i8, 0, 0).unwrap_or(Time::midnight());

@@ -7,7 +7,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::clock::{Found, Minute, find_bare_range, find_times};
+use jiff::civil::Weekday;
+
+use super::clock::{Found, Minute, find_bare_hour, find_bare_range, find_times};
+use super::timex::{self, Day};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Block {
@@ -50,7 +53,7 @@ static START: LazyLock<Regex> = LazyLock::new(|| {
 });
 static WORK: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(work(?:ing)?(?: hours| day)?|available|availability|at my desk|in the office|office hours|free)\b",
+        r"(?i)\b(work(?:ing)?(?: hours| day)?|available|availability|at my desk|at the desk|in the office|office(?: hours)?|free|stud(?:y|ying)|online|on shift|shift)\b",
     )
 });
 static MEETING: LazyLock<Regex> = LazyLock::new(|| {
@@ -58,8 +61,6 @@ static MEETING: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(meeting|meet|call|sync|standup|stand-up|1:1|1-on-1|one-on-one|interview|demo|lunch|appointment|appt|dentist|doctor|pickup|pick up|drop-?off|class|gym|workshop|presentation|webinar|review session|check-in|huddle|training|session)\b",
     )
 });
-static DURATION: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\b(an|a|\d+(?:\.\d+)?)\s*(hours?|hrs?|h|minutes?|mins?)\b"));
 static MUST: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)(\bmust\b|\btoday\b|\burgent|\basap\b|\beod\b|end of (?:the )?day|\bcritical\b|\bdue (?:at|by) (?:\d|noon)|non-negotiable|top priority|!!|\bno matter what\b|\bcannot slip\b|\bcan't slip\b)",
@@ -71,9 +72,7 @@ static OPTIONAL: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static DEFERRED: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(tomorrow|next week|later this week|not today|can wait|on hold|next month|(?:due|on|until) (?:next )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
-    )
+    re(r"(?i)\b(next week|later this week|not today|can wait|on hold|next month)\b")
 });
 static BULLET: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:[-*+•]|\d+[.)]|\[[ xX]?\])\s+(?:\[[ xX]\]\s+)?"));
@@ -90,34 +89,87 @@ static LONG_BLOCK: LazyLock<Regex> = LazyLock::new(|| {
 /// matching them against the plan stays linear in the input.
 pub const MAX_EXTRACTED: usize = 1000;
 
-/// Read the notes.
-pub fn extract(notes: &str) -> Context {
+/// What a heading line ("Must do today:", "## Tomorrow", "Maybe, if time:") says about
+/// the tasks listed under it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Section {
+    must: bool,
+    optional: bool,
+    deferred: bool,
+}
+
+fn heading(content: &str, today: Option<Weekday>) -> Section {
+    Section {
+        must: MUST_HEADING.is_match(content),
+        optional: OPTIONAL.is_match(content),
+        deferred: DEFERRED.is_match(content) && !said_today(content)
+            || timex::days(content).any(|(d, _)| later_day(d, today)),
+    }
+}
+
+static MUST_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)(\bmust\b|\burgent|\basap\b|\bcritical\b|non-negotiable|\bpriorit|!!)")
+});
+
+/// A heading: a markdown `#` line, or a line that is not a list item and ends with `:`.
+fn is_heading(line: &str, is_bullet: bool) -> bool {
+    let t = line.trim();
+    t.starts_with('#') || !is_bullet && t.ends_with(':')
+}
+
+/// Read the notes. `today` (the weekday of `current_time`) decides whether "due Fri" is
+/// today's work.
+pub fn extract(notes: &str, today: Option<Weekday>) -> Context {
     let mut cx = Context {
         long_block_requested: LONG_BLOCK.is_match(notes),
         ..Context::default()
     };
+    let mut section = Section::default();
     for line in notes.lines() {
         let is_bullet = BULLET.is_match(line);
         let content = BULLET.replace(line, "");
         let content = content.trim();
-        if content.is_empty() || content.ends_with(':') && !content.contains(' ') {
+        if content.is_empty() {
+            continue;
+        }
+        if is_heading(line, is_bullet) {
+            section = heading(content.trim_start_matches('#').trim(), today);
             continue;
         }
         if constraint_line(&mut cx, content) {
             continue;
         }
         if is_bullet {
-            task(&mut cx, content, true);
+            task(&mut cx, content, true, section, today);
         } else {
             for sentence in content.split_inclusive(['.', ';', '?']) {
-                task(&mut cx, sentence, false);
+                task(&mut cx, sentence, false, section, today);
             }
         }
     }
     cx.blocks.truncate(MAX_EXTRACTED);
     cx.tasks.truncate(MAX_EXTRACTED);
+    overnight(&mut cx);
     cx.blocks.sort_by_key(|b| (b.start, b.end));
     cx
+}
+
+/// A window that starts in the evening and stops in the small hours ("online from
+/// 11:30pm … log off by 6am") ends on the next day; blocks in its small hours too.
+fn overnight(cx: &mut Context) {
+    let (Some(start), Some(end)) = (cx.window_start, cx.window_end) else {
+        return;
+    };
+    if end > start || end >= 24 * 60 {
+        return;
+    }
+    cx.window_end = Some(end + 24 * 60);
+    for b in &mut cx.blocks {
+        if b.start < start && b.start < end {
+            b.start += 24 * 60;
+            b.end += 24 * 60;
+        }
+    }
 }
 
 /// A line about time: working hours, a hard stop, a meeting. Returns whether it was one.
@@ -129,6 +181,14 @@ fn constraint_line(cx: &mut Context, s: &str) -> bool {
         && let Some(b) = find_bare_range(s)
     {
         times.push(b);
+    }
+    // "hard stop at 4": a bare hour after the stop words is a time (1–6 is afternoon).
+    if let Some(stop) = STOP.find(s)
+        && !times.iter().any(|t| t.at.0 >= stop.end())
+        && let Some(h) = find_bare_hour(s, stop.end())
+    {
+        times.push(h);
+        times.sort_by_key(|t| t.at.0);
     }
     if times.is_empty() {
         return false;
@@ -196,17 +256,9 @@ fn cap_end(cx: &mut Context, end: Minute, hard: bool) {
 
 /// "(45 min)", "for an hour", "for 1.5 hours" → minutes.
 fn duration(s: &str) -> Option<Minute> {
-    let c = DURATION.captures(s)?;
-    let n: f64 = match &c[1] {
-        a if a.eq_ignore_ascii_case("a") || a.eq_ignore_ascii_case("an") => 1.0,
-        d => d.parse().ok()?,
-    };
-    let minutes = if c[2].to_ascii_lowercase().starts_with('h') {
-        n * 60.0
-    } else {
-        n
-    };
-    Some(minutes.round() as Minute)
+    timex::durations(s)
+        .next()
+        .map(|(m, _)| m.round().max(0.0) as Minute)
 }
 
 /// The block's name: the words before its time in the same clause ("Lunch with Priya
@@ -241,15 +293,59 @@ fn label_of(s: &str, t: Found) -> String {
     clean(after)
 }
 
-/// A task from a bullet, or from a prose sentence with a cue ("need to …").
-fn task(cx: &mut Context, s: &str, bullet: bool) {
+fn said_today(s: &str) -> bool {
+    timex::days(s).any(|(d, _)| d == Day::Relative(0))
+}
+
+/// A day after today: tomorrow, or a weekday that is not today's.
+fn later_day(d: Day, today: Option<Weekday>) -> bool {
+    match d {
+        Day::Relative(n) => n > 0,
+        Day::Weekday(_) => !timex::is_today(d, today),
+    }
+}
+
+static DUE_WORD: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:due|by|until|till|on|do|do it|deadline)\s*:?\s*$"));
+static EVENT_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(?:goes live|go live|launch(?:es)?|ships?|is|are|starts?|happens?|lands?|for|before|ahead of)\s*$",
+    )
+});
+
+/// Whether a task is for a later day: a later day as its due date ("due Fri", "by
+/// tomorrow") or in the task's own first clause ("call the bank tomorrow",
+/// "Tomorrow: call the bank"), not a later event the work is for ("— goes live
+/// tomorrow", "(launch is Friday)", "slides for Thursday's review", "prep for Friday").
+fn deferred(s: &str, today: Option<Weekday>) -> bool {
+    if said_today(s) {
+        return false;
+    }
+    if DEFERRED.is_match(s) {
+        return true;
+    }
+    let first_clause = s
+        .find([',', ';', '(', '—', '–'])
+        .or_else(|| s.find(" - "))
+        .unwrap_or(s.len());
+    timex::days(s).any(|(d, (at, end))| {
+        let before = &s[..at];
+        let possessive = s[end..].starts_with("'s") || s[end..].starts_with("’s");
+        later_day(d, today)
+            && !possessive
+            && !EVENT_WORD.is_match(before)
+            && (DUE_WORD.is_match(before) || at < first_clause)
+    })
+}
+
+/// A task from a bullet, or from a prose sentence with a cue ("need to …"), under the
+/// heading `section`.
+fn task(cx: &mut Context, s: &str, bullet: bool, section: Section, today: Option<Weekday>) {
     let s = s.trim().trim_end_matches(['.', ';']);
-    if s.is_empty() || OPTIONAL.is_match(s) {
+    if s.is_empty() || OPTIONAL.is_match(s) || section.optional {
         return;
     }
-    // "due Friday" is not today's; "today" beats a day name ("due today, not Friday").
-    let today = s.to_ascii_lowercase().contains("today");
-    if DEFERRED.is_match(s) && !today {
+    if deferred(s, today) || section.deferred && !said_today(s) {
         return;
     }
     let text = if bullet {
@@ -264,110 +360,11 @@ fn task(cx: &mut Context, s: &str, bullet: bool) {
         return;
     }
     cx.tasks.push(Task {
-        must: MUST.is_match(s),
+        must: MUST.is_match(s) || section.must,
         text,
     });
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const NOTES: &str = "Monday brain dump\n\
-- Standup 9:30-9:45\n\
-- Lunch with Priya 12-1pm\n\
-- Hard stop at 3 PM today (school pickup)\n\
-- MUST finish the Q3 budget summary for Acme\n\
-- Email Dana about the invoice\n\
-- Review the vendor contract\n\
-- Maybe clean up the shared drive (if time)\n\
-- Next week: plan the offsite\n\
-Also need to book flights for Berlin. Ugh, so tired.\n";
-
-    #[test]
-    fn blocks_stops_and_tasks() {
-        let cx = extract(NOTES);
-        assert_eq!(cx.window_end, Some(900));
-        assert!(cx.hard_stop);
-        let blocks: Vec<(&str, Minute, Minute)> = cx
-            .blocks
-            .iter()
-            .map(|b| (b.label.as_str(), b.start, b.end))
-            .collect();
-        assert_eq!(
-            blocks,
-            [("Standup", 570, 585), ("Lunch with Priya", 720, 780)]
-        );
-        let tasks: Vec<(&str, bool)> = cx.tasks.iter().map(|t| (t.text.as_str(), t.must)).collect();
-        assert_eq!(
-            tasks,
-            [
-                ("MUST finish the Q3 budget summary for Acme", true),
-                ("Email Dana about the invoice", false),
-                ("Review the vendor contract", false),
-                ("book flights for Berlin", false),
-            ]
-        );
-    }
-
-    #[test]
-    fn working_hours_and_meetings_with_durations() {
-        let cx = extract(
-            "Working 9-5.\nCall with the bank at 11am (45 min)\nDentist at 2:30 for an hour\nStart at 8:30 today",
-        );
-        // The later, explicit start wins over the working hours' start.
-        assert_eq!(cx.window_start, Some(510));
-        assert_eq!(cx.window_end, Some(1020));
-        assert!(!cx.hard_stop);
-        let spans: Vec<(Minute, Minute)> = cx.blocks.iter().map(|b| (b.start, b.end)).collect();
-        assert_eq!(spans, [(660, 705), (870, 930)]);
-        let labels: Vec<&str> = cx.blocks.iter().map(|b| b.label.as_str()).collect();
-        assert_eq!(labels, ["Call with the bank", "Dentist"]);
-        let cx = extract("lunch 1-2pm, dinner with family 7pm (1 hour)\n9:30 standup, daily");
-        let labels: Vec<(&str, Minute, Minute)> = cx
-            .blocks
-            .iter()
-            .map(|b| (b.label.as_str(), b.start, b.end))
-            .collect();
-        assert_eq!(
-            labels,
-            [
-                ("standup", 570, 600),
-                ("lunch", 780, 840),
-                ("dinner with family", 1140, 1200)
-            ]
-        );
-    }
-
-    #[test]
-    fn start_and_stop_on_one_line() {
-        let cx = extract("study from 8am until 8pm\n- Back home by 4pm for the plumber");
-        assert_eq!(cx.window_start, Some(480));
-        assert_eq!(cx.window_end, Some(960));
-        assert!(cx.tasks.is_empty());
-    }
-
-    #[test]
-    fn earliest_end_wins() {
-        let cx = extract("Work hours 9:00-17:00\nneed to leave by 4:30pm for the vet");
-        assert_eq!(cx.window_end, Some(990));
-        assert!(cx.hard_stop);
-    }
-
-    #[test]
-    fn deadlines_are_must_do_tasks_not_blocks() {
-        let cx = extract(
-            "- Send the report to Omar, due at 2 PM\n- Board deck due Thursday\n- Call mum\n- Fix the login bug today!!",
-        );
-        assert!(cx.blocks.is_empty());
-        let tasks: Vec<(&str, bool)> = cx.tasks.iter().map(|t| (t.text.as_str(), t.must)).collect();
-        assert_eq!(
-            tasks,
-            [
-                ("Send the report to Omar, due at 2 PM", true),
-                ("Call mum", false),
-                ("Fix the login bug today!!", true)
-            ]
-        );
-    }
-}
+#[path = "context_tests.rs"]
+mod tests;

@@ -10,6 +10,7 @@ pub mod grounded;
 pub mod intent;
 pub mod parse;
 mod settings;
+pub mod timex;
 pub mod validate;
 
 use crate::model::{ValidationMetrics, Verdict};
@@ -32,10 +33,16 @@ pub struct Analysis {
 }
 
 pub fn analyze(text: &str, body: (usize, usize), source: Option<&str>) -> Analysis {
+    let settings = Settings::read(text, body);
+    let today = settings
+        .now()
+        .ok()
+        .flatten()
+        .map(|(n, _)| n.date().weekday());
     Analysis {
         plan: parse::parse(text, body),
-        context: source.map(|s| context::extract(strip_front_matter(s))),
-        settings: Settings::read(text, body),
+        context: source.map(|s| context::extract(strip_front_matter(s), today)),
+        settings,
         notes: source.map(|s| strip_front_matter(s).to_string()),
     }
 }

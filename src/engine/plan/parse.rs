@@ -125,10 +125,11 @@ fn from_json(v: &Value, text: &str, at: usize, len: usize) -> Plan {
     };
     p.assumptions = strings(obj.get("assumptions"), "assumptions", &mut p.problems);
     p.questions = strings(obj.get("questions"), "questions", &mut p.problems);
-    p.confidence = obj
-        .get("confidence")
-        .and_then(Value::as_str)
-        .map(|s| s.trim().to_ascii_lowercase());
+    p.confidence = obj.get("confidence").and_then(|c| match c {
+        Value::Null => None,
+        Value::String(s) => Some(s.trim().to_ascii_lowercase()),
+        other => Some(other.to_string()),
+    });
     match obj.get("plan") {
         Some(Value::Array(items)) => {
             let mut cursor = at;
@@ -205,7 +206,8 @@ static HEADING: LazyLock<Regex> = LazyLock::new(|| {
         .expect("heading")
 });
 static CONFIDENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(?:[-*]\s*)?\**confidence\**\s*:?\**\s*(low|medium|high)\b").expect("conf")
+    Regex::new(r"(?i)^\s*(?:[-*]\s*)?\**confidence\**\s*:\s*\**\s*([^*\n]+?)\s*\**\.?\s*$")
+        .expect("conf")
 });
 
 #[derive(Clone, Copy, PartialEq)]
@@ -264,7 +266,7 @@ fn from_markdown(text: &str, body: (usize, usize)) -> Plan {
         offset += raw_line.len();
         let line = raw_line.trim_end();
         if let Some(c) = CONFIDENCE.captures(line) {
-            p.confidence = Some(c[1].to_ascii_lowercase());
+            p.confidence = Some(c[1].trim().to_ascii_lowercase());
             continue;
         }
         if LIST_ITEM.captures(line).is_none() {

@@ -72,7 +72,11 @@ pub struct SchemaLimits {
     pub min_timebox: i64,
 }
 
-/// Plan schema: 3–7 items, integer timeboxes ≥ 5, `assumptions` and `questions` present.
+/// The self-reported confidence levels a plan may give.
+pub const CONFIDENCE_LEVELS: [&str; 3] = ["low", "medium", "high"];
+
+/// Plan schema: 3–7 items, integer timeboxes ≥ 5, `assumptions` and `questions` present,
+/// `confidence` (when given) low, medium or high.
 pub fn plan_schema(a: &Analysis, lim: &SchemaLimits) -> Part {
     let p = &a.plan;
     let mut errors: Vec<String> = p.problems.iter().map(|e| format!("Plan: {e}")).collect();
@@ -98,6 +102,14 @@ pub fn plan_schema(a: &Analysis, lim: &SchemaLimits) -> Part {
         };
         errors.push(format!("Item {} {} {what}", i + 1, quote(&it.task)));
         spots.push(item_spot(a, i, &what));
+    }
+    if let Some(c) = &p.confidence
+        && !CONFIDENCE_LEVELS.contains(&c.as_str())
+    {
+        errors.push(format!(
+            "Plan `confidence` is {}; expected low, medium or high",
+            quote(c)
+        ));
     }
     if p.format == super::parse::Format::Json || !p.items.is_empty() {
         for (name, present) in [
@@ -135,15 +147,28 @@ pub struct Availability {
 }
 
 pub fn availability(cx: &Context, now: Option<&Now>) -> Option<Availability> {
-    let end = cx.window_end?;
-    let start = match (now.map(Now::minute), cx.window_start) {
+    let mut end = cx.window_end?;
+    let mut now = now.cloned();
+    if let Some(n) = &now {
+        let m = n.minute();
+        match cx.window_start {
+            // 00:30 inside "online from 11:30pm … log off by 6am": count from the evening before.
+            Some(ws) if end > 24 * 60 && m < ws && m + 24 * 60 <= end => {
+                now = Some(n.from_day_before());
+            }
+            // Now 11 PM, "log off by 1am": the stop is after midnight.
+            None if end < m && m - end > 12 * 60 => end += 24 * 60,
+            _ => {}
+        }
+    }
+    let start = match (now.as_ref().map(Now::minute), cx.window_start) {
         (Some(n), Some(w)) => n.max(w),
         (Some(n), None) => n,
         (None, Some(w)) => w,
         (None, None) => return None,
     };
     let clock = match now {
-        Some(n) => n.clone(),
+        Some(n) => n,
         None => Now::parse("2000-01-01T00:00", "UTC").ok()?,
     };
     let total = clock.elapsed(start, end);
@@ -215,16 +240,34 @@ pub fn time_budget(a: &Analysis) -> Part {
             String::new(),
         );
     };
+    let missing: Vec<&str> = [
+        ("`current_time`", a.settings.current_time.is_none()),
+        ("`timezone`", a.settings.timezone.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(k, m)| m.then_some(k))
+    .collect();
+    // The overflow max(0, planned − available) is reported even when availability is unknown.
+    let unknown = |mut metrics: Vec<Metric>, errors: Vec<String>, notes: String| {
+        metrics.push(Metric::TimeAvailable(0));
+        metrics.push(Metric::TimeOverflow(planned.max(0)));
+        part(Verdict::Indeterminate, metrics, errors, vec![], notes)
+    };
+    if !missing.is_empty() {
+        let err = format!(
+            "Cannot do the time math: the front matter has no {} (both are required)",
+            missing.join(" and ")
+        );
+        return unknown(metrics, vec![err], String::new());
+    }
     let now: NowResult = a.settings.now();
     let (now, tz_note) = match now {
         Ok(Some((n, note))) => (Some(n), note),
         Ok(None) => (None, None),
         Err(e) => {
-            return part(
-                Verdict::Indeterminate,
+            return unknown(
                 metrics,
                 vec![format!("Cannot do the time math: {e}")],
-                vec![],
                 String::new(),
             );
         }
@@ -233,19 +276,15 @@ pub fn time_budget(a: &Analysis) -> Part {
         let why = if cx.window_end.is_none() {
             "the notes give no working window or hard stop"
         } else {
-            "there is no `current_time` in the front matter and no start of the working day in the notes"
+            "there is no start of the working day"
         };
-        let mut p = part(
-            Verdict::Indeterminate,
+        return unknown(
             metrics,
-            vec![],
             vec![],
             format!(
                 "Available time unknown ({why}): planned {planned} minutes; overflow not judged."
             ),
         );
-        p.verdict = Verdict::Indeterminate;
-        return p;
     };
     let overflow = (planned - av.minutes).max(0);
     metrics.push(Metric::TimeAvailable(av.minutes));
@@ -755,6 +794,8 @@ mod tests {
         let v = all(&a);
         assert_eq!(v.metrics.time_available_minutes, 0);
         assert_eq!(v.metrics.time_planned_minutes, 170);
+        // max(0, planned − available) is reported; the decision rule does not judge it.
+        assert_eq!(v.metrics.time_overflow_minutes, 170);
         assert_eq!(v.status, ValidationStatus::Pass);
     }
 
@@ -821,6 +862,71 @@ mod tests {
         assert_eq!(
             all(&run(&text, Some(notes))).metrics.time_available_minutes,
             240
+        );
+    }
+
+    #[test]
+    fn missing_current_time_or_timezone_fails_closed() {
+        let plan = json_plan(&[
+            ("Q3 budget summary for Acme", 60),
+            ("Email Dana invoice", 30),
+            ("Review vendor contract", 30),
+        ]);
+        for (head, missing) in [
+            ("", "`current_time` and `timezone`"),
+            ("timezone: America/Toronto\n", "`current_time`"),
+            (
+                "current_time: \"2026-06-01T09:00:00-04:00\"\n",
+                "`timezone`",
+            ),
+        ] {
+            let text = format!("---\n{head}x: 1\n---\n{plan}");
+            let a = run(&text, Some(NOTES));
+            let t = time_budget(&a);
+            assert_eq!(t.verdict, Verdict::Indeterminate);
+            assert_eq!(
+                t.errors,
+                [format!(
+                    "Cannot do the time math: the front matter has no {missing} (both are required)"
+                )]
+            );
+            let v = all(&a);
+            assert_eq!(v.status, ValidationStatus::Fail, "{head}");
+            assert_eq!(v.metrics.time_available_minutes, 0);
+            assert_eq!(v.metrics.time_overflow_minutes, 120);
+        }
+    }
+
+    #[test]
+    fn confidence_is_low_medium_or_high() {
+        let lim = SchemaLimits {
+            min_items: 3,
+            max_items: 7,
+            min_timebox: 5,
+        };
+        let plan = json_plan(&[("A a", 30), ("B b", 30), ("C c", 30)]);
+        for (level, ok) in [
+            ("high", true),
+            ("Medium", true),
+            ("very high", false),
+            ("0.9", false),
+        ] {
+            let text = plan.replace(
+                "\"confidence\":\"high\"",
+                &format!("\"confidence\":\"{level}\""),
+            );
+            let a = run(&doc("2026-06-01T09:00:00-04:00", &text), Some(NOTES));
+            assert_eq!(
+                plan_schema(&a, &lim).verdict == Verdict::Pass,
+                ok,
+                "{level}"
+            );
+        }
+        let md = "- A a (30 min)\n- B b (30 min)\n- C c (30 min)\n## Assumptions\n## Questions\n**Confidence:** very high\n";
+        let a = run(&doc("2026-06-01T09:00:00-04:00", md), Some(NOTES));
+        assert_eq!(
+            plan_schema(&a, &lim).errors,
+            ["Plan `confidence` is “very high”; expected low, medium or high"]
         );
     }
 }
