@@ -27,6 +27,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("incremental_edits", incremental_edits),
     ("verdict", verdict),
     ("byop_toml", byop_toml),
+    ("hostile_config", hostile_config),
 ];
 
 fn text(data: &[u8]) -> String {
@@ -172,4 +173,38 @@ pub fn byop_toml(data: &[u8]) {
             let _ = p.db_path();
         }
     }
+}
+
+/// Hostile settings grown from the bytes: the first byte picks a shape and a nesting depth
+/// (up to 252 levels of `[`, `{`, `- ` or indented keys), the rest is the innermost value
+/// (any type, any size). The front-matter reader must refuse what is over its caps before
+/// parsing, and neither reader may panic or hang.
+pub fn hostile_config(data: &[u8]) {
+    use crate::engine::document::front_matter::yaml_bounds;
+    let (&shape, rest) = data.split_first().unwrap_or((&0, &[]));
+    let depth = (shape as usize >> 2) * 4;
+    let value = text(rest);
+    let nested = match shape % 4 {
+        0 => format!("{}{value}{}", "[".repeat(depth), "]".repeat(depth)),
+        1 => format!("{}{value}{}", "{a: ".repeat(depth), "}".repeat(depth)),
+        2 => format!("\n{}{value}", "- ".repeat(depth)),
+        _ => {
+            let keys: String = (0..depth)
+                .map(|i| format!("\n{}k{i}:", " ".repeat(i + 4)))
+                .collect();
+            format!("{keys} {value}")
+        }
+    };
+    let yaml = format!("byop:\n  source: {nested}\n");
+    let parsed = Document::parse(format!("---\n{yaml}---\n# Body\n"), None);
+    if yaml_bounds(&yaml).is_err() {
+        assert!(parsed.is_err(), "front matter over the caps is refused");
+    }
+    let toml = format!(
+        "[evaluator]\nbase_url = {}{:?}{}\n[telemetry]\n{value}\n",
+        "[".repeat(depth),
+        value,
+        "]".repeat(depth)
+    );
+    byop_toml(toml.as_bytes());
 }

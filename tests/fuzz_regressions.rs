@@ -57,6 +57,15 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
             s("```json\n{\"result\":\"pass\",\"confidence\":\"0.5\"}\n```"),
         ],
         "byop_toml" => vec![s("playbook = \"x.json\"\n[evaluator]\nconcurrency = 0\n")],
+        "hostile_config" => (0u8..=255)
+            .step_by(7)
+            .map(|b| [vec![b], s("x: [1, {y: 2}]")].concat())
+            .chain([
+                vec![255],
+                vec![3; 70_000],
+                [vec![0], vec![b'['; 70_000]].concat(),
+            ])
+            .collect(),
         _ => vec![],
     }
 }

@@ -409,3 +409,99 @@ fn deeply_nested_or_huge_front_matter_is_an_input_error_at_a_position() {
         stderr(&o)
     );
 }
+
+// ---- a repair cannot silence its checks ----------------------------------------------
+
+#[test]
+fn a_repair_that_adds_a_suppression_comment_is_rejected() {
+    let ws = Ws::new();
+    for comment in [
+        "<!-- byop-disable-file unchecked_areas_disclosure -->",
+        "<!-- byop-disable -->",
+    ] {
+        let llm = FakeLlm::start_blocking(
+            Script::default().check("repair", vec![Step::repaired_appending(comment)]),
+        );
+        let o = ws
+            .with_llm(&llm)
+            .args(["repair", "nda_review.ai.md", "-o", "fixed.ai.md"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{comment}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains("repair rejected") && err.contains("[suppression]"),
+            "{err}"
+        );
+        assert!(!ws.path("fixed.ai.md").exists());
+    }
+}
+
+#[test]
+fn control_characters_are_stripped_from_a_repair_and_its_diff() {
+    let ws = Ws::new();
+    let section = "## Not checked / missing information\n\n- The governing law\u{1b}]52;c;eA==\u{7} was not reviewed.\u{1b}[2K";
+    let llm = FakeLlm::start_blocking(
+        Script::default().check("repair", vec![Step::repaired_appending(section)]),
+    );
+    let o = ws
+        .with_llm(&llm)
+        .args(["repair", "nda_review.ai.md"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let diff = stdout(&o);
+    assert!(
+        diff.contains("+- The governing law]52;c;eA== was not reviewed.[2K"),
+        "{diff}"
+    );
+    assert_no_controls("diff", &diff);
+    let o = ws
+        .with_llm(&llm)
+        .args(["repair", "nda_review.ai.md", "-o", "fixed.ai.md"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_no_controls(
+        "file",
+        &std::fs::read_to_string(ws.path("fixed.ai.md")).unwrap(),
+    );
+}
+
+// ---- playbook ids and links --------------------------------------------------------------
+
+#[test]
+fn a_playbook_id_that_is_a_path_or_a_help_uri_an_editor_would_run_is_refused() {
+    let ws = Ws::new();
+    let builtin: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("playbooks/ai_plugin_observability_v1.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let mut builtin = builtin;
+    builtin["id"] = "custom_pb".into();
+    let mut dotdot = builtin.clone();
+    dotdot["id"] = "..".into();
+    let mut js = builtin.clone();
+    js["checks"][0]["help_uri"] = "javascript:alert(1)".into();
+    let mut command = builtin.clone();
+    command["checks"][0]["help_uri"] = "command:workbench.action.terminal.new".into();
+    for (pb, why) in [
+        (dotdot, "playbook id `..`"),
+        (js, "help_uri"),
+        (command, "help_uri"),
+    ] {
+        ws.write("pb.json", &pb.to_string());
+        let o = ws.run(&["check", "--playbook", "pb.json", "nda_review.ai.md"]);
+        assert_eq!(o.status.code(), Some(2), "{why}: {}", stderr(&o));
+        assert!(stderr(&o).contains(why), "{}", stderr(&o));
+    }
+    let mut fine = builtin;
+    fine["checks"][0]["help_uri"] = "https://example.org/checks".into();
+    ws.write("pb.json", &fine.to_string());
+    let o = ws.run(&["check", "--playbook", "pb.json", "nda_review.ai.md"]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+}

@@ -44,6 +44,15 @@ pub fn validate(playbook: &LoadedPlaybook, doc: &Document) -> (Report, Validatio
 }
 
 pub fn validation_of(playbook: &LoadedPlaybook, report: &Report) -> ValidationRecord {
+    validation_ignoring(playbook, report, &[])
+}
+
+/// [`validation_of`], where a suppression comment does not excuse the checks in `strict`.
+fn validation_ignoring(
+    playbook: &LoadedPlaybook,
+    report: &Report,
+    strict: &[&str],
+) -> ValidationRecord {
     let deterministic: Vec<_> = playbook
         .playbook
         .checks
@@ -52,7 +61,8 @@ pub fn validation_of(playbook: &LoadedPlaybook, report: &Report) -> ValidationRe
         .filter(|c| !c.is_report_level())
         .filter_map(|c| Some((c, report.check(&c.id)?)))
         .collect();
-    let suppressed = |id: &str| report.suppressed.iter().any(|s| s.check_id == id);
+    let suppressed =
+        |id: &str| !strict.contains(&id) && report.suppressed.iter().any(|s| s.check_id == id);
     let errors: Vec<ValidationIssue> = deterministic
         .iter()
         .filter(|(_, r)| r.result != Verdict::Pass)
@@ -150,12 +160,22 @@ pub async fn repair(
             return outcome;
         }
     };
+    // Control characters in an answer are never wanted in a legal text (nor on a terminal
+    // showing the diff): newline and tab stay, the rest go.
+    let corrected: String = corrected
+        .chars()
+        .filter(|&c| c == '\n' || c == '\t' || !c.is_control())
+        .collect();
     let candidate = splice(doc, &corrected);
     record.repaired_sha256 = Some(format!("sha256:{}", sha256_hex(candidate.as_bytes())));
     let after = match reparse(doc, &candidate) {
         Ok(repaired) => {
-            let (report, mut after) = validate(playbook, &repaired);
+            let report = run_deterministic(playbook, &repaired);
+            // A suppression comment cannot clear an error the repair was asked to fix.
+            let repairing: Vec<&str> = errors.iter().map(|e| e.check_id.as_str()).collect();
+            let mut after = validation_ignoring(playbook, &report, &repairing);
             distrust_new_instructions(&outcome.before, &report, &mut after);
+            distrust_new_suppressions(doc, &repaired, &mut after);
             after
         }
         Err(e) => {
@@ -202,6 +222,30 @@ fn distrust_new_instructions(before: &Report, after_report: &Report, after: &mut
         after.status = "fail".into();
     }
 }
+
+/// An answer that adds, removes or changes a suppression comment silences checks instead
+/// of repairing the text: it is an error of the repaired text.
+fn distrust_new_suppressions(doc: &Document, repaired: &Document, after: &mut ValidationRecord) {
+    let before = crate::engine::suppress::comments(&doc.text);
+    let now = crate::engine::suppress::comments(&repaired.text);
+    if before != now {
+        let added: Vec<&String> = now.iter().filter(|c| !before.contains(c)).collect();
+        let example = added
+            .first()
+            .map(|c| format!(", e.g. {c}"))
+            .unwrap_or_default();
+        after.errors.push(ValidationIssue {
+            check_id: SUPPRESSION.into(),
+            message: format!(
+                "The repaired text adds or changes suppression comments{example}; a repair fixes the text, it does not silence checks."
+            ),
+        });
+        after.status = "fail".into();
+    }
+}
+
+/// The validation error of a repaired text that adds or changes suppression comments.
+pub const SUPPRESSION: &str = "suppression";
 
 /// The validation error of a repaired text that addresses the evaluator.
 pub const UNTRUSTED_INPUT: &str = "untrusted_input";

@@ -16,6 +16,14 @@ static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
 
 pub use crate::model::SuppressionScope as Scope;
 
+/// The suppression comments of `text`, whitespace collapsed, in order.
+pub fn comments(text: &str) -> Vec<String> {
+    COMMENT
+        .find_iter(text)
+        .map(|m| m.as_str().split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
 /// Line spans with O(log n) "is this line covered?" (spans may overlap).
 #[derive(Debug, Clone, Default)]
 struct Spans {

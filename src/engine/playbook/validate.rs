@@ -13,6 +13,16 @@ pub(super) fn validate(pb: &Playbook) -> Result<Compiled, (Vec<Seg>, String)> {
     if pb.id.trim().is_empty() {
         return Err((vec![Seg::key("id")], "field `id` must not be empty".into()));
     }
+    // Ids name files and URIs (check pages): plain names only, never a path.
+    if !is_plain_id(&pb.id) {
+        return Err((
+            vec![Seg::key("id")],
+            format!(
+                "playbook id `{}` may only use letters, digits, `_`, `-` and `.`, and is not `.` or `..`",
+                pb.id
+            ),
+        ));
+    }
     if pb.version.trim().is_empty() {
         return Err((
             vec![Seg::key("version")],
@@ -31,15 +41,22 @@ pub(super) fn validate(pb: &Playbook) -> Result<Compiled, (Vec<Seg>, String)> {
         if check.id.trim().is_empty() {
             return Err((at("id"), format!("check #{} has an empty `id`", i + 1)));
         }
-        if !check
-            .id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
-        {
+        if !is_plain_id(&check.id) {
             return Err((
                 at("id"),
                 format!(
-                    "check id `{}` may only use letters, digits, `_`, `-` and `.`",
+                    "check id `{}` may only use letters, digits, `_`, `-` and `.`, and is not `.` or `..`",
+                    check.id
+                ),
+            ));
+        }
+        if let Some(uri) = &check.help_uri
+            && !help_uri_allowed(uri)
+        {
+            return Err((
+                at("help_uri"),
+                format!(
+                    "check `{}`: `help_uri` must be an http, https or file URI",
                     check.id
                 ),
             ));
@@ -87,6 +104,26 @@ pub(super) fn validate(pb: &Playbook) -> Result<Compiled, (Vec<Seg>, String)> {
         Some((_, e)) => Err(e),
         None => Ok(compiled),
     }
+}
+
+/// Letters, digits, `_`, `-`, `.`; not only dots (`.`, `..` would be paths).
+pub(crate) fn is_plain_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 128
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+        && !id.chars().all(|c| c == '.')
+}
+
+/// A link an editor may open from a diagnostic: http, https or file only (never
+/// `javascript:`, `command:` or another scheme an editor would act on).
+fn help_uri_allowed(uri: &str) -> bool {
+    let lower = uri.trim_start().to_ascii_lowercase();
+    ["http://", "https://", "file://"]
+        .iter()
+        .any(|s| lower.starts_with(s))
+        && !uri.chars().any(|c| c.is_control())
 }
 
 /// Every check's rule, compiled side by side (the regexes are most of a playbook's load

@@ -104,6 +104,27 @@ pub fn summary_line(view: &View) -> String {
     s
 }
 
+/// Untrusted text (evaluator notes, playbook questions, file names, source excerpts) as
+/// literal Markdown: every character Markdown or HTML would act on is escaped, so the text
+/// can neither link (`[x](command:…)`), nor embed images or HTML; controls are dropped.
+pub fn md(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '!' | '|' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() && c != '\n' && c != '\t' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 fn finding_markdown(view: &View, r: &CheckResult) -> String {
     let check = view.check(&r.check_id);
     let mut m = String::new();
@@ -115,7 +136,7 @@ fn finding_markdown(view: &View, r: &CheckResult) -> String {
         r.severity.as_str()
     );
     if let Some(c) = check {
-        let _ = writeln!(m, "\n*{}*", c.question);
+        let _ = writeln!(m, "\n*{}*", md(&c.question));
     }
     let _ = writeln!(
         m,
@@ -125,7 +146,7 @@ fn finding_markdown(view: &View, r: &CheckResult) -> String {
         r.detection_type.as_str()
     );
     if !r.notes.trim().is_empty() {
-        let _ = writeln!(m, "\n{}", r.notes.trim());
+        let _ = writeln!(m, "\n{}", md(r.notes.trim()));
     }
     if !r.raw_runs.is_empty() {
         let _ = writeln!(m);
@@ -159,8 +180,8 @@ fn finding_markdown(view: &View, r: &CheckResult) -> String {
             let _ = writeln!(
                 m,
                 "\nEvaluator: {} / {} · {} mode · evaluated {}",
-                info.provider,
-                info.model,
+                md(&info.provider),
+                md(&info.model),
                 e.report.execution_mode.as_str(),
                 e.report.timestamp
             );
@@ -192,10 +213,10 @@ fn misquote_markdown(view: &View, c: &Citation) -> String {
 /// A grounding finding's passage in the source companion, and for a misquote what changed.
 fn source_markdown(view: &View, c: &Citation, src: &crate::model::SourceLocation) -> String {
     let mut m = format!(
-        "\n\n**The source** (`{}`, line {}):\n\n> {}",
-        src.path,
+        "\n\n**The source** ({}, line {}):\n\n> {}",
+        md(&src.path),
         src.range.start.line + 1,
-        src.excerpt.split_whitespace().collect::<Vec<_>>().join(" ")
+        md(&src.excerpt.split_whitespace().collect::<Vec<_>>().join(" "))
     );
     if src.replacement.is_some() {
         let quoted = c
@@ -209,4 +230,16 @@ fn source_markdown(view: &View, c: &Citation, src: &crate::model::SourceLocation
         );
     }
     m
+}
+
+#[cfg(test)]
+mod md_tests {
+    #[test]
+    fn untrusted_text_cannot_link_embed_or_inject_html() {
+        let out = super::md("see [docs](command:evil) ![x](http://t/p.png) <img src=x> `c`\u{1b}");
+        assert_eq!(
+            out,
+            "see \\[docs\\](command:evil) \\!\\[x\\](http://t/p.png) &lt;img src=x&gt; \\`c\\`"
+        );
+    }
 }
