@@ -71,6 +71,13 @@ pub enum Command {
         /// Check the hash chain: exit 0 when intact, 1 naming the first broken row.
         #[arg(long)]
         verify: bool,
+        /// Sum the log up: evaluations, fail-closed requests by code and stage, evaluator
+        /// calls by outcome, cache hit rate, latency per state and per provider.
+        #[arg(long, conflicts_with_all = ["verify", "file"])]
+        stats: bool,
+        /// With --stats: only rows at or after DATE (YYYY-MM-DD or an RFC 3339 time, UTC).
+        #[arg(long, value_name = "DATE", requires = "stats")]
+        since: Option<String>,
         #[arg(long, env = "BYOP_DB")]
         db: Option<PathBuf>,
         #[arg(long, default_value_t = 200)]

@@ -1,4 +1,5 @@
-//! `byop log [FILE] [--format json] [--verify]`: the audit log, or a check of its chain.
+//! `byop log [FILE] [--format json] [--verify]`: the audit log, or a check of its chain;
+//! `byop log --stats [--since DATE]`: its summary.
 
 use std::path::PathBuf;
 
@@ -28,6 +29,42 @@ pub fn run(
     };
     output::write(None, &body)?;
     Ok(0)
+}
+
+/// `--stats`: the whole log (or its rows since DATE) summed up.
+pub fn stats(
+    format: HistoryFormat,
+    since: Option<&str>,
+    db: Option<PathBuf>,
+) -> Result<u8, CliError> {
+    let since = since.map(normalize_since).transpose()?;
+    let store = open_store(db)?;
+    let rows = store.audit_log(None, usize::MAX)?;
+    let st = crate::engine::audit_stats::summarise(&rows, since.as_deref());
+    let body = match format {
+        HistoryFormat::Json => serde_json::to_string_pretty(&st)? + "\n",
+        HistoryFormat::Text => crate::engine::audit_stats::text(&st),
+    };
+    output::write(None, &body)?;
+    Ok(0)
+}
+
+/// `--since`: a date (its start, UTC) or an RFC 3339 time, as the log's UTC text.
+fn normalize_since(s: &str) -> Result<String, CliError> {
+    use time::format_description::well_known::Rfc3339;
+    let s = s.trim();
+    if let Ok(t) = time::OffsetDateTime::parse(s, &Rfc3339) {
+        let utc = t.to_offset(time::UtcOffset::UTC);
+        return Ok(utc.format(&Rfc3339).unwrap_or_else(|_| s.to_string()));
+    }
+    let date = time::macros::format_description!("[year]-[month]-[day]");
+    time::Date::parse(s, &date)
+        .map(|d| format!("{d}T00:00:00Z"))
+        .map_err(|_| {
+            CliError(format!(
+                "--since {s:?}: expected a date (YYYY-MM-DD) or an RFC 3339 time"
+            ))
+        })
 }
 
 /// Exit 0 only for a log that chains under this user's key (and matches its head).

@@ -90,6 +90,10 @@ pub struct AuditEvent {
     pub playbook_logic_hash: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call: Option<CallRecord>,
+    /// The id of what the request decided (the report, or the counterfactual audit), on
+    /// every row of a request that produced one; absent on rows written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision_id: Option<String>,
 }
 
 /// A stored step: its place in the chain.

@@ -142,7 +142,7 @@ impl Store {
         let mut stmt = conn
             .prepare(
                 "SELECT id, request_id, at, document, state, code, inputs_fingerprint,
-                        playbook_logic_hash, call_json, prev_hash, row_hash
+                        playbook_logic_hash, call_json, prev_hash, row_hash, decision_id
                  FROM audit_log WHERE (?1 IS NULL OR document = ?1) ORDER BY id DESC LIMIT ?2",
             )
             .map_err(|e| self.err("reading the audit log", e))?;
@@ -202,7 +202,7 @@ impl Store {
         let mut stmt = conn
             .prepare(
                 "SELECT id, request_id, at, document, state, code, inputs_fingerprint,
-                        playbook_logic_hash, call_json, prev_hash, row_hash
+                        playbook_logic_hash, call_json, prev_hash, row_hash, decision_id
                  FROM audit_log ORDER BY id",
             )
             .map_err(|e| self.err("reading the audit log", e))?;
@@ -325,8 +325,8 @@ fn insert(
         .map(|c| serde_json::to_string(c).expect("call records serialize"));
     tx.prepare_cached(
         "INSERT INTO audit_log (id, request_id, at, document, state, code, inputs_fingerprint,
-            playbook_logic_hash, call_json, prev_hash, row_hash)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            playbook_logic_hash, call_json, prev_hash, row_hash, decision_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?
     .execute(params![
         id,
@@ -339,7 +339,8 @@ fn insert(
         e.playbook_logic_hash,
         call,
         prev,
-        row_hash
+        row_hash,
+        e.decision_id
     ])
 }
 
@@ -365,6 +366,7 @@ fn read_row(r: &rusqlite::Row) -> rusqlite::Result<AuditRow> {
             inputs_fingerprint: r.get(6)?,
             playbook_logic_hash: r.get(7)?,
             call,
+            decision_id: r.get(11)?,
         },
         prev_hash: r.get(9)?,
         row_hash: r.get(10)?,
@@ -385,6 +387,7 @@ mod tests {
             inputs_fingerprint: Some("sha256:in".into()),
             playbook_logic_hash: Some("sha256:pb".into()),
             call: None,
+            decision_id: None,
         }
     }
 

@@ -108,6 +108,8 @@ const MIGRATIONS: &[&str] = &[
     INSERT INTO audit_log_unkeyed SELECT id, request_id, at, document, state, code,
         inputs_fingerprint, playbook_logic_hash, call_json, prev_hash, row_hash FROM audit_log;
     DELETE FROM audit_log;",
+    // v7: every audit row names the decision (report or audit id) its request produced.
+    "ALTER TABLE audit_log ADD COLUMN decision_id TEXT;",
 ];
 
 /// Schema version this binary writes.

@@ -123,6 +123,9 @@ pub async fn audit_and_save(
         Err(AuditError::Store(_)) => (AuditState::Halted, "store_error".into()),
     };
     trail.push(state, Some(code));
+    if let Ok(a) = &result {
+        trail.decide(&a.audit_id);
+    }
     if let Some(store) = &store
         && let Err(e) = store.append_audit(&trail.events)
     {

@@ -146,6 +146,9 @@ pub fn save_all(
             events: u.trail.events.clone(),
             base: u.trail.base.clone(),
         };
+        if let (Ok(report), true) = (&u.result, saved) {
+            trail.decide(&report.report_id);
+        }
         match (&u.result, saved) {
             (Ok(report), true) => match report.unevaluated().first() {
                 Some((_, kind)) => {
@@ -207,6 +210,7 @@ pub fn record_input_error(store: &Store, doc_key: &str, message: &str) {
         inputs_fingerprint: None,
         playbook_logic_hash: None,
         call: None,
+        decision_id: None,
     };
     let received = AuditEvent {
         state: AuditState::Received,
@@ -238,7 +242,17 @@ impl Trail {
                 inputs_fingerprint: Some(resolved.doc.fingerprint().to_string()),
                 playbook_logic_hash: Some(resolved.playbook.logic_hash.clone()),
                 call: None,
+                decision_id: None,
             },
+        }
+    }
+
+    /// Name the decision (report or audit id) on every row of the request, and on any
+    /// row pushed after.
+    pub(crate) fn decide(&mut self, id: &str) {
+        self.base.decision_id = Some(id.to_string());
+        for e in &mut self.events {
+            e.decision_id = Some(id.to_string());
         }
     }
 

@@ -75,6 +75,7 @@ pub async fn repair_and_save(
         report.evaluator = Some(ev.info());
     }
     report.report_id = report_id(report);
+    trail.decide(&report.report_id);
     super::telemetry::export_repair(resolved, &outcome, &calls, &request_id, started);
     let mut saved = Ok(());
     if let Some(store) = &store {
