@@ -167,8 +167,9 @@ pub fn verdict(data: &[u8]) {
 /// A `byop.toml`.
 pub fn byop_toml(data: &[u8]) {
     if let Ok(c) = crate::workspace::config::Config::parse(&text(data), "byop.toml".as_ref()) {
-        c.include_globs();
-        c.db_path();
-        c.playbook_spec();
+        for locked in [false, true] {
+            let p = crate::workspace::trust::Policy::new(std::sync::Arc::new(c.clone()), locked);
+            let _ = p.db_path();
+        }
     }
 }

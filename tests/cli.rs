@@ -738,10 +738,11 @@ fn runs_per_check_in_full_mode_come_from_the_flag_or_byop_toml() {
         "0.5 is below the 0.85 threshold"
     );
 
-    ws.write("byop.toml", "[evaluator]\nruns = 4\nmax_runs = 4\n");
+    // The workspace may ask for more runs than the default, not for fewer extra ones.
+    ws.write("byop.toml", "[evaluator]\nruns = 4\n");
     let r = json(&ws.run_llm(
         &llm,
-        "check --mode full --fresh --format json msa_review.ai.md",
+        "check --mode full --fresh --max-runs 4 --format json msa_review.ai.md",
     ));
     assert_eq!(r["byop_report"]["variance_summary"]["num_runs"], 4);
     let o = ws.run(&["check", "--mode", "full", "--runs", "1", "nda_review.ai.md"]);

@@ -250,28 +250,67 @@ fn a_screening_check_exports_one_trace_with_the_span_tree_and_no_secrets() {
 }
 
 #[test]
-fn the_environment_endpoint_and_include_text_from_byop_toml_add_a_preview() {
+fn only_the_user_puts_text_in_traces_and_chooses_where_they_go() {
     let ws = Ws::new();
-    ws.write("byop.toml", "[telemetry]\ninclude_text = true\n");
     let receiver = Receiver::start();
-    let o = ws
-        .cmd()
-        .env(
-            "OTEL_EXPORTER_OTLP_ENDPOINT",
-            format!("{}/", receiver.base_url),
-        )
-        .args([
+    let run = |env: &[(&str, String)]| {
+        let mut c = ws.cmd();
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let args = [
             "check",
             "--mode",
             "deterministic",
             "--fail-on",
             "never",
             DOC,
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        ];
+        let o = c.args(args).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        o
+    };
+    // A workspace endpoint with include_text: nothing is sent, and the notices say why.
+    ws.write(
+        "byop.toml",
+        &format!(
+            "[telemetry]\nendpoint = \"{}\"\ninclude_text = true\n",
+            receiver.base_url
+        ),
+    );
+    let o = run(&[]);
+    assert!(
+        stderr(&o).contains("only you choose where traces go"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("ignored telemetry.include_text"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        receiver.spans().is_empty(),
+        "nothing went to the workspace's endpoint"
+    );
+    // The user's own endpoint (the same one): traces, but the workspace's include_text
+    // does not put text in them.
+    let endpoint = (
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        format!("{}/", receiver.base_url),
+    );
+    run(&[endpoint.clone()]);
     let spans = receiver.spans();
+    assert_eq!(root(&spans).name, "check");
+    assert!(attr(root(&spans), "byop.input.preview").is_none());
+    // The user asks for the preview.
+    let receiver2 = Receiver::start();
+    ws.write("byop.toml", "");
+    run(&[
+        ("OTEL_EXPORTER_OTLP_ENDPOINT", receiver2.base_url.clone()),
+        ("BYOP_OTLP_INCLUDE_TEXT", "1".into()),
+    ]);
+    let spans = receiver2.spans();
     let root = root(&spans);
     let preview = attr(root, "byop.input.preview").unwrap();
     let preview = preview.as_str().unwrap();
@@ -283,54 +322,6 @@ fn the_environment_endpoint_and_include_text_from_byop_toml_add_a_preview() {
             .iter()
             .all(|s| s.name != "llm" && s.name != "evaluate")
     );
-}
-
-#[test]
-fn a_workspace_endpoint_gets_no_traces_when_the_user_has_otlp_headers() {
-    let ws = Ws::new();
-    let receiver = Receiver::start();
-    ws.write(
-        "byop.toml",
-        &format!("[telemetry]\nendpoint = \"{}\"\n", receiver.base_url),
-    );
-    let o = ws
-        .cmd()
-        .env(
-            "OTEL_EXPORTER_OTLP_HEADERS",
-            "Authorization=Bearer secret-opik-key",
-        )
-        .args([
-            "check",
-            "--mode",
-            "deterministic",
-            "--fail-on",
-            "never",
-            DOC,
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("not sending traces to the byop.toml endpoint"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(receiver.spans().is_empty());
-    // Without headers to leak, the workspace's endpoint is used.
-    let o = ws
-        .cmd()
-        .args([
-            "check",
-            "--mode",
-            "deterministic",
-            "--fail-on",
-            "never",
-            DOC,
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(root(&receiver.spans()).name, "check");
 }
 
 #[test]

@@ -229,6 +229,7 @@ fn fixture_report(text: &str) -> Report {
         request_id: None,
         validation: None,
         repair: None,
+        locked: false,
     }
 }
 

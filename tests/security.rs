@@ -379,7 +379,16 @@ fn the_document_cannot_choose_its_own_playbook_over_the_users() {
             ),
         )
     };
-    // Nobody else chose: the front matter's playbook, and the report says who chose it.
+    // Nobody allowed it: a document may only request a built-in.
+    let o = ws.run(&["check", "--mode", "deterministic", "doc.ai.md"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("may only request a built-in"),
+        "{}",
+        stderr(&o)
+    );
+    // Allowed by the workspace: the front matter's playbook, and the report says who chose it.
+    ws.write("byop.toml", "allowed_playbooks = [\"lenient.json\"]\n");
     let r = run(&[]);
     assert_eq!(r["byop_report"]["playbook_id"], "lenient");
     assert_eq!(r["byop_report"]["playbook_source"], "front_matter");
@@ -411,7 +420,7 @@ fn the_document_cannot_choose_its_own_playbook_over_the_users() {
     let o = ws.run(&["check", "--mode", "deterministic", "doc.ai.md"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("outside the workspace"),
+        stderr(&o).contains("may only request a built-in"),
         "{}",
         stderr(&o)
     );

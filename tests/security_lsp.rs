@@ -214,3 +214,37 @@ async fn a_stored_report_from_another_users_byop_is_not_shown() {
         "the foreign report is not trusted: {s}"
     );
 }
+
+/// A document that is not a file (`http:`) gets no file-system access: its front matter
+/// names no companion (not even `/etc/hostname`), and no byop.toml governs it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_non_file_uri_gets_no_file_system_access() {
+    let env = Env::new();
+    std::fs::write(env.root.join("secret.txt"), "CONFIDENTIAL-TEXT").unwrap();
+    let llm = FakeLlm::start(Script::always(vec![Step::pass()])).await;
+    let c = env.lsp(&llm);
+    start(&c, &env.root).await;
+    let uri = "http://host/x.ai.md";
+    let target = env.root.join("secret.txt");
+    let text = format!("---\nbyop:\n  source: {}\n---\n{MEMO}", target.display());
+    let from = c.len();
+    open(&c, uri, &text).await;
+    let (_, diags) = c.diagnostics_at(from, uri, 1).await;
+    let refused = diags
+        .iter()
+        .find(|d| {
+            d["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("cannot read source document")
+        })
+        .unwrap_or_else(|| panic!("the companion is refused: {diags:#?}"));
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("outside the workspace")
+    );
+    let all = serde_json::to_string(&c.messages()).unwrap();
+    assert!(!all.contains("CONFIDENTIAL-TEXT"));
+}

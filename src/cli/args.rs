@@ -200,6 +200,8 @@ pub struct CheckArgs {
     pub fail_on: FailOn,
     #[command(flatten)]
     pub evaluator: EvaluatorFlags,
+    #[command(flatten)]
+    pub trust: TrustFlags,
     /// Apply the safe fixes (missing sections) of the findings to the files.
     #[arg(long)]
     pub fix: bool,
@@ -212,6 +214,9 @@ pub struct CheckArgs {
     /// Export a trace of every evaluation to this OTLP/HTTP endpoint (`/v1/traces` appended).
     #[arg(long, value_name = "URL")]
     pub otlp_endpoint: Option<String>,
+    /// Put a 200-character preview of each document in its trace (also BYOP_OTLP_INCLUDE_TEXT=1).
+    #[arg(long)]
+    pub otlp_include_text: bool,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -234,9 +239,14 @@ pub struct RepairArgs {
     pub db: Option<PathBuf>,
     #[command(flatten)]
     pub evaluator: EvaluatorFlags,
+    #[command(flatten)]
+    pub trust: TrustFlags,
     /// Export the repair's trace to this OTLP/HTTP endpoint (`/v1/traces` appended).
     #[arg(long, value_name = "URL")]
     pub otlp_endpoint: Option<String>,
+    /// Put a 200-character preview of the document in the trace.
+    #[arg(long)]
+    pub otlp_include_text: bool,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -280,6 +290,8 @@ pub struct CounterfactualArgs {
     pub fresh: bool,
     #[command(flatten)]
     pub evaluator: EvaluatorFlags,
+    #[command(flatten)]
+    pub trust: TrustFlags,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -322,6 +334,8 @@ pub struct DatasetArgs {
     pub fresh: bool,
     #[command(flatten)]
     pub evaluator: EvaluatorFlags,
+    #[command(flatten)]
+    pub trust: TrustFlags,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -383,4 +397,35 @@ pub struct EvaluatorFlags {
     /// Send the key to the `evaluator.base_url` of a workspace byop.toml.
     #[arg(long, env = "BYOP_TRUST_WORKSPACE_EVALUATOR")]
     pub trust_workspace_evaluator: bool,
+}
+
+/// Who may choose the rules: the same flags on every command that judges a document.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct TrustFlags {
+    /// Locked mode (CI): byop.toml, dataset.toml and front matter may not choose the
+    /// playbook or weaken checks; the playbook comes from --playbook or is a built-in.
+    /// Also on with BYOP_LOCKED=1, and automatically when CI=true.
+    #[arg(long, overrides_with = "no_locked")]
+    pub locked: bool,
+    /// Switch locked mode off, even when CI=true.
+    #[arg(long, overrides_with = "locked")]
+    pub no_locked: bool,
+    /// Plant no canary instructions in full mode (only you may switch them off).
+    #[arg(long)]
+    pub no_canary: bool,
+    /// A playbook file the documents' front matter may request (repeatable; built-ins
+    /// always may).
+    #[arg(long, value_name = "PATH")]
+    pub allow_playbook: Vec<std::path::PathBuf>,
+}
+
+impl TrustFlags {
+    /// `Some(true)`: `--locked`; `Some(false)`: `--no-locked`; `None`: the environment decides.
+    pub fn locked_flag(&self) -> Option<bool> {
+        match (self.locked, self.no_locked) {
+            (_, true) => Some(false),
+            (true, false) => Some(true),
+            _ => None,
+        }
+    }
 }

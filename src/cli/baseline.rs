@@ -7,7 +7,6 @@ use super::error::CliError;
 use super::history::existing_doc_key;
 use super::output::open_store;
 use crate::engine::playbook;
-use crate::workspace::Config;
 
 pub fn run(action: BaselineAction) -> Result<u8, CliError> {
     match action {
@@ -55,7 +54,7 @@ pub fn run(action: BaselineAction) -> Result<u8, CliError> {
 fn playbook_hash_for(file: &Path, spec: Option<&str>) -> Result<String, CliError> {
     let pb = match spec {
         Some(s) => playbook::resolve(s, &std::env::current_dir()?)?,
-        None => match Config::discover(file)?.playbook_spec() {
+        None => match crate::workspace::trust::Policy::discover(file)?.playbook {
             Some((s, dir)) => playbook::resolve(&s, &dir)?,
             None => playbook::builtin(),
         },

@@ -14,6 +14,7 @@ use crate::model::{Report, Status};
 use crate::store::Store;
 use crate::workspace::evaluate::{Unsaved, evaluate_unsaved, record_input_error, save_all};
 use crate::workspace::files::read_text;
+use crate::workspace::trust::{self, Policy};
 use crate::workspace::{Config, Request, Resolved, Resolver, doc_key};
 
 struct Job {
@@ -23,9 +24,13 @@ struct Job {
 
 pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
     let cwd = std::env::current_dir()?;
-    let workspace = Config::discover(&cwd)?;
-    super::start_telemetry(args.otlp_endpoint.as_deref(), &workspace)?;
-    let files = expand(&args.files)?;
+    let workspace = super::workspace_policy(&args.trust)?;
+    super::start_telemetry(
+        args.otlp_endpoint.as_deref(),
+        args.otlp_include_text,
+        &workspace,
+    )?;
+    let files = expand(&args.files, workspace.locked)?;
     if files.is_empty() {
         return Err(CliError(
             "no AI-output documents found (include globs: *.ai.md, *.byop.md, *.aiout)".into(),
@@ -37,10 +42,15 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
         ));
     }
     let evaluator = super::single::batch_evaluator(&args.evaluator, args.mode, &workspace)?;
-    let db = super::output::db_location(args.db.clone(), &workspace);
+    let db = super::output::db_location(args.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
     let resolver = Resolver::for_batch();
-    let jobs = resolve_all(&resolver, &args, (&cwd, &workspace.root), &files)
+    let roots = (
+        cwd.as_path(),
+        super::single::roots(&workspace),
+        workspace.locked,
+    );
+    let jobs = resolve_all(&resolver, &args, &roots, &files)
         .inspect_err(|(path, e)| record_input_error(&store, &doc_key(path), &e.0))
         .map_err(|(_, e)| e)?;
     let evaluated = evaluate_all(&args, &workspace, evaluator, &store, &jobs).await?;
@@ -73,7 +83,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
 fn resolve_all<'p>(
     resolver: &Resolver,
     args: &CheckArgs,
-    roots: (&Path, &Path),
+    roots: &Where,
     files: &'p [PathBuf],
 ) -> Result<Vec<Arc<Job>>, (&'p Path, CliError)> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -122,31 +132,37 @@ fn render(
     output::render(format, &items)
 }
 
+/// The working folder, the workspace roots front matter may name files in, locked mode.
+type Where<'a> = (&'a Path, Vec<PathBuf>, bool);
+
 /// A document with its companions and playbook; anything that did not resolve is an
 /// input error.
 fn resolve<'p>(
     resolver: &Resolver,
     args: &CheckArgs,
-    (cwd, workspace_root): (&Path, &Path),
+    at: &Where,
     path: &'p Path,
 ) -> Result<Job, (&'p Path, CliError)> {
-    resolve_one(resolver, args, (cwd, workspace_root), path).map_err(|e| (path, e))
+    resolve_one(resolver, args, at, path).map_err(|e| (path, e))
 }
 
 fn resolve_one(
     resolver: &Resolver,
     args: &CheckArgs,
-    (cwd, workspace_root): (&Path, &Path),
+    (cwd, roots, locked): &Where,
     path: &Path,
 ) -> Result<Job, CliError> {
     let resolved = resolver.resolve(Request {
         text: read_text(path)?,
         path: Some(path),
-        roots: vec![workspace_root.to_path_buf()],
+        roots: roots.clone(),
         cli_playbook: args.playbook.clone().map(|p| (p, cwd.to_path_buf())),
         setting_playbook: None,
         source: args.source.as_deref(),
         prompt: args.prompt.as_deref(),
+        locked: *locked,
+        user_playbooks: args.trust.allow_playbook.clone(),
+        dataset_playbook: None,
     })?;
     if let Some(p) = resolved.problems.first() {
         let at = p
@@ -177,7 +193,7 @@ const DOCUMENTS_IN_FLIGHT: usize = 64;
 /// limit); nothing saved yet.
 async fn evaluate_all(
     args: &CheckArgs,
-    workspace: &Config,
+    workspace: &Policy,
     evaluator: Option<Evaluator>,
     store: &Arc<Store>,
     jobs: &[Arc<Job>],
@@ -195,12 +211,12 @@ async fn evaluate_all(
             });
             let opts = RunOptions {
                 mode: args.mode,
-                full_runs: args.runs.or(workspace.file.evaluator.runs),
-                max_runs: args.max_runs.or(workspace.file.evaluator.max_runs),
+                full_runs: args.runs.or(workspace.runs),
+                max_runs: args.max_runs.or(workspace.max_runs),
                 fresh: args.fresh,
                 evaluator: evaluator.clone(),
                 progress,
-                canary: workspace.file.evaluator.canary,
+                canary: trust::canary(args.trust.no_canary.then_some(false), workspace),
                 ..Default::default()
             };
             // A task per document: the local checks are CPU work, and a batch's documents
@@ -248,7 +264,12 @@ fn save_all_rendering(
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .unzip();
-    if let Some(n) = reports.iter().find_map(|r| r.notices.first()) {
+    // The workspace's ignored keys were said at the start; the first other notice now.
+    let said = |n: &&String| n.starts_with("ignored ") && n.contains(" from ");
+    if let Some(n) = reports
+        .iter()
+        .find_map(|r| r.notices.iter().find(|n| !said(n)))
+    {
         crate::render::terminal::notice(n);
     }
     if args.save_baseline {
@@ -305,12 +326,13 @@ fn exit_code(fail_on: FailOn, reports: &[Report]) -> u8 {
     u8::from(worst.is_some_and(|s| s >= threshold))
 }
 
-/// Files as given; folders searched with the include globs (respecting .gitignore).
-fn expand(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+/// Files as given; folders searched with the include globs (respecting .gitignore; the
+/// default globs in locked mode).
+fn expand(inputs: &[PathBuf], locked: bool) -> Result<Vec<PathBuf>, CliError> {
     let mut out = Vec::new();
     for input in inputs {
         if input.is_dir() {
-            out.extend(search(input)?);
+            out.extend(search(input, locked)?);
         } else if input.exists() {
             out.push(input.clone());
         } else {
@@ -323,10 +345,10 @@ fn expand(inputs: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     Ok(out)
 }
 
-fn search(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
-    let cfg = Config::discover(dir)?;
+fn search(dir: &Path, locked: bool) -> Result<Vec<PathBuf>, CliError> {
+    let cfg = Policy::new(Arc::new(Config::discover(dir)?), locked);
     let mut builder = globset::GlobSetBuilder::new();
-    for g in cfg.include_globs() {
+    for g in &cfg.include {
         builder
             .add(globset::Glob::new(&g).map_err(|e| CliError(format!("include glob `{g}`: {e}")))?);
     }

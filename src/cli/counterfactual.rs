@@ -14,11 +14,11 @@ use crate::engine::runner;
 use crate::render::counterfactual as render;
 use crate::store::Store;
 use crate::workspace::counterfactual::{AuditError, AuditOptions, audit_and_save, load_catalog};
-use crate::workspace::{Config, doc_key};
+use crate::workspace::doc_key;
 
 pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
     let cwd = std::env::current_dir()?;
-    let workspace = Config::discover(&cwd)?;
+    let workspace = super::workspace_policy(&args.trust)?;
     let catalog = load_catalog(Some(&args.cues), &cwd).map_err(CliError)?;
     let path = args.file.as_path();
     let resolved = super::single::resolve(
@@ -27,6 +27,7 @@ pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
             playbook: args.playbook.as_ref(),
             source: args.source.as_ref(),
             prompt: args.prompt.as_ref(),
+            trust: &args.trust,
         },
         &cwd,
         &workspace,
@@ -37,7 +38,7 @@ pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
             None => "a counterfactual audit needs an evaluator".into(),
         })
     })?;
-    let db = super::output::db_location(args.db.clone(), &workspace);
+    let db = super::output::db_location(args.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
     let progress_on_tty = std::io::stderr().is_terminal();
     let progress: Option<runner::ProgressFn> = progress_on_tty.then(|| {

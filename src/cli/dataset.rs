@@ -6,6 +6,11 @@
 //! Layout: `DIR/scenarios/<name>.*` (the source: the user's notes, or the contract) and
 //! `DIR/variants/<variant>/<name>.*` (one output per scenario), or a `DIR/dataset.toml`
 //! naming them: `playbook = "…"`, `scenarios = "dir"`, `[variants] name = "dir"`.
+//!
+//! A dataset is as untrusted as a workspace: every folder and file it names, and every
+//! entry of those folders, must stay inside the dataset folder or the workspace after
+//! symlinks are followed, and be a regular file of bounded size. One that does not is an
+//! input error naming it, before anything is sent.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -16,11 +21,13 @@ use serde::Deserialize;
 use super::args::DatasetArgs;
 use super::error::CliError;
 use crate::engine::dataset::{self, Row};
+use crate::engine::document::decode;
 use crate::engine::runner::RunOptions;
 use crate::store::Store;
+use crate::workspace::boundary::{Boundary, read_bounded};
 use crate::workspace::evaluate::evaluate_and_save;
-use crate::workspace::files::read_text;
-use crate::workspace::{Config, Request, Resolved, Resolver, doc_key};
+use crate::workspace::trust::{self, Policy};
+use crate::workspace::{Request, Resolved, Resolver, doc_key};
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -46,19 +53,40 @@ fn name_of(p: &Path) -> String {
     f.split('.').next().unwrap_or(&f).to_string()
 }
 
-fn files_in(dir: &Path) -> Result<Vec<(String, PathBuf)>, CliError> {
+/// The regular files of `dir` (real subfolders skipped); every entry confined.
+fn files_in(dir: &Path, boundary: &Boundary) -> Result<Vec<(String, PathBuf)>, CliError> {
+    confined_dir(dir, boundary)?;
     let rd = std::fs::read_dir(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
-    let mut out: Vec<(String, PathBuf)> = rd
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && !name_of(p).is_empty())
-        .map(|p| (name_of(&p), p))
-        .collect();
+    let mut out = Vec::new();
+    for p in rd.filter_map(Result::ok).map(|e| e.path()) {
+        let real_dir = std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir());
+        if real_dir || name_of(&p).is_empty() {
+            continue;
+        }
+        boundary
+            .confined(&p)
+            .map_err(|e| CliError(format!("{}: refused: {e}", p.display())))?;
+        out.push((name_of(&p), p));
+    }
     out.sort();
     Ok(out)
 }
 
-fn layout(dir: &Path) -> Result<Layout, CliError> {
+/// A folder the dataset names must resolve inside the boundary.
+fn confined_dir(dir: &Path, boundary: &Boundary) -> Result<(), CliError> {
+    let real =
+        std::fs::canonicalize(dir).map_err(|e| CliError(format!("{}: {e}", dir.display())))?;
+    if boundary.roots().iter().any(|r| real.starts_with(r)) {
+        return Ok(());
+    }
+    Err(CliError(format!(
+        "{}: refused: it resolves to {}, outside the dataset folder and the workspace",
+        dir.display(),
+        real.display()
+    )))
+}
+
+fn layout(dir: &Path, boundary: &Boundary) -> Result<Layout, CliError> {
     let toml_path = dir.join("dataset.toml");
     let conf: DatasetToml = match std::fs::read_to_string(&toml_path) {
         Ok(t) => toml::from_str(&t)
@@ -67,7 +95,7 @@ fn layout(dir: &Path) -> Result<Layout, CliError> {
     };
     let scenarios_dir = dir.join(conf.scenarios.unwrap_or_else(|| "scenarios".into()));
     let scenarios = if scenarios_dir.is_dir() {
-        files_in(&scenarios_dir)?
+        files_in(&scenarios_dir, boundary)?
     } else {
         vec![]
     };
@@ -85,6 +113,7 @@ fn layout(dir: &Path) -> Result<Layout, CliError> {
             .map(|e| e.path())
             .filter(|p| p.is_dir())
             .map(|p| {
+                // (a symlinked variant folder is confined below, like a named one)
                 (
                     p.file_name()
                         .unwrap_or_default()
@@ -107,7 +136,7 @@ fn layout(dir: &Path) -> Result<Layout, CliError> {
     }
     let variants = variant_dirs
         .into_iter()
-        .map(|(name, d)| files_in(&d).map(|f| (name, f)))
+        .map(|(name, d)| files_in(&d, boundary).map(|f| (name, f)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Layout {
         playbook: conf.playbook,
@@ -137,10 +166,20 @@ struct Job {
     key: String,
 }
 
-fn resolve_all(args: &DatasetArgs, workspace: &Config, lay: &Layout) -> Result<Vec<Job>, CliError> {
+fn resolve_all(
+    args: &DatasetArgs,
+    (workspace, boundary): (&Policy, &Boundary),
+    lay: &Layout,
+) -> Result<Vec<Job>, CliError> {
     let cwd = std::env::current_dir()?;
     let resolver = Resolver::for_batch();
-    let playbook = args.playbook.clone().or(lay.playbook.clone());
+    let read = |p: &Path| -> Result<String, CliError> {
+        let real = boundary
+            .confined(p)
+            .map_err(|e| CliError(format!("{}: refused: {e}", p.display())))?;
+        let bytes = read_bounded(&real).map_err(|e| CliError(format!("{}: {e}", p.display())))?;
+        Ok(decode(&p.display().to_string(), bytes)?)
+    };
     let mut jobs = Vec::new();
     for (variant, outputs) in &lay.variants {
         for (name, path) in outputs {
@@ -149,15 +188,18 @@ fn resolve_all(args: &DatasetArgs, workspace: &Config, lay: &Layout) -> Result<V
                 .iter()
                 .find(|(n, _)| n == name)
                 .map(|(_, p)| p);
-            let scenario_text = scenario.map(|p| read_text(p)).transpose()?;
+            let scenario_text = scenario.map(|p| read(p)).transpose()?;
             let resolved = resolver.resolve(Request {
-                text: compose(read_text(path)?, scenario_text.as_deref()),
+                text: compose(read(path)?, scenario_text.as_deref()),
                 path: Some(path),
-                roots: vec![workspace.root.clone(), args.dir.clone()],
-                cli_playbook: playbook.clone().map(|p| (p, cwd.clone())),
+                roots: boundary.roots().to_vec(),
+                cli_playbook: args.playbook.clone().map(|p| (p, cwd.clone())),
                 setting_playbook: None,
                 source: scenario.map(PathBuf::as_path),
                 prompt: None,
+                locked: workspace.locked,
+                user_playbooks: args.trust.allow_playbook.clone(),
+                dataset_playbook: lay.playbook.clone().map(|p| (p, args.dir.clone())),
             })?;
             if let Some(p) = resolved.problems.first() {
                 return Err(CliError(format!("{}: {}", path.display(), p.message)));
@@ -180,11 +222,14 @@ fn resolve_all(args: &DatasetArgs, workspace: &Config, lay: &Layout) -> Result<V
 }
 
 pub async fn run(args: DatasetArgs) -> Result<u8, CliError> {
-    let workspace = Config::discover(&std::env::current_dir()?)?;
-    let lay = layout(&args.dir)?;
-    let jobs = resolve_all(&args, &workspace, &lay)?;
+    let workspace = super::workspace_policy(&args.trust)?;
+    let mut roots = super::single::roots(&workspace);
+    roots.push(args.dir.clone());
+    let boundary = Boundary::new(roots);
+    let lay = layout(&args.dir, &boundary)?;
+    let jobs = resolve_all(&args, (&workspace, &boundary), &lay)?;
     let evaluator = super::single::batch_evaluator(&args.evaluator, args.mode, &workspace)?;
-    let db = super::output::db_location(args.db.clone(), &workspace);
+    let db = super::output::db_location(args.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
     // Every document at once; the evaluator's permits bound the calls in flight.
     let runs = jobs.iter().map(|j| {
@@ -192,7 +237,7 @@ pub async fn run(args: DatasetArgs) -> Result<u8, CliError> {
             mode: args.mode,
             fresh: args.fresh,
             evaluator: evaluator.clone(),
-            canary: workspace.file.evaluator.canary,
+            canary: trust::canary(args.trust.no_canary.then_some(false), &workspace),
             ..Default::default()
         };
         evaluate_and_save(&j.resolved, Some(store.clone()), &j.key, opts)

@@ -92,15 +92,21 @@ fn run(cli: Cli) -> Result<u8, CliError> {
     code
 }
 
-/// Traces to the flag's, the environment's or `byop.toml`'s OTLP endpoint, if any. An
-/// endpoint that is not an http(s) URL is an error; an unreachable one only a notice at exit.
+/// Traces to the flag's or the environment's OTLP endpoint, if any (`byop.toml` may only
+/// name the same one). An endpoint that is not an http(s) URL is an error; an unreachable
+/// one only a notice at exit.
 fn start_telemetry(
     flag: Option<&str>,
-    workspace: &crate::workspace::Config,
+    include_text: bool,
+    policy: &crate::workspace::trust::Policy,
 ) -> Result<(), CliError> {
     use crate::workspace::telemetry;
     let env = |name: &str| std::env::var(name).ok();
-    let (settings, notice) = telemetry::settings(flag, &env, workspace);
+    let user = telemetry::UserTelemetry {
+        endpoint: flag,
+        include_text,
+    };
+    let (settings, notice) = telemetry::settings(user, &env, policy);
     if let Some(n) = notice {
         crate::render::terminal::notice(&n);
     }
@@ -108,4 +114,21 @@ fn start_telemetry(
         Some(s) => telemetry::install(&s).map_err(CliError),
         None => Ok(()),
     }
+}
+
+/// The workspace governing the working folder, under the trust model: locked mode from
+/// the flags, `BYOP_LOCKED` or `CI`, and every ignored key said once on stderr.
+fn workspace_policy(flags: &TrustFlags) -> Result<crate::workspace::trust::Policy, CliError> {
+    use crate::workspace::trust;
+    let env = |n: &str| std::env::var(n).ok();
+    let lock = trust::lock(flags.locked_flag(), &env);
+    if let Some(n) = &lock.notice {
+        eprintln!("byop: {n}");
+    }
+    let config = crate::workspace::Config::discover(&std::env::current_dir()?)?;
+    let policy = trust::Policy::new(std::sync::Arc::new(config), lock.on);
+    for n in &policy.notices {
+        eprintln!("byop: {n}");
+    }
+    Ok(policy)
 }

@@ -9,7 +9,6 @@ use crate::model::{Playbook, Report, ReportEnvelope};
 use crate::render;
 use crate::render::sarif::SarifItem;
 use crate::store::Store;
-use crate::workspace::Config;
 
 use super::args::Format;
 use super::error::CliError;
@@ -114,15 +113,23 @@ fn write_styled(path: Option<&Path>, body: &str) -> Result<(), CliError> {
 pub fn open_store(db: Option<PathBuf>) -> Result<Store, CliError> {
     let path = match db.or_else(database_url) {
         Some(p) => p,
-        None => Config::discover(&std::env::current_dir()?)?.db_path(),
+        None => crate::workspace::trust::Policy::discover(&std::env::current_dir()?)?
+            .db_path()
+            .map_err(CliError)?,
     };
     Ok(Store::open(&path)?)
 }
 
-/// `--db`/`BYOP_DB`, else `DATABASE_URL`, else the workspace's database file.
-pub fn db_location(db: Option<PathBuf>, workspace: &Config) -> PathBuf {
-    db.or_else(database_url)
-        .unwrap_or_else(|| workspace.db_path())
+/// `--db`/`BYOP_DB`, else `DATABASE_URL`, else the workspace's database file (which the
+/// trust model keeps inside the workspace).
+pub fn db_location(
+    db: Option<PathBuf>,
+    workspace: &crate::workspace::trust::Policy,
+) -> Result<PathBuf, CliError> {
+    match db.or_else(database_url) {
+        Some(p) => Ok(p),
+        None => workspace.db_path().map_err(CliError),
+    }
 }
 
 /// `DATABASE_URL` when set (the conventional name for an application's database).

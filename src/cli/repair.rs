@@ -12,15 +12,19 @@ use super::check::NOT_EVALUATED;
 use super::error::CliError;
 use crate::model::{RepairStatus, ReportEnvelope, ValidationRecord};
 use crate::store::Store;
+use crate::workspace::doc_key;
 use crate::workspace::evaluate::record_input_error;
 use crate::workspace::repair::repair_and_save;
-use crate::workspace::{Config, doc_key};
 
 pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
     let cwd = std::env::current_dir()?;
-    let workspace = Config::discover(&cwd)?;
-    super::start_telemetry(args.otlp_endpoint.as_deref(), &workspace)?;
-    let db = super::output::db_location(args.db.clone(), &workspace);
+    let workspace = super::workspace_policy(&args.trust)?;
+    super::start_telemetry(
+        args.otlp_endpoint.as_deref(),
+        args.otlp_include_text,
+        &workspace,
+    )?;
+    let db = super::output::db_location(args.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
     let key = doc_key(&args.file);
     let resolved = super::single::resolve(doc_flags(&args), &cwd, &workspace)
@@ -111,6 +115,7 @@ fn doc_flags(args: &RepairArgs) -> super::single::DocFlags<'_> {
         playbook: args.playbook.as_ref(),
         source: args.source.as_ref(),
         prompt: args.prompt.as_ref(),
+        trust: &args.trust,
     }
 }
 

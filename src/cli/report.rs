@@ -124,9 +124,11 @@ fn playbook_of(r: &Report) -> Option<playbook::LoadedPlaybook> {
     if &builtin.logic_hash == wanted {
         return Some(builtin);
     }
-    let cfg = Config::discover(&std::env::current_dir().ok()?).ok()?;
-    let from_config = cfg
-        .playbook_spec()
+    let policy = crate::workspace::trust::Policy::discover(&std::env::current_dir().ok()?).ok()?;
+    let cfg = &policy.config;
+    let from_config = policy
+        .playbook
+        .clone()
         .and_then(|(spec, dir)| playbook::resolve(&spec, &dir).ok());
     let from_folder = std::fs::read_dir(cfg.root.join("playbooks"))
         .into_iter()

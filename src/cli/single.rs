@@ -3,13 +3,14 @@
 
 use std::path::{Path, PathBuf};
 
-use super::args::EvaluatorFlags;
+use super::args::{EvaluatorFlags, TrustFlags};
 use super::error::CliError;
 use crate::evaluator::Evaluator;
 use crate::model::Mode;
 use crate::workspace::evaluator::{self as choose, ProcessEnv, UserChoices};
 use crate::workspace::files::read_text;
-use crate::workspace::{Config, Request, Resolved, Resolver};
+use crate::workspace::trust::Policy;
+use crate::workspace::{Request, Resolved, Resolver};
 
 /// The flags that name the document's playbook and companions.
 pub struct DocFlags<'a> {
@@ -17,19 +18,36 @@ pub struct DocFlags<'a> {
     pub playbook: Option<&'a String>,
     pub source: Option<&'a PathBuf>,
     pub prompt: Option<&'a PathBuf>,
+    pub trust: &'a TrustFlags,
+}
+
+/// What front matter may name files in besides its own workspace: the working folder's
+/// workspace root — marked by a `byop.toml` or `.git`, or the working folder the user chose,
+/// unless that is the home folder or `/` (which hold private files, never a workspace).
+pub fn roots(policy: &Policy) -> Vec<PathBuf> {
+    let root = policy.root();
+    let home = std::env::home_dir();
+    let unmarked_ok = root != Path::new("/") && home.as_deref() != Some(root);
+    (policy.config.marked || unmarked_ok)
+        .then(|| root.to_path_buf())
+        .into_iter()
+        .collect()
 }
 
 /// Resolve `flags.file` inside the workspace; its first problem is the error.
-pub fn resolve(flags: DocFlags, cwd: &Path, workspace: &Config) -> Result<Resolved, CliError> {
+pub fn resolve(flags: DocFlags, cwd: &Path, policy: &Policy) -> Result<Resolved, CliError> {
     let path = flags.file;
     let resolved = Resolver::new().resolve(Request {
         text: read_text(path)?,
         path: Some(path),
-        roots: vec![workspace.root.to_path_buf()],
+        roots: roots(policy),
         cli_playbook: flags.playbook.cloned().map(|p| (p, cwd.to_path_buf())),
         setting_playbook: None,
         source: flags.source.map(PathBuf::as_path),
         prompt: flags.prompt.map(PathBuf::as_path),
+        locked: policy.locked,
+        user_playbooks: flags.trust.allow_playbook.clone(),
+        dataset_playbook: None,
     })?;
     if let Some(p) = resolved.problems.first() {
         return Err(CliError(format!("{}: {}", path.display(), p.message)));
@@ -37,7 +55,7 @@ pub fn resolve(flags: DocFlags, cwd: &Path, workspace: &Config) -> Result<Resolv
     Ok(resolved)
 }
 
-fn resolve_evaluator(flags: &EvaluatorFlags, workspace: &Config) -> choose::Resolved {
+fn resolve_evaluator(flags: &EvaluatorFlags, workspace: &Policy) -> choose::Resolved {
     let user = UserChoices {
         provider: flags.provider,
         model: flags.model.clone(),
@@ -53,7 +71,7 @@ fn resolve_evaluator(flags: &EvaluatorFlags, workspace: &Config) -> choose::Reso
 pub fn batch_evaluator(
     flags: &EvaluatorFlags,
     mode: Option<Mode>,
-    workspace: &Config,
+    workspace: &Policy,
 ) -> Result<Option<Evaluator>, CliError> {
     let resolved = resolve_evaluator(flags, workspace);
     if let (Some(mode @ (Mode::Screening | Mode::Full)), Some(why)) = (mode, &resolved.missing_key)
@@ -79,7 +97,7 @@ pub fn batch_evaluator(
 /// The evaluator chosen by the flags and `byop.toml` (its notices printed), or why there is none.
 pub fn evaluator(
     flags: &EvaluatorFlags,
-    workspace: &Config,
+    workspace: &Policy,
 ) -> Result<Result<Evaluator, Option<String>>, CliError> {
     let resolved = resolve_evaluator(flags, workspace);
     for n in &resolved.notices {

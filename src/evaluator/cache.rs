@@ -27,15 +27,27 @@ pub struct RunResult {
 
 impl Evaluator {
     /// One run: from the cache unless `fresh`, else a call whose good answer is cached.
+    /// An answer records whether it was obtained under a canary (in its key): a call with
+    /// a canary reuses only such answers; one without takes either.
     pub async fn evaluate_cached(
         &self,
         call: Call<'_>,
         cache: Option<&dyn ResponseCache>,
         fresh: bool,
     ) -> RunResult {
-        let key = self.cache_key(call.prompt, call.run);
+        let plain = self.cache_key(call.prompt, call.run);
+        let guarded = canary_key(&plain);
+        let key = if call.canary {
+            guarded.clone()
+        } else {
+            plain.clone()
+        };
+        let lookup = |c: &dyn ResponseCache| match call.canary {
+            true => c.get(&guarded),
+            false => c.get(&plain).or_else(|| c.get(&guarded)),
+        };
         if !fresh
-            && let Some(raw) = cache.and_then(|c| c.get(&key))
+            && let Some(raw) = cache.and_then(lookup)
             && let Ok(v) = parse_verdict(&raw)
             && let Ok(v) = allowed(v, &call.prompt.result_states)
         {
@@ -57,6 +69,12 @@ impl Evaluator {
             cached: false,
         }
     }
+}
+
+/// The cache key of an answer obtained under a canary: apart from the plain one, so that
+/// no canary-less answer ever stands in for a guarded run.
+pub fn canary_key(plain: &str) -> String {
+    format!("{plain}+canary")
 }
 
 impl Evaluator {

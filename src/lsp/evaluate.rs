@@ -102,7 +102,7 @@ impl Backend {
             evaluator,
             progress: callback,
             cancel: cancel.clone(),
-            canary: eff.config.file.evaluator.canary,
+            canary: eff.canary,
             ..Default::default()
         };
         tracing::info!(

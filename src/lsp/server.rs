@@ -34,14 +34,16 @@ pub async fn serve_stdio() {
     std::process::exit(code);
 }
 
-/// OpenTelemetry traces of each evaluation to `OTEL_EXPORTER_OTLP_ENDPOINT`, else the `[telemetry]` endpoint
-/// of the `byop.toml` governing the folder the server was started in.
+/// Traces to `OTEL_EXPORTER_OTLP_ENDPOINT` (the user's; a `byop.toml` endpoint of the
+/// folder the server was started in only when it is the same).
 fn start_telemetry() {
     use crate::workspace::telemetry;
     let cwd = std::env::current_dir().unwrap_or_default();
     let config = crate::workspace::Config::discover(&cwd).unwrap_or_default();
+    let policy = crate::workspace::trust::Policy::new(std::sync::Arc::new(config), false);
     let env = |name: &str| std::env::var(name).ok();
-    let (settings, notice) = telemetry::settings(None, &env, &config);
+    let user = telemetry::UserTelemetry::default();
+    let (settings, notice) = telemetry::settings(user, &env, &policy);
     if let Some(n) = notice {
         tracing::warn!("{n}");
     }

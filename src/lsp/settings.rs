@@ -12,6 +12,7 @@ use crate::evaluator::{ApiKey, EvaluatorSettings, ProviderKind};
 use crate::model::Mode;
 use crate::workspace::config::{Config, ConfigError};
 use crate::workspace::evaluator::{self as choose, Env, UserChoices};
+use crate::workspace::trust::{self, Policy};
 
 /// What happens on save.
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
@@ -51,6 +52,12 @@ pub struct Settings {
     pub playbook: Option<String>,
     /// Database path (relative to the workspace root).
     pub db: Option<String>,
+    /// `false`: plant no canary instructions in full mode (only the user may switch them off).
+    pub canary: Option<bool>,
+    /// Locked mode (`true`/`false`; unset: `BYOP_LOCKED` or `CI` decide).
+    pub locked: Option<bool>,
+    /// Playbook files (relative to the workspace root) documents may request in front matter.
+    pub allowed_playbooks: Vec<String>,
 }
 
 impl Settings {
@@ -104,13 +111,16 @@ impl Keys {
 /// Everything a document's evaluation needs from configuration.
 #[derive(Debug, Clone)]
 pub struct Effective {
-    pub config: Arc<Config>,
+    /// The governing `byop.toml` under the trust model.
+    pub policy: Policy,
     pub db_path: PathBuf,
     pub evaluator: Option<EvaluatorSettings>,
     pub on_save: OnSave,
     /// Runs per evaluator-backed check in full mode.
     pub full_runs: Option<u32>,
     pub max_runs: Option<u32>,
+    /// Canaries: the user's setting, else the workspace's `true`, else the default.
+    pub canary: Option<bool>,
     pub notices: Vec<String>,
 }
 
@@ -126,19 +136,29 @@ pub fn effective(
         notices.push(e.0);
         Arc::new(Config::default())
     });
+    let lock = trust::lock(settings.locked, &|n: &str| env.var(n));
+    notices.extend(lock.notice);
+    let policy = Policy::new(config, lock.on);
+    notices.extend(policy.notices.iter().cloned());
+    let workspace_db = || {
+        policy.db_path().unwrap_or_else(|why| {
+            notices.push(why);
+            policy.root().join(crate::workspace::config::DEFAULT_DB)
+        })
+    };
     let db_path = match &settings.db {
         // A URL is kept whole (joining would turn it into a folder path).
         Some(db) if crate::store::location::is_url(db) => PathBuf::from(db),
-        Some(db) => config.root.join(db),
+        Some(db) => policy.root().join(db),
         None => env
             .var("BYOP_DB")
             .or_else(|| env.var("DATABASE_URL"))
             .map(PathBuf::from)
-            .unwrap_or_else(|| config.db_path()),
+            .unwrap_or_else(workspace_db),
     };
     let provider = settings
         .provider
-        .or(config.file.evaluator.provider)
+        .or(policy.evaluator.provider)
         .unwrap_or_default();
     let user = UserChoices {
         provider: settings.provider,
@@ -147,7 +167,7 @@ pub fn effective(
         api_key: keys.get(provider),
         trust_workspace_evaluator: settings.trust_workspace_evaluator,
     };
-    let resolved = choose::resolve_evaluator(&config, &user, env);
+    let resolved = choose::resolve_evaluator(&policy, &user, env);
     notices.extend(resolved.notices);
     notices.extend(resolved.missing_key);
     let on_save = settings.on_save.unwrap_or(if resolved.settings.is_some() {
@@ -155,15 +175,14 @@ pub fn effective(
     } else {
         OnSave::Deterministic
     });
-    let full_runs = settings.runs.or(config.file.evaluator.runs);
-    let max_runs = settings.max_runs.or(config.file.evaluator.max_runs);
     Effective {
-        config,
         db_path,
         evaluator: resolved.settings,
         on_save,
-        full_runs,
-        max_runs,
+        full_runs: settings.runs.or(policy.runs),
+        max_runs: settings.max_runs.or(policy.max_runs),
+        canary: trust::canary(settings.canary, &policy),
+        policy,
         notices,
     }
 }

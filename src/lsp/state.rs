@@ -14,7 +14,7 @@ use crate::engine::document::DocumentError;
 use crate::model::Encoding;
 use crate::store::Store;
 use crate::workspace::docs_pages::DocPagesCache;
-use crate::workspace::evaluator::ProcessEnv;
+use crate::workspace::evaluator::{Env, ProcessEnv};
 use crate::workspace::{Request, Resolved, Resolver};
 
 pub struct State {
@@ -78,11 +78,20 @@ impl State {
     /// front matter, else built-in), through the cached resolver.
     pub fn resolve(&self, text: String, path: Option<&Path>) -> Result<Resolved, DocumentError> {
         let roots = self.roots.read().unwrap_or_else(|e| e.into_inner()).clone();
+        let settings = self.settings();
+        let env = |n: &str| ProcessEnv.var(n);
+        let base = roots.first().cloned().unwrap_or_default();
         self.resolver.resolve(Request {
             text,
             path,
             roots,
-            setting_playbook: self.settings().playbook,
+            setting_playbook: settings.playbook,
+            locked: crate::workspace::trust::lock(settings.locked, &env).on,
+            user_playbooks: settings
+                .allowed_playbooks
+                .iter()
+                .map(|p| base.join(p))
+                .collect(),
             ..Default::default()
         })
     }
@@ -111,8 +120,15 @@ impl Default for State {
     }
 }
 
+/// The file a `file:` URI names; other schemes (`http:`, `untitled:`) name no file and
+/// get no file-system access.
 pub fn uri_path(uri: &Uri) -> Option<PathBuf> {
-    uri.to_file_path().map(|p| p.into_owned())
+    let file = uri
+        .as_str()
+        .get(..5)
+        .is_some_and(|s| s.eq_ignore_ascii_case("file:"));
+    file.then(|| uri.to_file_path().map(|p| p.into_owned()))
+        .flatten()
 }
 
 /// The document's identity in the store: its canonical path (as the CLI uses), else the URI.

@@ -68,6 +68,9 @@ pub struct Report {
     /// `byop repair`: both deterministic validations and the repair's outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repair: Option<crate::model::RepairRecord>,
+    /// Locked mode: the workspace and the document chose no rules (see docs/security.md).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub locked: bool,
 }
 
 /// Who chose the playbook a document is checked against.

@@ -107,6 +107,7 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
         request_id: None,
         validation: None,
         repair: None,
+        locked: false,
     }
 }
 

@@ -16,6 +16,9 @@ const SPECIAL: [&str; 3] = ["/proc", "/sys", "/dev"];
 #[derive(Debug, Clone, Default)]
 pub struct Boundary {
     roots: Vec<PathBuf>,
+    /// Folders whose own files (not their subfolders') may be named: a document's folder
+    /// when no workspace root (`byop.toml`, `.git`, an opened folder) is above it.
+    flat: Vec<PathBuf>,
 }
 
 impl Boundary {
@@ -27,7 +30,16 @@ impl Boundary {
             .collect();
         roots.sort();
         roots.dedup();
-        Boundary { roots }
+        Boundary {
+            roots,
+            flat: Vec::new(),
+        }
+    }
+
+    /// Also the files directly in `dir` (canonicalized; dropped if it does not exist).
+    pub fn with_flat(mut self, dir: &Path) -> Self {
+        self.flat.extend(std::fs::canonicalize(dir).ok());
+        self
     }
 
     pub fn roots(&self) -> &[PathBuf] {
@@ -37,8 +49,21 @@ impl Boundary {
     /// The canonical path of a file untrusted text names, if it may be read.
     pub fn confined(&self, path: &Path) -> Result<PathBuf, String> {
         let real = std::fs::canonicalize(path).map_err(|e| format!("{e}"))?;
-        if !self.roots.iter().any(|r| real.starts_with(r)) {
-            let roots: Vec<String> = self.roots.iter().map(|r| r.display().to_string()).collect();
+        let in_flat = real
+            .parent()
+            .is_some_and(|p| self.flat.iter().any(|f| f == p));
+        if !in_flat && !self.roots.iter().any(|r| real.starts_with(r)) {
+            let roots: Vec<String> = self
+                .roots
+                .iter()
+                .map(|r| r.display().to_string())
+                .chain(self.flat.iter().map(|f| {
+                    format!(
+                        "{} (its own files only: no byop.toml or .git marks a workspace)",
+                        f.display()
+                    )
+                }))
+                .collect();
             return Err(format!(
                 "it resolves to {}, outside the workspace ({})",
                 real.display(),

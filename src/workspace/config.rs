@@ -1,4 +1,6 @@
-//! `byop.toml`, found by walking up from a file; flags over file over defaults.
+//! `byop.toml`, found by walking up from a file to the repository root. Only parsing and
+//! finding happen here: which of its keys count, and when, is decided by
+//! `workspace::trust` (the one place that reads the file's trust-affecting keys).
 
 use std::path::{Path, PathBuf};
 
@@ -19,6 +21,9 @@ pub struct ConfigFile {
     pub include: Option<Vec<String>>,
     /// Database path (relative to the config file).
     pub db: Option<String>,
+    /// Playbook files (relative to the config file) a document's front matter may request,
+    /// besides the built-ins and `playbook`. Ignored in locked mode.
+    pub allowed_playbooks: Option<Vec<String>>,
     #[serde(default)]
     pub evaluator: EvaluatorSection,
     #[serde(default)]
@@ -68,9 +73,12 @@ pub struct EvaluatorSection {
 /// A config file and the folder it governs (the workspace root).
 #[derive(Debug, Clone, Default)]
 pub struct Config {
-    pub file: ConfigFile,
+    /// The file's keys: read through `workspace::trust` only.
+    pub(super) file: ConfigFile,
     pub path: Option<PathBuf>,
     pub root: PathBuf,
+    /// The root is marked (a `byop.toml` or `.git` was found), not just a document's folder.
+    pub marked: bool,
 }
 
 #[derive(Debug, Clone, thiserror::Error)]
@@ -78,8 +86,11 @@ pub struct Config {
 pub struct ConfigError(pub String);
 
 impl Config {
-    /// Walk up from `start` (a file or folder) to the nearest `byop.toml`. Without one, the
-    /// workspace root is the nearest folder with `.git`, else `start`'s folder.
+    /// Walk up from `start` (a file or folder) to the nearest `byop.toml`, stopping at the
+    /// first folder that holds `.git` (a file planted in a shared ancestor of the clone does
+    /// not govern it). Without one, the workspace root is that `.git` folder, else
+    /// `start`'s folder (unmarked). A `byop.toml` owned by someone else or writable by
+    /// others is an error, never used.
     pub fn discover(start: &Path) -> Result<Config, ConfigError> {
         let abs = std::path::absolute(start).unwrap_or_else(|_| start.to_path_buf());
         let dir = if abs.is_dir() {
@@ -90,18 +101,20 @@ impl Config {
         for d in dir.ancestors() {
             let candidate = d.join(FILE_NAME);
             if candidate.is_file() {
+                owned_by_user(&candidate)?;
                 return Config::load(&candidate);
             }
+            if d.join(".git").exists() {
+                return Ok(Config {
+                    root: d.to_path_buf(),
+                    marked: true,
+                    ..Config::default()
+                });
+            }
         }
-        let root = dir
-            .ancestors()
-            .find(|d| d.join(".git").exists())
-            .unwrap_or(&dir)
-            .to_path_buf();
         Ok(Config {
-            file: ConfigFile::default(),
-            path: None,
-            root,
+            root: dir,
+            ..Config::default()
         })
     }
 
@@ -132,24 +145,57 @@ impl Config {
             file,
             path: Some(path.to_path_buf()),
             root,
+            marked: true,
         })
     }
 
-    pub fn include_globs(&self) -> Vec<String> {
-        self.file
-            .include
-            .clone()
-            .unwrap_or_else(|| DEFAULT_INCLUDE.iter().map(|s| s.to_string()).collect())
+    /// The file's keys, for the trust model and the fuzz target only.
+    pub fn raw(&self) -> &ConfigFile {
+        &self.file
     }
+}
 
-    pub fn playbook_spec(&self) -> Option<(String, PathBuf)> {
-        self.file.playbook.clone().map(|p| (p, self.root.clone()))
+/// A `byop.toml` another user owns, or others may write, is refused: whoever can write
+/// it would choose how this user's documents are judged.
+#[cfg(unix)]
+pub fn owned_by_user(path: &Path) -> Result<(), ConfigError> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path)
+        .map_err(|e| ConfigError(format!("{}: cannot read: {e}", path.display())))?;
+    let me = current_uid();
+    if me.is_some_and(|me| meta.uid() != me) {
+        return Err(ConfigError(format!(
+            "{}: not used: it belongs to another user (uid {}); a byop.toml must be yours",
+            path.display(),
+            meta.uid()
+        )));
     }
+    if meta.mode() & 0o022 != 0 {
+        return Err(ConfigError(format!(
+            "{}: not used: others may write it (mode {:o}); run chmod go-w on it",
+            path.display(),
+            meta.mode() & 0o777
+        )));
+    }
+    Ok(())
+}
 
-    pub fn db_path(&self) -> PathBuf {
-        self.root
-            .join(self.file.db.as_deref().unwrap_or(DEFAULT_DB))
-    }
+#[cfg(not(unix))]
+pub fn owned_by_user(_: &Path) -> Result<(), ConfigError> {
+    Ok(())
+}
+
+/// This process's user id: the owner of `/proc/self`, else of a file it creates.
+#[cfg(unix)]
+pub fn current_uid() -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    static UID: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    *UID.get_or_init(|| {
+        std::fs::metadata("/proc/self")
+            .map(|m| m.uid())
+            .ok()
+            .or_else(|| tempfile::tempfile().ok()?.metadata().ok().map(|m| m.uid()))
+    })
 }
 
 /// A workspace is untrusted: its `db` may name a file, never a database server (that
@@ -190,8 +236,34 @@ mod tests {
         std::fs::write(deep.join("doc.ai.md"), "x").unwrap();
         let c = Config::discover(&deep.join("doc.ai.md")).unwrap();
         assert_eq!(c.root, std::path::absolute(dir.path()).unwrap());
-        assert_eq!(c.db_path(), c.root.join("state/b.db"));
-        assert_eq!(c.playbook_spec().unwrap().0, "pb/x.json");
+        assert_eq!(c.raw().db.as_deref(), Some("state/b.db"));
+        assert_eq!(c.raw().playbook.as_deref(), Some("pb/x.json"));
+        assert!(c.marked);
+    }
+
+    #[test]
+    fn discovery_stops_at_the_repository_root() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(FILE_NAME), "playbook = \"x.json\"\n").unwrap();
+        let repo = dir.path().join("clone");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join("docs")).unwrap();
+        let c = Config::discover(&repo.join("docs/r.ai.md")).unwrap();
+        assert_eq!(c.path, None, "the byop.toml above .git does not govern");
+        assert_eq!(c.root, std::path::absolute(&repo).unwrap());
+        assert!(c.marked);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_byop_toml_others_may_write_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(FILE_NAME);
+        std::fs::write(&p, "").unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o666)).unwrap();
+        let e = Config::discover(dir.path()).unwrap_err().0;
+        assert!(e.contains("others may write"), "{e}");
     }
 
     #[test]

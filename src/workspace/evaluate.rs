@@ -98,6 +98,8 @@ pub async fn evaluate_unsaved(
     });
     opts.request_id = Some(request_id.clone());
     opts.playbook_source = Some(resolved.playbook_source);
+    opts.locked = resolved.locked;
+    opts.notices.extend(resolved.notices.iter().cloned());
     // The latest stored report of this mode: what drift compares with (unless there is a
     // baseline) and what the new report may repeat.
     let mut latest = None;

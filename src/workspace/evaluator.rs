@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use super::config::{Config, FILE_NAME};
+use super::trust::Policy;
 use crate::evaluator::{ApiKey, DEFAULT_MAX_RESPONSE_BYTES, EvaluatorSettings, ProviderKind};
 
 pub const DEFAULT_ANTHROPIC_MODEL: &str = "claude-sonnet-4-20250514";
@@ -43,8 +43,8 @@ pub struct Resolved {
     pub missing_key: Option<String>,
 }
 
-pub fn resolve_evaluator(cfg: &Config, user: &UserChoices, env: &dyn Env) -> Resolved {
-    let ev = &cfg.file.evaluator;
+pub fn resolve_evaluator(policy: &Policy, user: &UserChoices, env: &dyn Env) -> Resolved {
+    let ev = &policy.evaluator;
     let provider = user.provider.or(ev.provider).unwrap_or_default();
     let (key_var, url_var, default_model) = match provider {
         ProviderKind::Anthropic => (
@@ -62,7 +62,7 @@ pub fn resolve_evaluator(cfg: &Config, user: &UserChoices, env: &dyn Env) -> Res
         (Some(ws), u) => {
             notices.push(format!(
                 "Ignored evaluator.base_url = \"{ws}\" from {}: a workspace file may not choose where your API key is sent. Set {url_var} or trust the workspace evaluator explicitly.",
-                cfg.path.as_ref().map(|p| p.display().to_string()).unwrap_or_else(|| FILE_NAME.into())
+                policy.file_label()
             ));
             u.clone()
         }
@@ -120,7 +120,9 @@ fn same_url(a: &str, b: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workspace::config::{Config, FILE_NAME};
     use std::collections::HashMap;
+    use std::sync::Arc;
 
     struct MapEnv(HashMap<&'static str, &'static str>);
     impl Env for MapEnv {
@@ -129,20 +131,20 @@ mod tests {
         }
     }
 
-    fn cfg(toml: &str) -> Config {
+    fn cfg(toml: &str) -> Policy {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join(FILE_NAME);
         std::fs::write(&p, toml).unwrap();
-        Config::load(&p).unwrap()
+        Policy::new(Arc::new(Config::load(&p).unwrap()), false)
+    }
+
+    fn none() -> Policy {
+        Policy::new(Arc::new(Config::default()), false)
     }
 
     #[test]
     fn no_key_means_no_evaluator_with_a_reason() {
-        let r = resolve_evaluator(
-            &Config::default(),
-            &UserChoices::default(),
-            &MapEnv(HashMap::new()),
-        );
+        let r = resolve_evaluator(&none(), &UserChoices::default(), &MapEnv(HashMap::new()));
         assert!(r.settings.is_none());
         assert!(r.missing_key.unwrap().contains("ANTHROPIC_API_KEY"));
     }
@@ -200,7 +202,7 @@ mod tests {
     #[test]
     fn the_key_never_shows_in_debug_output() {
         let env = MapEnv(HashMap::from([("ANTHROPIC_API_KEY", "sk-ant-secret-123")]));
-        let s = resolve_evaluator(&Config::default(), &UserChoices::default(), &env)
+        let s = resolve_evaluator(&none(), &UserChoices::default(), &env)
             .settings
             .unwrap();
         assert_eq!(s.api_key.expose(), "sk-ant-secret-123");

@@ -12,6 +12,7 @@ pub mod files;
 pub mod repair;
 pub mod resolver;
 pub mod telemetry;
+pub mod trust;
 
 pub use config::Config;
 pub use resolver::{PlaybookSource, Problem, ProblemKind, Request, Resolved, Resolver};

@@ -9,6 +9,7 @@ use dashmap::DashMap;
 
 use super::boundary::{Boundary, read_bounded, user_file};
 use super::config::{Config, ConfigError};
+use super::trust::{self, Policy};
 use crate::engine::document::{
     Companion, CompanionRole, CompanionText, Document, DocumentError, decode,
 };
@@ -32,6 +33,12 @@ pub struct Request<'a> {
     /// Companions given on the command line, over the front matter's.
     pub source: Option<&'a Path>,
     pub prompt: Option<&'a Path>,
+    /// Locked mode: the workspace and the document choose no rules (see `trust`).
+    pub locked: bool,
+    /// Playbook files the user allows a document's front matter to request.
+    pub user_playbooks: Vec<PathBuf>,
+    /// A `dataset.toml` `playbook` (relative to its folder): as untrusted as `byop.toml`'s.
+    pub dataset_playbook: Option<(String, PathBuf)>,
 }
 
 /// Something that did not resolve; the document is still usable (companions missing,
@@ -61,6 +68,9 @@ pub struct Resolved {
     pub playbook_source: PlaybookSource,
     pub config: Arc<Config>,
     pub problems: Vec<Problem>,
+    pub locked: bool,
+    /// Settings of the workspace or the document the trust model ignored, and why.
+    pub notices: Vec<String>,
 }
 
 #[derive(Default)]
@@ -108,12 +118,16 @@ impl Resolver {
             .clone()
     }
 
-    /// A built-in id or a path relative to `base`, cached.
+    /// A built-in id or a path relative to `base`, cached; `ID@sha256:…` pins its logic hash.
     pub fn playbook(&self, spec: &str, base: &Path) -> Result<LoadedPlaybook, String> {
-        self.playbooks
-            .entry((spec.to_string(), base.to_path_buf()))
-            .or_insert_with(|| playbook::resolve(spec, base))
-            .clone()
+        let (id, pin) = trust::split_pin(spec);
+        let loaded = self
+            .playbooks
+            .entry((id.to_string(), base.to_path_buf()))
+            .or_insert_with(|| playbook::resolve(id, base))
+            .clone()?;
+        trust::check_pin(id, pin, &loaded.logic_hash)?;
+        Ok(loaded)
     }
 
     /// Parse, attach companions, choose the playbook. Only an unparseable document is an
@@ -121,7 +135,13 @@ impl Resolver {
     pub fn resolve(&self, req: Request) -> Result<Resolved, DocumentError> {
         let mut doc = Document::parse(req.text, req.path)?;
         let mut problems = Vec::new();
-        let config = self.config_for(req.path).unwrap_or_else(|e| {
+        // A document that is no file (an editor's `untitled:` or `http:` buffer) gets no
+        // file-system access: no byop.toml, no companions, no playbook files.
+        let (config, mut roots) = match req.path {
+            Some(_) => (self.config_for(req.path), req.roots),
+            None => (Ok(Arc::new(Config::default())), Vec::new()),
+        };
+        let config = config.unwrap_or_else(|e| {
             problems.push(Problem {
                 kind: ProblemKind::Config,
                 message: e.0,
@@ -129,9 +149,19 @@ impl Resolver {
             });
             Arc::new(Config::default())
         });
-        let mut roots = req.roots;
-        roots.push(config.root.clone());
-        let boundary = Boundary::new(roots);
+        let policy = Policy::new(config.clone(), req.locked);
+        let mut notices = policy.notices.clone();
+        roots.extend(config.marked.then(|| config.root.clone()));
+        let own_folder = doc
+            .path
+            .as_deref()
+            .and_then(|p| std::path::absolute(p).ok())
+            .and_then(|p| p.parent().map(Path::to_path_buf));
+        let boundary = match own_folder {
+            // No workspace above the document: its own folder's files, not its subfolders.
+            Some(dir) if roots.is_empty() => Boundary::new([]).with_flat(&dir),
+            _ => Boundary::new(roots),
+        };
         let read = |real: &Path| self.read_companion(real);
         attach_companions(
             &mut doc,
@@ -140,45 +170,75 @@ impl Resolver {
             &read,
             &mut problems,
         );
-        doc.allowed_origins = config
-            .file
-            .evidence
-            .allowed_origins
-            .clone()
-            .unwrap_or_default();
+        doc.allowed_origins = policy.allowed_origins.clone();
         let choices = Choices {
             cli: req.cli_playbook,
             setting: req.setting_playbook,
+            dataset: req.dataset_playbook,
+            user_playbooks: req.user_playbooks,
         };
-        let (playbook, playbook_source) =
-            self.choose_playbook(&doc, &config, &boundary, choices, &mut problems);
+        let (playbook, playbook_source) = self.choose_playbook(
+            &doc,
+            &policy,
+            &boundary,
+            choices,
+            (&mut problems, &mut notices),
+        );
         Ok(Resolved {
             doc,
             playbook,
             playbook_source,
             config,
             problems,
+            locked: req.locked,
+            notices,
         })
     }
 
-    /// `--playbook` › editor setting › `byop.toml` › front matter › built-in: the user's
-    /// choice wins over the workspace's, and both over the document's. A playbook path from
-    /// the workspace or the document must stay inside the workspace. One that cannot load
-    /// is a problem, and the built-in playbook is used.
+    /// `--playbook` › editor setting › `dataset.toml` › `byop.toml` › front matter ›
+    /// built-in: the user's choice wins over the workspace's, and both over the document's.
+    /// The document may only request an allowed playbook (see `Policy`); in locked mode the
+    /// workspace chooses none and a front-matter file is ignored with a notice. A playbook
+    /// path from the workspace or the document must stay inside the workspace. One that
+    /// cannot load is a problem, and the built-in playbook is used.
     fn choose_playbook(
         &self,
         doc: &Document,
-        config: &Config,
+        policy: &Policy,
         boundary: &Boundary,
         choices: Choices,
-        problems: &mut Vec<Problem>,
+        (problems, notices): (&mut Vec<Problem>, &mut Vec<String>),
     ) -> (LoadedPlaybook, PlaybookSource) {
+        let config = &policy.config;
         let doc_dir = doc
             .path
             .as_deref()
             .and_then(Path::parent)
             .map(Path::to_path_buf)
             .unwrap_or_else(|| config.root.clone());
+        let locked = policy.locked;
+        if locked && choices.dataset.is_some() {
+            notices.push("ignored the dataset.toml playbook: locked mode".into());
+        }
+        let fm_position = || Some(doc.position(front_matter_key(doc, "playbook")));
+        let front_matter = || {
+            let fm = doc.front_matter.playbook.clone()?;
+            match policy.front_matter_playbook(&fm, &doc_dir, &choices.user_playbooks) {
+                Ok(()) => Some(((fm, doc_dir.clone()), PlaybookSource::FrontMatter)),
+                Err(why) if locked => {
+                    notices.push(why);
+                    None
+                }
+                Err(why) => {
+                    problems.push(Problem {
+                        kind: ProblemKind::Playbook,
+                        message: format!("playbook `{fm}` not loaded: {why}"),
+                        position: fm_position(),
+                    });
+                    None
+                }
+            }
+        };
         let choice = choices
             .cli
             .map(|c| (c, PlaybookSource::Cli))
@@ -186,17 +246,16 @@ impl Resolver {
                 let s = choices.setting?;
                 Some(((s, config.root.clone()), PlaybookSource::Settings))
             })
-            .or_else(|| config.playbook_spec().map(|c| (c, PlaybookSource::Config)))
-            .or_else(|| {
-                let fm = doc.front_matter.playbook.clone()?;
-                Some(((fm, doc_dir), PlaybookSource::FrontMatter))
-            });
+            .or_else(|| Some((choices.dataset.filter(|_| !locked)?, PlaybookSource::Config)))
+            .or_else(|| Some((policy.playbook.clone()?, PlaybookSource::Config)))
+            .or_else(front_matter);
         let Some(((spec, base), source)) = choice else {
             return (playbook::builtin(), PlaybookSource::Default);
         };
         let untrusted = matches!(source, PlaybookSource::Config | PlaybookSource::FrontMatter);
-        let confined = if untrusted && !playbook::builtin_ids().contains(&spec.as_str()) {
-            boundary.confined(&base.join(&spec)).map(|_| ())
+        let id = trust::split_pin(&spec).0;
+        let confined = if untrusted && !playbook::builtin_ids().contains(&id) {
+            boundary.confined(&base.join(id)).map(|_| ())
         } else {
             Ok(())
         };
@@ -204,7 +263,8 @@ impl Resolver {
             Ok(pb) => (pb, source),
             Err(e) => {
                 let position = (source == PlaybookSource::FrontMatter)
-                    .then(|| doc.position(front_matter_key(doc, "playbook")));
+                    .then(fm_position)
+                    .flatten();
                 problems.push(Problem {
                     kind: ProblemKind::Playbook,
                     message: format!("playbook `{spec}` not loaded: {e}"),
@@ -239,10 +299,13 @@ fn front_matter_key(doc: &Document, key: &str) -> usize {
     crate::engine::document::front_matter::key_offset(&doc.text, key)
 }
 
-/// The playbooks the user chose (over the workspace's and the document's).
+/// The playbooks the user chose (over the workspace's and the document's), the
+/// dataset's, and the files the user allows a document to request.
 struct Choices {
     cli: Option<(String, PathBuf)>,
     setting: Option<String>,
+    dataset: Option<(String, PathBuf)>,
+    user_playbooks: Vec<PathBuf>,
 }
 
 /// Companions: explicit paths (command line) over the front matter's, which are
@@ -331,6 +394,8 @@ mod tests {
     #[test]
     fn companions_resolve_relative_to_the_document() {
         let dir = tempfile::tempdir().unwrap();
+        // A repository: the document may name files in its subfolders.
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
         std::fs::create_dir(dir.path().join("src")).unwrap();
         std::fs::write(dir.path().join("src/nda.txt"), "  NDA text\r\n").unwrap();
         let doc_path = dir.path().join("r.ai.md");

@@ -18,13 +18,11 @@ use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::trace::{SdkTracer, SdkTracerProvider};
 
 use super::Resolved;
-use super::config::Config;
 use crate::engine::repair::RepairOutcome;
 use crate::model::{CallRecord, Report, ValidationRecord};
 
 pub const ENDPOINT_ENV: &str = "OTEL_EXPORTER_OTLP_ENDPOINT";
 pub const HEADERS_ENV: &str = "OTEL_EXPORTER_OTLP_HEADERS";
-const TRACES_HEADERS_ENV: &str = "OTEL_EXPORTER_OTLP_TRACES_HEADERS";
 /// Characters of the AI output in `byop.input.preview` (with `include_text`).
 pub const PREVIEW_CHARS: usize = 200;
 
@@ -36,35 +34,45 @@ pub struct TelemetrySettings {
     pub include_text: bool,
 }
 
-/// The settings from the flag, else `OTEL_EXPORTER_OTLP_ENDPOINT`, else `[telemetry]` of
-/// `byop.toml`. A workspace file may not send the user's OTLP headers (Opik's API key) to
-/// a host it chose: with headers in the environment, its endpoint is refused (notice).
+/// `BYOP_OTLP_INCLUDE_TEXT=1`: the user puts a document preview in traces.
+pub const INCLUDE_TEXT_ENV: &str = "BYOP_OTLP_INCLUDE_TEXT";
+
+/// What the user chose for traces: the flag (or editor setting) over
+/// `OTEL_EXPORTER_OTLP_ENDPOINT`; text only when the user asks for it.
+#[derive(Debug, Clone, Default)]
+pub struct UserTelemetry<'a> {
+    pub endpoint: Option<&'a str>,
+    pub include_text: bool,
+}
+
+/// Only the user chooses where traces go and whether they hold text (see `trust`): the
+/// workspace's `[telemetry] endpoint` is used only when it is the user's own endpoint, and
+/// its `include_text` never counts (the policy's notices say so). A workspace endpoint
+/// alone is a notice, never a destination.
 pub fn settings(
-    flag: Option<&str>,
+    user: UserTelemetry,
     env: &dyn Fn(&str) -> Option<String>,
-    config: &Config,
+    policy: &super::trust::Policy,
 ) -> (Option<TelemetrySettings>, Option<String>) {
-    let section = &config.file.telemetry;
-    let include_text = section.include_text.unwrap_or(false);
     let nonempty = |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
-    let chosen = nonempty(flag.map(str::to_string)).or_else(|| nonempty(env(ENDPOINT_ENV)));
-    let make = |base: String| TelemetrySettings {
+    let include_text = user.include_text
+        || env(INCLUDE_TEXT_ENV).is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes"));
+    let chosen =
+        nonempty(user.endpoint.map(str::to_string)).or_else(|| nonempty(env(ENDPOINT_ENV)));
+    let workspace = nonempty(policy.telemetry_endpoint());
+    let notice = match (&workspace, &chosen) {
+        (Some(ws), Some(u)) if traces_url(ws) == traces_url(u) => None,
+        (Some(ws), _) => Some(format!(
+            "telemetry: ignored [telemetry] endpoint = \"{ws}\" from {}: only you choose where traces go (--otlp-endpoint or {ENDPOINT_ENV})",
+            policy.file_label()
+        )),
+        (None, _) => None,
+    };
+    let settings = chosen.map(|base| TelemetrySettings {
         traces_url: traces_url(&base),
         include_text,
-    };
-    if let Some(base) = chosen {
-        return (Some(make(base)), None);
-    }
-    let Some(base) = nonempty(section.endpoint.clone()) else {
-        return (None, None);
-    };
-    if nonempty(env(HEADERS_ENV)).is_some() || nonempty(env(TRACES_HEADERS_ENV)).is_some() {
-        let notice = format!(
-            "telemetry: not sending traces to the byop.toml endpoint {base}: {HEADERS_ENV} is set and would go along; pass --otlp-endpoint or set {ENDPOINT_ENV} instead"
-        );
-        return (None, Some(notice));
-    }
-    (Some(make(base)), None)
+    });
+    (settings, notice)
 }
 
 /// `…/v1/traces` appended to a base URL, as the OTLP spec says for the generic variable.
@@ -479,18 +487,25 @@ fn end_of(started: SystemTime, calls: &[CallRecord]) -> SystemTime {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workspace::config::{Config, ConfigFile, TelemetrySection};
+    use crate::workspace::config::{Config, FILE_NAME};
+    use crate::workspace::trust::Policy;
 
-    fn config(endpoint: Option<&str>, include_text: Option<bool>) -> Config {
-        Config {
-            file: ConfigFile {
-                telemetry: TelemetrySection {
-                    endpoint: endpoint.map(str::to_string),
-                    include_text,
-                },
-                ..Default::default()
-            },
-            ..Default::default()
+    fn config(endpoint: Option<&str>, include_text: Option<bool>) -> Policy {
+        let mut toml = String::from("[telemetry]\n");
+        if let Some(e) = endpoint {
+            toml += &format!("endpoint = \"{e}\"\n");
+        }
+        if let Some(t) = include_text {
+            toml += &format!("include_text = {t}\n");
+        }
+        let c = Config::parse(&toml, std::path::Path::new(FILE_NAME)).unwrap();
+        Policy::new(std::sync::Arc::new(c), false)
+    }
+
+    fn user(endpoint: Option<&str>) -> UserTelemetry<'_> {
+        UserTelemetry {
+            endpoint,
+            include_text: false,
         }
     }
 
@@ -515,34 +530,34 @@ mod tests {
     }
 
     #[test]
-    fn flag_over_environment_over_byop_toml() {
+    fn only_the_user_chooses_where_traces_go_and_whether_they_hold_text() {
         let cfg = config(Some("http://toml"), Some(true));
         let e = env(&[(ENDPOINT_ENV, "http://env")]);
-        let (s, _) = settings(Some("http://flag"), &e, &cfg);
+        let (s, n) = settings(user(Some("http://flag")), &e, &cfg);
         assert_eq!(s.unwrap().traces_url, "http://flag/v1/traces");
-        let (s, _) = settings(None, &e, &cfg);
+        assert!(
+            n.unwrap().contains("http://toml"),
+            "the workspace's is ignored"
+        );
+        let (s, _) = settings(user(None), &e, &cfg);
         let s = s.unwrap();
         assert_eq!(s.traces_url, "http://env/v1/traces");
-        assert!(s.include_text);
-        let (s, n) = settings(None, &env(&[]), &cfg);
-        assert_eq!(s.unwrap().traces_url, "http://toml/v1/traces");
-        assert!(n.is_none());
-        let (s, n) = settings(None, &env(&[]), &config(None, None));
-        assert!(s.is_none() && n.is_none());
-        let (s, _) = settings(Some("  "), &env(&[]), &config(None, None));
-        assert!(s.is_none(), "an empty flag is no endpoint");
-    }
-
-    #[test]
-    fn a_workspace_endpoint_never_gets_the_users_headers() {
-        let cfg = config(Some("http://evil.example"), None);
-        let (s, n) = settings(None, &env(&[(HEADERS_ENV, "Authorization=k")]), &cfg);
-        assert!(s.is_none());
-        assert!(n.unwrap().contains("evil.example"));
-        let (s, _) = settings(None, &env(&[(TRACES_HEADERS_ENV, "a=b")]), &cfg);
-        assert!(s.is_none());
-        // The user's own endpoint gets them.
-        let (s, n) = settings(Some("http://mine"), &env(&[(HEADERS_ENV, "a=b")]), &cfg);
+        assert!(!s.include_text, "the workspace's include_text never counts");
+        let (s, n) = settings(user(None), &env(&[]), &cfg);
+        assert!(s.is_none(), "a workspace endpoint alone is no destination");
+        assert!(n.unwrap().contains("only you choose"));
+        // The same endpoint as the user's: used, no notice.
+        let (s, n) = settings(user(None), &env(&[(ENDPOINT_ENV, "http://toml/")]), &cfg);
         assert!(s.is_some() && n.is_none());
+        let (s, _) = settings(
+            user(None),
+            &env(&[(ENDPOINT_ENV, "http://env"), (INCLUDE_TEXT_ENV, "1")]),
+            &config(None, None),
+        );
+        assert!(s.unwrap().include_text, "the user's include_text counts");
+        let (s, n) = settings(user(None), &env(&[]), &config(None, None));
+        assert!(s.is_none() && n.is_none());
+        let (s, _) = settings(user(Some("  ")), &env(&[]), &config(None, None));
+        assert!(s.is_none(), "an empty flag is no endpoint");
     }
 }

@@ -82,6 +82,8 @@ impl LspClient {
             .env_remove("ANTHROPIC_BASE_URL")
             .env_remove("OPENAI_BASE_URL")
             .env("BYOP_LOG", "warn")
+            .env_remove("CI")
+            .env_remove("BYOP_LOCKED")
             .kill_on_drop(true);
         for (k, v) in envs {
             cmd.env(k, v);

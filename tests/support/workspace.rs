@@ -44,6 +44,10 @@ impl Ws {
             .env_remove("OPENAI_API_KEY")
             .env_remove("OPENAI_BASE_URL")
             .env_remove("BYOP_TRUST_WORKSPACE_EVALUATOR")
+            // Locked mode is tested on purpose, not inherited from a CI runner.
+            .env_remove("CI")
+            .env_remove("BYOP_LOCKED")
+            .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
             .env("BYOP_DB", self.path("state.db"))
             .env("BYOP_DATA_DIR", self.home.path())
             .env("BYOP_BACKOFF_MS", "5")

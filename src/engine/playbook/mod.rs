@@ -148,7 +148,27 @@ pub fn resolve(spec: &str, base_dir: &Path) -> Result<LoadedPlaybook, String> {
             path.display()
         ));
     }
-    load_file(&path).map_err(|e| e.to_string())
+    let loaded = load_file(&path).map_err(|e| e.to_string())?;
+    impostor(&loaded)?;
+    Ok(loaded)
+}
+
+/// A file playbook may not carry a built-in's id with other logic: a report naming the
+/// built-in id would then describe checks that never ran.
+pub fn impostor(loaded: &LoadedPlaybook) -> Result<(), String> {
+    match builtin_by_id(&loaded.playbook.id) {
+        Some(b) if b.logic_hash != loaded.logic_hash => Err(format!(
+            "{} carries the built-in playbook id `{}` with different logic (its logic hash {}, the built-in's {})",
+            loaded
+                .path
+                .as_ref()
+                .map_or_else(|| "the playbook".to_string(), |p| p.display().to_string()),
+            loaded.playbook.id,
+            loaded.logic_hash,
+            b.logic_hash
+        )),
+        _ => Ok(()),
+    }
 }
 
 pub fn load_file(path: &Path) -> Result<LoadedPlaybook, PlaybookError> {

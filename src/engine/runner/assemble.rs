@@ -23,6 +23,7 @@ pub(super) struct Assembly<'a> {
     pub notices: Vec<String>,
     pub playbook_source: Option<PlaybookSource>,
     pub request_id: Option<String>,
+    pub locked: bool,
 }
 
 impl Assembly<'_> {
@@ -74,6 +75,7 @@ impl Assembly<'_> {
             request_id: self.request_id,
             validation: crate::engine::plan::combine(self.prepared.parts.iter().flatten()),
             repair: None,
+            locked: self.locked,
         };
         report.report_id = crate::model::integrity::report_id(&report);
         report

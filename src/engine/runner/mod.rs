@@ -59,6 +59,7 @@ pub fn run_deterministic(playbook: &LoadedPlaybook, doc: &Document) -> Report {
         notices: vec![],
         playbook_source: None,
         request_id: None,
+        locked: false,
     }
     .into_report()
 }
@@ -104,7 +105,7 @@ pub async fn run(
     opts: RunOptions,
 ) -> Result<Report, RunError> {
     let requested = opts.mode.unwrap_or(Mode::Screening);
-    let mut notices = Vec::new();
+    let mut notices = opts.notices.clone();
     let mode = match (&opts.evaluator, requested) {
         (None, Mode::Screening | Mode::Full) => {
             notices.push(format!(
@@ -161,6 +162,7 @@ pub async fn run(
         notices,
         playbook_source: opts.playbook_source,
         request_id: opts.request_id.clone(),
+        locked: opts.locked,
     }
     .into_report())
 }
@@ -256,7 +258,10 @@ async fn execute(
 ) -> Result<Vec<(usize, u32, RunResult)>, RunError> {
     let checks = &playbook.playbook.checks;
     counter.total.fetch_add(jobs.len(), Ordering::SeqCst);
-    let canary = opts.canary.unwrap_or(jobs.iter().any(|j| j.of > 1));
+    let full = jobs.iter().any(|j| j.of > 1);
+    let canary = opts.canary.unwrap_or(full);
+    // Full mode never reuses an answer obtained without a canary (see `evaluate_cached`).
+    let fresh = opts.fresh || (full && !canary);
     let calls = jobs.into_iter().map(|job| async move {
         let call = Call {
             prompt: &job.prompt,
@@ -265,9 +270,7 @@ async fn execute(
             observer: opts.observer.as_deref(),
             cancel: &opts.cancel,
         };
-        let result = ev
-            .evaluate_cached(call, opts.cache.as_deref(), opts.fresh)
-            .await;
+        let result = ev.evaluate_cached(call, opts.cache.as_deref(), fresh).await;
         let n = counter.done.fetch_add(1, Ordering::SeqCst) + 1;
         if let Some(cb) = &opts.progress {
             cb(Progress {

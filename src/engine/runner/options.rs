@@ -63,6 +63,11 @@ pub struct RunOptions {
     pub request_id: Option<String>,
     /// Receives every evaluator attempt (the audit log, traces).
     pub observer: Option<Arc<dyn CallObserver>>,
+    /// Locked mode (recorded in the report).
+    pub locked: bool,
+    /// Notices from resolving the document (settings the trust model ignored), first in
+    /// the report's notices.
+    pub notices: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]

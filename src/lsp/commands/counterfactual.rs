@@ -60,7 +60,7 @@ pub async fn run(b: &Backend, p: &ExecuteCommandParams) -> RpcResult<Option<Valu
     {
         return Err(invalid(pr.message.clone()));
     }
-    let catalog = catalog(&a, &eff.config.root)?;
+    let catalog = catalog(&a, eff.policy.root())?;
     let evaluator = match eff.evaluator.clone().map(Evaluator::new) {
         Some(Ok(ev)) => ev,
         Some(Err(e)) => return Err(failed(format!("evaluator not available: {e}"))),

@@ -1,0 +1,412 @@
+//! Who may set what: the one place that decides which source a setting may come from.
+//! Sources, most trusted first: the command line, the environment, the user's editor
+//! settings (user config), then the repository — the workspace `byop.toml`, a
+//! `dataset.toml`, a document's front matter, a committed store. The repository is
+//! untrusted: it may make checks stricter, never weaker; it never chooses where data or
+//! keys go; in locked mode it never chooses the rules a gate judges it by.
+//!
+//! Every front end (CLI, language server, dataset, repair, counterfactual, telemetry)
+//! reads the workspace's keys through [`Policy`]; `docs/security.md` opens with the table
+//! this module implements, row by row.
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use super::config::{Config, DEFAULT_DB, DEFAULT_INCLUDE, EvaluatorSection, FILE_NAME};
+use crate::engine::playbook;
+
+/// `BYOP_LOCKED=1`: locked mode from the environment.
+pub const LOCKED_ENV: &str = "BYOP_LOCKED";
+
+/// Whether locked mode is on, and the notice when `CI=true` switched it on.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Lock {
+    pub on: bool,
+    pub notice: Option<String>,
+}
+
+/// `--locked` / `--no-locked` (`flag`) over `BYOP_LOCKED=1` over `CI=true`. Only the
+/// command line switches it off: `BYOP_LOCKED=0` under `CI=true` stays locked.
+pub fn lock(flag: Option<bool>, env: &dyn Fn(&str) -> Option<String>) -> Lock {
+    let truthy = |v: Option<String>| {
+        v.is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
+    };
+    match flag {
+        Some(on) => Lock { on, notice: None },
+        None if truthy(env(LOCKED_ENV)) => Lock {
+            on: true,
+            notice: None,
+        },
+        None if truthy(env("CI")) => Lock {
+            on: true,
+            notice: Some(
+                "locked mode is on because CI=true: byop.toml, dataset.toml and front matter may not choose the playbook or weaken checks (pass --no-locked to switch it off)".into(),
+            ),
+        },
+        None => Lock::default(),
+    }
+}
+
+/// The workspace's settings as the trust model lets them count, with a notice for every
+/// key it ignored.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    pub config: Arc<Config>,
+    pub locked: bool,
+    /// `byop.toml` `playbook` (relative to its folder); `None` in locked mode.
+    pub playbook: Option<(String, PathBuf)>,
+    /// Include globs of `byop check DIR` (the defaults in locked mode).
+    pub include: Vec<String>,
+    /// `evidence.allowed_origins` (empty: the defaults; ignored in locked mode).
+    pub allowed_origins: Vec<String>,
+    /// `evaluator.canary = true` only: a workspace may plant canaries, never stop them.
+    pub canary: Option<bool>,
+    /// `evaluator.runs` / `max_runs`, only at or above the defaults (more runs is stricter).
+    pub runs: Option<u32>,
+    pub max_runs: Option<u32>,
+    /// `[evaluator]` as it counts: provider and model `None` in locked mode.
+    pub evaluator: EvaluatorSection,
+    /// Why keys were ignored.
+    pub notices: Vec<String>,
+}
+
+/// The default runs in full mode, and the default most runs (see the runner).
+const DEFAULT_RUNS: u32 = 3;
+const DEFAULT_MAX_RUNS: u32 = 7;
+
+impl Policy {
+    pub fn new(config: Arc<Config>, locked: bool) -> Policy {
+        let raw = config.raw().clone();
+        let file = config
+            .path
+            .as_ref()
+            .map_or_else(|| FILE_NAME.to_string(), |p| p.display().to_string());
+        let mut notices = Vec::new();
+        let mut ignore = |key: &str, why: &str| {
+            notices.push(format!("ignored {key} from {file}: {why}"));
+        };
+        const LOCKED: &str =
+            "locked mode (the workspace may not choose the rules a gate judges it by)";
+        let mut keep = |key: &str, present: bool| -> bool {
+            if present && locked {
+                ignore(key, LOCKED);
+            }
+            !locked
+        };
+        let playbook = raw
+            .playbook
+            .clone()
+            .filter(|_| keep("playbook", raw.playbook.is_some()));
+        keep("allowed_playbooks", raw.allowed_playbooks.is_some());
+        let include = raw
+            .include
+            .clone()
+            .filter(|_| keep("include", raw.include.is_some()))
+            .unwrap_or_else(|| DEFAULT_INCLUDE.iter().map(|s| s.to_string()).collect());
+        let origins = raw.evidence.allowed_origins.clone();
+        let allowed_origins = origins
+            .filter(|_| {
+                keep(
+                    "evidence.allowed_origins",
+                    raw.evidence.allowed_origins.is_some(),
+                )
+            })
+            .unwrap_or_default();
+        let mut ev = raw.evaluator.clone();
+        ev.provider = ev.provider.filter(|_| keep("evaluator.provider", true));
+        ev.model = ev.model.take().filter(|_| keep("evaluator.model", true));
+        let at_least = |v: Option<u32>, min: u32| v.filter(|n| *n >= min);
+        let (runs, max_runs) = (raw.evaluator.runs, raw.evaluator.max_runs);
+        let runs = runs.filter(|_| keep("evaluator.runs", true));
+        let max_runs = max_runs.filter(|_| keep("evaluator.max_runs", true));
+        let canary = raw.evaluator.canary;
+        let telemetry = raw.telemetry.clone();
+        let mut notices = notices;
+        let mut weaker = |key: &str, why: &str| {
+            notices.push(format!("ignored {key} from {file}: {why}"));
+        };
+        if runs.is_some() && at_least(runs, DEFAULT_RUNS).is_none() {
+            weaker(
+                "evaluator.runs",
+                "fewer runs than the default would weaken the checks; only you may choose that (--runs)",
+            );
+        }
+        if max_runs.is_some() && at_least(max_runs, DEFAULT_MAX_RUNS).is_none() {
+            weaker(
+                "evaluator.max_runs",
+                "fewer runs than the default would weaken the checks; only you may choose that (--max-runs)",
+            );
+        }
+        if canary == Some(false) {
+            weaker(
+                "evaluator.canary = false",
+                "only you may switch canaries off (--no-canary, or the editor setting byop.canary)",
+            );
+        }
+        if telemetry.include_text == Some(true) {
+            weaker(
+                "telemetry.include_text",
+                "only you may put document text in traces (--otlp-include-text or BYOP_OTLP_INCLUDE_TEXT=1)",
+            );
+        }
+        ev.runs = None;
+        ev.max_runs = None;
+        ev.canary = None;
+        Policy {
+            playbook: playbook.map(|p| (p, config.root.clone())),
+            include,
+            allowed_origins,
+            canary: canary.filter(|c| *c),
+            runs: at_least(runs, DEFAULT_RUNS),
+            max_runs: at_least(max_runs, DEFAULT_MAX_RUNS),
+            evaluator: ev,
+            notices,
+            config,
+            locked,
+        }
+    }
+
+    /// The policy of the `byop.toml` governing `start`, with locked mode from the
+    /// environment (`BYOP_LOCKED`, `CI`).
+    pub fn discover(start: &Path) -> Result<Policy, super::config::ConfigError> {
+        let env = |n: &str| std::env::var(n).ok();
+        let locked = lock(None, &env).on;
+        Ok(Policy::new(Arc::new(Config::discover(start)?), locked))
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.config.root
+    }
+
+    /// The `byop.toml` file, for messages.
+    pub fn file_label(&self) -> String {
+        self.config
+            .path
+            .as_ref()
+            .map_or_else(|| FILE_NAME.to_string(), |p| p.display().to_string())
+    }
+
+    /// The telemetry endpoint the workspace names (compared with the user's, never used
+    /// on its own).
+    pub fn telemetry_endpoint(&self) -> Option<String> {
+        self.config.raw().telemetry.endpoint.clone()
+    }
+
+    /// The store: `byop.toml` `db` must stay inside the workspace (after following
+    /// symlinks) and be a file path, never a server; an existing file there must be a
+    /// SQLite database, never something it would overwrite. Locked mode: the default.
+    pub fn db_path(&self) -> Result<PathBuf, String> {
+        let root = &self.config.root;
+        let Some(db) = self.config.raw().db.as_deref().filter(|_| !self.locked) else {
+            return Ok(root.join(DEFAULT_DB));
+        };
+        let refuse = |why: String| {
+            Err(format!(
+                "{}: db = \"{db}\" refused: {why}; a workspace may only keep its store inside itself (pass --db or set BYOP_DB to choose another place)",
+                self.file_label()
+            ))
+        };
+        if db.contains("://") || db.starts_with("postgres") {
+            return refuse("a workspace may not point the store at a server".into());
+        }
+        let path = root.join(db);
+        match inside(root, &path) {
+            Ok(()) => {}
+            Err(why) => return refuse(why),
+        }
+        if let Ok(meta) = std::fs::symlink_metadata(&path) {
+            let sqlite = meta.is_file() && starts_with_sqlite_header(&path);
+            if !sqlite {
+                return refuse(format!("{} exists and is not a byop store", path.display()));
+            }
+        }
+        Ok(path)
+    }
+
+    /// May the document's front matter request `spec` (relative to `base`)? Built-ins
+    /// always; a file only outside locked mode, when the user's list (`user_allowed`,
+    /// paths) or `byop.toml` (`playbook`, `allowed_playbooks`) names it.
+    pub fn front_matter_playbook(
+        &self,
+        spec: &str,
+        base: &Path,
+        user_allowed: &[PathBuf],
+    ) -> Result<(), String> {
+        if playbook::builtin_ids().contains(&spec.split('@').next().unwrap_or(spec)) {
+            return Ok(());
+        }
+        if self.locked {
+            return Err(format!(
+                "the front matter's playbook `{spec}` is ignored in locked mode (only --playbook or a built-in)"
+            ));
+        }
+        let wanted = std::fs::canonicalize(base.join(spec)).ok();
+        let raw = self.config.raw();
+        let listed = raw
+            .allowed_playbooks
+            .iter()
+            .flatten()
+            .chain(raw.playbook.iter())
+            .map(|p| self.config.root.join(p))
+            .chain(user_allowed.iter().cloned())
+            .filter_map(|p| std::fs::canonicalize(p).ok());
+        let mut listed = listed;
+        if wanted.is_some_and(|w| listed.any(|l| l == w)) {
+            return Ok(());
+        }
+        Err(format!(
+            "a document may only request a built-in playbook ({}) or one {} lists in allowed_playbooks",
+            playbook::builtin_ids().join(", "),
+            self.file_label()
+        ))
+    }
+}
+
+/// `path` (which need not exist yet) stays inside `root` once the part of it that exists
+/// is resolved (symlinks followed) and `..` is applied.
+pub fn inside(root: &Path, path: &Path) -> Result<(), String> {
+    let root = std::fs::canonicalize(root).map_err(|e| format!("{}: {e}", root.display()))?;
+    let mut existing = path.to_path_buf();
+    let mut rest = Vec::new();
+    while std::fs::symlink_metadata(&existing).is_err() {
+        let Some(name) = existing.file_name().map(|n| n.to_os_string()) else {
+            break;
+        };
+        rest.push(name);
+        existing.pop();
+    }
+    let mut real =
+        std::fs::canonicalize(&existing).map_err(|e| format!("{}: {e}", existing.display()))?;
+    for part in rest.iter().rev() {
+        match Path::new(part).components().next() {
+            Some(Component::ParentDir) => {
+                real.pop();
+            }
+            Some(Component::Normal(_)) => real.push(part),
+            _ => {}
+        }
+    }
+    if real.starts_with(&root) {
+        Ok(())
+    } else {
+        Err(format!(
+            "it resolves to {}, outside the workspace ({})",
+            real.display(),
+            root.display()
+        ))
+    }
+}
+
+fn starts_with_sqlite_header(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 16];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == b"SQLite format 3\0")
+}
+
+/// Canaries: the user's choice (`--no-canary`, the editor setting), else the workspace's
+/// `true`, else the default (on in full mode).
+pub fn canary(user: Option<bool>, policy: &Policy) -> Option<bool> {
+    user.or(policy.canary)
+}
+
+/// `--playbook ID@sha256:HEX`: the spec and the logic hash it is pinned to.
+pub fn split_pin(spec: &str) -> (&str, Option<&str>) {
+    match spec.rsplit_once('@') {
+        Some((id, hash)) if hash.starts_with("sha256:") => (id, Some(hash)),
+        _ => (spec, None),
+    }
+}
+
+/// The loaded playbook's logic hash must be the pinned one.
+pub fn check_pin(spec: &str, pin: Option<&str>, logic_hash: &str) -> Result<(), String> {
+    match pin {
+        Some(p) if p != logic_hash => Err(format!(
+            "playbook `{spec}` has logic hash {logic_hash}, not the pinned {p}"
+        )),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy(toml: &str, locked: bool) -> (tempfile::TempDir, Policy) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(FILE_NAME);
+        std::fs::write(&p, toml).unwrap();
+        let c = Config::load(&p).unwrap();
+        (dir, Policy::new(Arc::new(c), locked))
+    }
+
+    #[test]
+    fn locked_mode_comes_from_the_flag_env_or_ci_and_only_the_flag_turns_it_off() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert!(!lock(None, &env(&[])).on);
+        assert!(lock(None, &env(&[("BYOP_LOCKED", "1")])).on);
+        let ci = lock(None, &env(&[("CI", "true"), ("BYOP_LOCKED", "0")]));
+        assert!(ci.on && ci.notice.unwrap().contains("CI=true"));
+        assert!(!lock(Some(false), &env(&[("CI", "true")])).on);
+        assert!(lock(Some(true), &env(&[])).on);
+    }
+
+    #[test]
+    fn the_workspace_may_make_checks_stricter_never_weaker() {
+        let (_d, p) = policy(
+            "[evaluator]\ncanary = false\nruns = 2\nmax_runs = 9\n[telemetry]\ninclude_text = true\n",
+            false,
+        );
+        assert_eq!((p.canary, p.runs, p.max_runs), (None, None, Some(9)));
+        assert_eq!(p.notices.len(), 3, "{:?}", p.notices);
+        let (_d, p) = policy("[evaluator]\ncanary = true\nruns = 5\n", false);
+        assert_eq!((p.canary, p.runs), (Some(true), Some(5)));
+        assert!(p.notices.is_empty());
+    }
+
+    #[test]
+    fn locked_mode_ignores_the_rule_choosing_keys_with_a_notice() {
+        let (_d, p) = policy(
+            "playbook = \"x.json\"\ninclude = [\"a/*.md\"]\n[evaluator]\nmodel = \"tiny\"\n",
+            true,
+        );
+        assert_eq!(p.playbook, None);
+        assert_eq!(p.include.len(), DEFAULT_INCLUDE.len());
+        assert_eq!(p.evaluator.model, None);
+        assert_eq!(p.notices.len(), 3, "{:?}", p.notices);
+    }
+
+    #[test]
+    fn the_store_stays_inside_the_workspace_and_off_servers() {
+        for db in ["../x.db", "/tmp/x.db", "a/../../x.db"] {
+            let (_d, p) = policy(&format!("db = \"{db}\"\n"), false);
+            assert!(p.db_path().is_err(), "{db}");
+        }
+        let (d, p) = policy("db = \"state/x.db\"\n", false);
+        assert_eq!(p.db_path().unwrap(), d.path().join("state/x.db"));
+        std::fs::write(d.path().join("notes.txt"), "").unwrap();
+        let (_e, p) = policy("db = \"notes.txt\"\n", false);
+        let _ = p;
+        let p = Policy::new(
+            Arc::new(Config::parse("db = \"notes.txt\"\n", &d.path().join(FILE_NAME)).unwrap()),
+            false,
+        );
+        assert!(p.db_path().unwrap_err().contains("not a byop store"));
+    }
+
+    #[test]
+    fn pins_split_and_compare() {
+        assert_eq!(split_pin("x@sha256:ab"), ("x", Some("sha256:ab")));
+        assert_eq!(split_pin("a@b.json"), ("a@b.json", None));
+        assert!(check_pin("x", Some("sha256:ab"), "sha256:cd").is_err());
+        assert!(check_pin("x", Some("sha256:ab"), "sha256:ab").is_ok());
+    }
+}
