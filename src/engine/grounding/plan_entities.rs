@@ -47,7 +47,7 @@ static MEETING: LazyLock<Regex> = LazyLock::new(|| {
         .expect("meeting regex")
 });
 static DEADLINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:due|deadline(?:\s+is)?|by|before)\s+(?:at\s+)?(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|eod|end of (?:the )?day|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b")
+    Regex::new(r"(?i)\b(?:(?:due|deadline(?:\s+is)?|by|before)\s+(?:at\s+)?(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|eod|end of (?:the )?day|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:the\s+)?(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:['’]s)?\s+deadline)\b")
         .expect("deadline regex")
 });
 
@@ -194,7 +194,10 @@ pub fn extract(text: &str) -> Vec<PlanEntity> {
             start: m.start(),
             end: m.end(),
             text: m.as_str().to_string(),
-            key: c[1]
+            key: c
+                .get(1)
+                .or_else(|| c.get(2))
+                .map_or("", |k| k.as_str())
                 .to_ascii_lowercase()
                 .split_whitespace()
                 .collect::<Vec<_>>()
@@ -240,6 +243,10 @@ mod tests {
             ]
         );
         assert_eq!(found("send it by 3 PM"), [(Deadline, "3 pm".to_string())]);
+        assert_eq!(
+            found("before the Monday deadline"),
+            [(Deadline, "monday".to_string())]
+        );
         assert!(found("done by the team").is_empty());
         assert_eq!(
             found("Prep for the 4pm investor call"),

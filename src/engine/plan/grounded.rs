@@ -122,7 +122,9 @@ pub fn grounded_entities(a: &Analysis) -> Part {
     let (Some(cx), Some(notes)) = (&a.context, a.notes.as_deref()) else {
         return super::validate::no_context();
     };
-    let notes = Notes::new(notes, cx);
+    // "call w/ Nani": notes shorthand for "with", so "the call with Nani" is grounded.
+    let notes = notes.replace("w/ ", "with ");
+    let notes = Notes::new(&notes, cx);
     let mut flags = Vec::new();
     for it in &a.plan.items {
         flags_in(&it.task, &notes, it.at, &mut flags);
@@ -214,5 +216,21 @@ mod tests {
             ]
         );
         assert_eq!(n, 5);
+    }
+
+    #[test]
+    fn shorthand_meetings_are_grounded_and_day_deadlines_are_checked() {
+        let notes = "- call w/ Nani 7pm\n- Draft the essay\n";
+        let run = |plan: &str| {
+            let a = analyze(plan, (0, plan.len()), Some(notes));
+            grounded_entities(&a).errors
+        };
+        let plan = r#"{"plan":[{"task":"Draft the essay","timebox_minutes":60,"why":"after the call with Nani"}],"assumptions":[],"questions":[]}"#;
+        assert_eq!(run(plan), Vec::<String>::new());
+        let plan = r#"{"plan":[{"task":"Draft the essay","timebox_minutes":60,"why":"before the Monday deadline"}],"assumptions":[],"questions":[]}"#;
+        assert_eq!(
+            run(plan),
+            ["Mentions a deadline not in the notes: “the Monday deadline”"]
+        );
     }
 }
