@@ -3,9 +3,8 @@
 //! its own hash covers its canonical JSON, so a changed, removed or inserted row breaks
 //! the chain at that point.
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
-
 use super::Store;
+use super::db::{Row, Sql, each_row, vals};
 use super::error::StoreError;
 use crate::model::integrity::{canonical_json, sha256_hex};
 use crate::model::{AuditEvent, AuditRow, AuditState, CallRecord};
@@ -26,32 +25,30 @@ impl Store {
         if events.is_empty() {
             return Ok(());
         }
-        let mut conn = self.conn();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| self.err("starting transaction", e))?;
-        self.append_audit_in(&tx, events)?;
-        tx.commit()
-            .map_err(|e| self.err("writing the audit log", e))
+        self.write("writing the audit log", true, |tx| {
+            self.append_audit_in(tx, events)
+        })
     }
 
     /// Append inside the caller's (immediate) transaction.
     pub(super) fn append_audit_in(
         &self,
-        tx: &Connection,
+        tx: &mut dyn Sql,
         events: &[AuditEvent],
     ) -> Result<(), StoreError> {
         if events.is_empty() {
             return Ok(());
         }
+        let fail = |e| self.err("reading the audit log", e);
         let last: Option<(i64, String)> = tx
-            .query_row(
+            .query_opt(
                 "SELECT id, row_hash FROM audit_log ORDER BY id DESC LIMIT 1",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                &[],
             )
-            .optional()
-            .map_err(|e| self.err("reading the audit log", e))?;
+            .map_err(fail)?
+            .map(|r| Ok::<_, String>((r.int(0)?, r.text(1)?)))
+            .transpose()
+            .map_err(fail)?;
         let (mut id, mut prev) = last.unwrap_or((0, GENESIS.to_string()));
         for event in events {
             id += 1;
@@ -69,55 +66,58 @@ impl Store {
         document: Option<&str>,
         limit: usize,
     ) -> Result<Vec<AuditRow>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare(
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let fail = |e| self.err("reading the audit log", e);
+        let mut rows: Vec<AuditRow> = self.read("reading the audit log", |tx| {
+            tx.query(
                 "SELECT id, request_id, at, document, state, code, inputs_fingerprint,
                         playbook_logic_hash, call_json, prev_hash, row_hash
-                 FROM audit_log WHERE (?1 IS NULL OR document = ?1) ORDER BY id DESC LIMIT ?2",
+                 FROM audit_log WHERE (CAST(?1 AS TEXT) IS NULL OR document = ?1)
+                 ORDER BY id DESC LIMIT ?2",
+                vals![document, limit],
             )
-            .map_err(|e| self.err("reading the audit log", e))?;
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut rows: Vec<AuditRow> = stmt
-            .query_map(params![document, limit], read_row)
-            .and_then(|rows| rows.collect::<Result<_, _>>())
-            .map_err(|e| self.err("reading the audit log", e))?;
+            .and_then(|rows| rows.iter().map(read_row).collect())
+            .map_err(fail)
+        })?;
         rows.reverse();
         Ok(rows)
     }
 
     /// Walk the whole chain: the number of rows, or the first row where it breaks.
     pub fn verify_audit(&self) -> Result<Result<u64, ChainBreak>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare(
+        let (mut prev, mut expected_id, mut n) = (GENESIS.to_string(), 1i64, 0u64);
+        let mut broke = None;
+        self.read("reading the audit log", |tx| {
+            each_row(
+                tx,
                 "SELECT id, request_id, at, document, state, code, inputs_fingerprint,
                         playbook_logic_hash, call_json, prev_hash, row_hash
                  FROM audit_log ORDER BY id",
+                &[],
+                &|e| self.err("reading the audit log", e),
+                |r| {
+                    let row = match read_row(&r) {
+                        Ok(row) => row,
+                        Err(e) => {
+                            broke = Some(ChainBreak {
+                                id: expected_id,
+                                reason: format!("unreadable row: {e}"),
+                            });
+                            return Ok(false);
+                        }
+                    };
+                    if let Some(reason) = broken(&row, expected_id, &prev) {
+                        broke = Some(ChainBreak { id: row.id, reason });
+                        return Ok(false);
+                    }
+                    prev = row.row_hash;
+                    expected_id += 1;
+                    n += 1;
+                    Ok(true)
+                },
             )
-            .map_err(|e| self.err("reading the audit log", e))?;
-        let rows = stmt
-            .query_map([], read_row)
-            .map_err(|e| self.err("reading the audit log", e))?;
-        let (mut prev, mut expected_id, mut n) = (GENESIS.to_string(), 1i64, 0u64);
-        for row in rows {
-            let row = match row {
-                Ok(r) => r,
-                Err(e) => {
-                    return Ok(Err(ChainBreak {
-                        id: expected_id,
-                        reason: format!("unreadable row: {e}"),
-                    }));
-                }
-            };
-            if let Some(reason) = broken(&row, expected_id, &prev) {
-                return Ok(Err(ChainBreak { id: row.id, reason }));
-            }
-            prev = row.row_hash;
-            expected_id += 1;
-            n += 1;
-        }
-        Ok(Ok(n))
+        })?;
+        Ok(broke.map_or(Ok(n), Err))
     }
 }
 
@@ -143,61 +143,58 @@ fn row_hash(id: i64, event: &AuditEvent, prev_hash: &str) -> String {
 }
 
 fn insert(
-    tx: &Connection,
+    tx: &mut dyn Sql,
     id: i64,
     e: &AuditEvent,
     prev: &str,
     row_hash: &str,
-) -> rusqlite::Result<usize> {
+) -> Result<u64, String> {
     let call = e
         .call
         .as_ref()
         .map(|c| serde_json::to_string(c).expect("call records serialize"));
-    tx.prepare_cached(
+    tx.execute(
         "INSERT INTO audit_log (id, request_id, at, document, state, code, inputs_fingerprint,
             playbook_logic_hash, call_json, prev_hash, row_hash)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-    )?
-    .execute(params![
-        id,
-        e.request_id,
-        e.at,
-        e.document,
-        e.state.as_str(),
-        e.code,
-        e.inputs_fingerprint,
-        e.playbook_logic_hash,
-        call,
-        prev,
-        row_hash
-    ])
+        vals![
+            id,
+            &e.request_id,
+            &e.at,
+            &e.document,
+            e.state.as_str(),
+            e.code.as_deref(),
+            e.inputs_fingerprint.as_deref(),
+            e.playbook_logic_hash.as_deref(),
+            call,
+            prev,
+            row_hash
+        ],
+    )
 }
 
-fn read_row(r: &rusqlite::Row) -> rusqlite::Result<AuditRow> {
-    let state: String = r.get(4)?;
+fn read_row(r: &Row) -> Result<AuditRow, String> {
+    let state = r.text(4)?;
     let state: AuditState = serde_json::from_value(serde_json::Value::String(state.clone()))
-        .map_err(|_| rusqlite::Error::InvalidColumnType(4, state, rusqlite::types::Type::Text))?;
-    let call: Option<String> = r.get(8)?;
-    let call: Option<CallRecord> = match call {
-        Some(c) => Some(serde_json::from_str(&c).map_err(|e| {
-            rusqlite::Error::FromSqlConversionFailure(8, rusqlite::types::Type::Text, Box::new(e))
-        })?),
+        .map_err(|_| format!("unknown state `{state}`"))?;
+    let call: Option<CallRecord> = match r.opt_text(8)? {
+        Some(c) => Some(serde_json::from_str(&c).map_err(|e| format!("call_json: {e}"))?),
         None => None,
     };
     Ok(AuditRow {
-        id: r.get(0)?,
+        id: r.int(0)?,
         event: AuditEvent {
-            request_id: r.get(1)?,
-            at: r.get(2)?,
-            document: r.get(3)?,
+            request_id: r.text(1)?,
+            at: r.text(2)?,
+            document: r.text(3)?,
             state,
-            code: r.get(5)?,
-            inputs_fingerprint: r.get(6)?,
-            playbook_logic_hash: r.get(7)?,
+            code: r.opt_text(5)?,
+            inputs_fingerprint: r.opt_text(6)?,
+            playbook_logic_hash: r.opt_text(7)?,
             call,
         },
-        prev_hash: r.get(9)?,
-        row_hash: r.get(10)?,
+        prev_hash: r.text(9)?,
+        row_hash: r.text(10)?,
     })
 }
 
