@@ -667,7 +667,12 @@ fn two_checks_writing_the_same_store_at_once_both_succeed() {
     let (a, b) = (spawn("nda_review.ai.md"), spawn("msa_review.ai.md"));
     let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
     for o in [&a, &b] {
-        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(o));
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "exit {:?}: {}",
+            o.status.code(),
+            stderr(o)
+        );
         json(o);
     }
     let h = stdout(&ws.run(&["history"]));

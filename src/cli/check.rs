@@ -350,7 +350,7 @@ fn search(dir: &Path, locked: bool) -> Result<Vec<PathBuf>, CliError> {
     let mut builder = globset::GlobSetBuilder::new();
     for g in &cfg.include {
         builder
-            .add(globset::Glob::new(&g).map_err(|e| CliError(format!("include glob `{g}`: {e}")))?);
+            .add(globset::Glob::new(g).map_err(|e| CliError(format!("include glob `{g}`: {e}")))?);
     }
     let set = builder.build()?;
     let documents = |git_ignore: bool| -> Vec<PathBuf> {

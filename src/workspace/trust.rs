@@ -121,7 +121,6 @@ impl Policy {
         let max_runs = max_runs.filter(|_| keep("evaluator.max_runs", true));
         let canary = raw.evaluator.canary;
         let telemetry = raw.telemetry.clone();
-        let mut notices = notices;
         let mut weaker = |key: &str, why: &str| {
             notices.push(format!("ignored {key} from {file}: {why}"));
         };
