@@ -129,9 +129,20 @@ impl Store {
         conn.busy_timeout(BUSY_TIMEOUT)
             .map_err(|e| fail("setting busy timeout", e))?;
         // The first read of the file: a non-database fails here, before we write anything.
-        let version = user_version(&conn).map_err(|e| fail("reading schema version", e))?;
-        refuse_newer(&label, version)?;
-        refuse_foreign_schema(&conn, &label, version)?;
+        // The version and the schema are read in one read transaction, so a migration
+        // another process commits in between is never seen half (a newer table under an
+        // older version number would look like a foreign definition).
+        conn.execute_batch("BEGIN")
+            .map_err(|e| fail("reading schema version", e))?;
+        let checked = user_version(&conn)
+            .map_err(|e| fail("reading schema version", e))
+            .and_then(|version| {
+                refuse_newer(&label, version)?;
+                refuse_foreign_schema(&conn, &label, version)?;
+                Ok(version)
+            });
+        let _ = conn.execute_batch("COMMIT");
+        let version = checked?;
         if wal {
             // Switching journal mode can report "locked" without consulting the busy
             // handler while another connection is opening the same fresh file; retry.
