@@ -657,7 +657,13 @@ async fn utf8_positions_and_playbook_diagnostics_in_process() {
     let c = LspClient::over(client_read, client_write);
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
-    let init = initialize(&c, &root, json!({"onSave": "off"}), &["utf-8", "utf-16"]).await;
+    let init = initialize(
+        &c,
+        &root,
+        json!({"onSave": "off", "allowedPlaybooks": [root.join("custom.json")]}),
+        &["utf-8", "utf-16"],
+    )
+    .await;
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
 
     let text = "Résumé — naïve: the clause is compliant.\n";
