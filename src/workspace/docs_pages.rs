@@ -31,12 +31,14 @@ impl DocPagesCache {
     pub fn pages(&self, playbook: &LoadedPlaybook) -> Arc<DocPages> {
         self.0
             .entry(playbook.logic_hash.clone())
+                // Twelve hex digits tell a user's playbook versions apart in their own
+                // folder and keep each diagnostic's page link short.
             .or_insert_with(|| {
                 let key: String = playbook
                     .logic_hash
                     .trim_start_matches("sha256:")
                     .chars()
-                    .take(16)
+                    .take(12)
                     .collect();
                 let pages = match private_dir() {
                     Ok(base) => write_pages(&base.join(key), playbook),
