@@ -31,8 +31,8 @@ impl DocPagesCache {
     pub fn pages(&self, playbook: &LoadedPlaybook) -> Arc<DocPages> {
         self.0
             .entry(playbook.logic_hash.clone())
-                // Twelve hex digits tell a user's playbook versions apart in their own
-                // folder and keep each diagnostic's page link short.
+            // Twelve hex digits tell a user's playbook versions apart in their own
+            // folder and keep each diagnostic's page link short.
             .or_insert_with(|| {
                 let key: String = playbook
                     .logic_hash
