@@ -299,7 +299,7 @@ fn only_the_user_puts_text_in_traces_and_chooses_where_they_go() {
         "OTEL_EXPORTER_OTLP_ENDPOINT",
         format!("{}/", receiver.base_url),
     );
-    run(&[endpoint.clone()]);
+    run(std::slice::from_ref(&endpoint));
     let spans = receiver.spans();
     assert_eq!(root(&spans).name, "check");
     assert!(attr(root(&spans), "byop.input.preview").is_none());

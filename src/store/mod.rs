@@ -138,11 +138,10 @@ impl Store {
             .map_err(|e| fail("reading schema version", e))
             .and_then(|version| {
                 refuse_newer(&label, version)?;
-                refuse_foreign_schema(&conn, &label, version)?;
-                Ok(version)
+                refuse_foreign_schema(&conn, &label, version)
             });
         let _ = conn.execute_batch("COMMIT");
-        let version = checked?;
+        checked?;
         if wal {
             // Switching journal mode can report "locked" without consulting the busy
             // handler while another connection is opening the same fresh file; retry.
