@@ -44,7 +44,7 @@ pub fn apply(check: &str, text: &str, inp: &Inputs) -> RuleOutcome {
         as_of: inp.as_of,
         today: Some("2026-01-01"),
         allowed_origins: &inp.allowed,
-        source_layout: None,
+        source_companion: None,
     });
     pb.compiled[i]
         .as_ref()

@@ -48,8 +48,9 @@ pub struct RuleContext<'a> {
     /// The evaluation time, against which evidence freshness (`ttl_seconds`) is judged;
     /// `None` leaves freshness unjudged (the runner always sets it).
     pub now: Option<jiff::Timestamp>,
-    /// The body's layout as the document built it (`None`: built here on first use).
-    layout: Option<&'a crate::engine::document::Layout>,
+    /// The document whose layout this is (`None`: the layout is built here on first use).
+    /// Its layout is built only when a rule asks for it.
+    document: Option<&'a crate::engine::document::Document>,
     own_layout: std::cell::OnceCell<crate::engine::document::Layout>,
     /// The source companion indexed once for every grounding check of a run.
     grounding: std::cell::OnceCell<Option<crate::engine::grounding::Source<'a>>>,
@@ -73,8 +74,17 @@ pub struct Companions<'a> {
     pub today: Option<&'a str>,
     /// `byop.toml` `evidence.allowed_origins`.
     pub allowed_origins: &'a [String],
-    /// The source companion's layout, shared by the documents that name it.
-    pub source_layout: Option<&'a crate::engine::document::Layout>,
+    /// The source companion itself, whose layout (built on first use) every document
+    /// naming it shares.
+    pub source_companion: Option<&'a crate::engine::document::Companion>,
+}
+
+impl<'a> Companions<'a> {
+    /// The source companion's layout, built the first time any document asks.
+    pub fn source_layout(&self) -> Option<&'a crate::engine::document::Layout> {
+        self.source_companion
+            .map(crate::engine::document::Companion::layout)
+    }
 }
 
 impl<'a> RuleContext<'a> {
@@ -85,7 +95,7 @@ impl<'a> RuleContext<'a> {
             prose: ProseMap::new(text, body),
             companions: Companions::default(),
             now: None,
-            layout: None,
+            document: None,
             own_layout: std::cell::OnceCell::new(),
             grounding: std::cell::OnceCell::new(),
         }
@@ -97,16 +107,16 @@ impl<'a> RuleContext<'a> {
         self
     }
 
-    /// Use the layout the document already built (the runner passes `Document::layout`).
-    pub fn with_layout(mut self, layout: &'a crate::engine::document::Layout) -> Self {
-        self.layout = Some(layout);
+    /// Take the layout from `document` (built there once per version, on first use).
+    pub fn with_document(mut self, document: &'a crate::engine::document::Document) -> Self {
+        self.document = Some(document);
         self
     }
 
     /// The body's layout: the document's, or built once here from the text as markdown.
     pub fn layout(&self) -> &crate::engine::document::Layout {
-        match self.layout {
-            Some(l) => l,
+        match self.document {
+            Some(d) => d.layout(),
             None => self
                 .own_layout
                 .get_or_init(|| crate::engine::document::Layout::markdown(self.text, self.body)),

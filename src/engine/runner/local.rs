@@ -36,7 +36,7 @@ impl<'a> Prepared<'a> {
     pub fn new(playbook: &LoadedPlaybook, doc: &'a Document) -> Self {
         let today = today_utc();
         let cx = RuleContext::new(&doc.text, doc.body)
-            .with_layout(doc.layout())
+            .with_document(doc)
             .with_companions(Companions {
                 source: doc.source.as_ref().map(Companion::text),
                 prompt: doc.prompt.as_ref().map(Companion::text),
@@ -45,7 +45,7 @@ impl<'a> Prepared<'a> {
                 as_of: doc.front_matter.as_of.as_deref(),
                 today: Some(&today),
                 allowed_origins: &doc.allowed_origins,
-                source_layout: doc.source.as_ref().map(Companion::layout),
+                source_companion: doc.source.as_ref(),
             })
             .at(jiff::Timestamp::now());
         let outcomes = playbook
