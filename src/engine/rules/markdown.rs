@@ -2,6 +2,7 @@
 //! material (the AI quoting a contract, not asserting), where sentences end,
 //! and which lines are headings.
 
+use crate::engine::document::layout::{is_abbreviation, line_opens_block};
 use std::sync::OnceLock;
 
 /// Regions of the body that are quotation, block quote or code; and, built on first use,
@@ -131,7 +132,7 @@ impl Bounds {
                 continue;
             }
             if bytes[p] == b'\n' {
-                let next_breaks = p + 1 < hi && line_breaks_sentence(text, p + 1, hi);
+                let next_breaks = p + 1 < hi && line_opens_block(text, p + 1, hi);
                 if p + 1 >= hi || bytes[p + 1] == b'\n' || next_breaks {
                     b.ends.push((p, p));
                 }
@@ -162,7 +163,7 @@ fn is_end(text: &str, i: usize, hi: usize) -> bool {
     let bytes = text.as_bytes();
     matches!(bytes[i], b'.' | b'!' | b'?' | b';')
         && (i + 1 >= hi || bytes[i + 1].is_ascii_whitespace())
-        && !abbreviation_before(text, i)
+        && !is_abbreviation(text, i)
 }
 
 /// Quoted spans within one line: "…", “…”, `…`. Straight quotes pair in order.
@@ -192,7 +193,7 @@ pub fn sentence_bounds(text: &str, lo: usize, hi: usize, pos: usize) -> (usize, 
     while start > lo {
         let prev = start - 1;
         if bytes[prev] == b'\n'
-            && (line_breaks_sentence(text, start, hi) || (prev > lo && bytes[prev - 1] == b'\n'))
+            && (line_opens_block(text, start, hi) || (prev > lo && bytes[prev - 1] == b'\n'))
         {
             break;
         }
@@ -208,52 +209,13 @@ pub fn sentence_bounds(text: &str, lo: usize, hi: usize, pos: usize) -> (usize, 
             break;
         }
         if bytes[end] == b'\n'
-            && (end + 1 >= hi || bytes[end + 1] == b'\n' || line_breaks_sentence(text, end + 1, hi))
+            && (end + 1 >= hi || bytes[end + 1] == b'\n' || line_opens_block(text, end + 1, hi))
         {
             break;
         }
         end += 1;
     }
     (start, end)
-}
-
-/// Does the line starting at `at` open a new block (heading, list item, table row)?
-fn line_breaks_sentence(text: &str, at: usize, hi: usize) -> bool {
-    let rest = text[at..hi].trim_start_matches([' ', '\t']).as_bytes();
-    // An enumerator of at most 3 alphanumerics before `.` or `)`: only the first 4 bytes
-    // matter (reading further made 100 000 short lines quadratic).
-    let head = &rest[..rest.len().min(4)];
-    rest.first()
-        .is_some_and(|c| matches!(c, b'#' | b'-' | b'*' | b'+' | b'|' | b'>'))
-        || head
-            .iter()
-            .position(|&c| c == b'.' || c == b')')
-            .is_some_and(|n| n > 0 && head[..n].iter().all(u8::is_ascii_alphanumeric))
-}
-
-/// "e.g." / "i.e." / "Sec." must not end a sentence.
-fn abbreviation_before(text: &str, dot: usize) -> bool {
-    let before = &text[..dot];
-    let word = before
-        .rsplit(|c: char| c.is_whitespace() || c == '(')
-        .next()
-        .unwrap_or("");
-    matches!(
-        word.to_ascii_lowercase().as_str(),
-        "e.g"
-            | "i.e"
-            | "etc"
-            | "vs"
-            | "sec"
-            | "no"
-            | "art"
-            | "para"
-            | "inc"
-            | "ltd"
-            | "co"
-            | "u.s"
-            | "cf"
-    ) || (word.len() == 1 && word.chars().all(|c| c.is_ascii_alphabetic()))
 }
 
 /// Is the line containing byte `pos` a markdown heading or a line that is all bold?

@@ -30,7 +30,7 @@ mod sentences;
 mod tests;
 
 pub use numbering::{Numbering, read_numbering};
-pub use sentences::{is_abbreviation, split_sentences};
+pub use sentences::{is_abbreviation, line_opens_block, split_sentences};
 
 /// A byte range `start..end` in the whole document.
 pub type Span = (usize, usize);

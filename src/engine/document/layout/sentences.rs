@@ -52,7 +52,7 @@ fn push_trimmed(text: &str, (s, e): Span, out: &mut Vec<Span>) {
 }
 
 /// Does the line starting at `at` open a new block (heading, list item, table row, quote)?
-fn line_opens_block(text: &str, at: usize, hi: usize) -> bool {
+pub fn line_opens_block(text: &str, at: usize, hi: usize) -> bool {
     let rest = text[at..hi].trim_start_matches([' ', '\t']).as_bytes();
     // An enumerator of at most 3 alphanumerics before `.` or `)`: only the first 4 bytes
     // matter, so 100 000 short lines stay linear.
