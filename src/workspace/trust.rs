@@ -14,6 +14,8 @@ use std::sync::Arc;
 
 use super::config::{Config, DEFAULT_DB, DEFAULT_INCLUDE, EvaluatorSection, FILE_NAME};
 use crate::engine::playbook;
+use crate::engine::runner::DEFAULT_MAX_RUNS;
+use crate::model::Mode;
 
 /// `BYOP_LOCKED=1`: locked mode from the environment.
 pub const LOCKED_ENV: &str = "BYOP_LOCKED";
@@ -70,95 +72,79 @@ pub struct Policy {
     pub notices: Vec<String>,
 }
 
-/// The default runs in full mode, and the default most runs (see the runner).
-const DEFAULT_RUNS: u32 = 3;
-const DEFAULT_MAX_RUNS: u32 = 7;
-
 impl Policy {
     pub fn new(config: Arc<Config>, locked: bool) -> Policy {
-        let raw = config.raw().clone();
-        let file = config
-            .path
-            .as_ref()
-            .map_or_else(|| FILE_NAME.to_string(), |p| p.display().to_string());
+        let raw = config.raw();
+        let ev = &raw.evaluator;
+        let file = label(&config);
         let mut notices = Vec::new();
         let mut ignore = |key: &str, why: &str| {
             notices.push(format!("ignored {key} from {file}: {why}"));
         };
-        const LOCKED: &str =
-            "locked mode (the workspace may not choose the rules a gate judges it by)";
-        let mut keep = |key: &str, present: bool| -> bool {
-            if present && locked {
-                ignore(key, LOCKED);
-            }
-            !locked
-        };
-        let playbook = raw
-            .playbook
-            .clone()
-            .filter(|_| keep("playbook", raw.playbook.is_some()));
-        keep("allowed_playbooks", raw.allowed_playbooks.is_some());
-        let include = raw
-            .include
-            .clone()
-            .filter(|_| keep("include", raw.include.is_some()))
-            .unwrap_or_else(|| DEFAULT_INCLUDE.iter().map(|s| s.to_string()).collect());
-        let origins = raw.evidence.allowed_origins.clone();
-        let allowed_origins = origins
-            .filter(|_| {
-                keep(
-                    "evidence.allowed_origins",
-                    raw.evidence.allowed_origins.is_some(),
-                )
-            })
-            .unwrap_or_default();
-        let mut ev = raw.evaluator.clone();
-        ev.provider = ev.provider.filter(|_| keep("evaluator.provider", true));
-        ev.model = ev.model.take().filter(|_| keep("evaluator.model", true));
-        let at_least = |v: Option<u32>, min: u32| v.filter(|n| *n >= min);
-        let (runs, max_runs) = (raw.evaluator.runs, raw.evaluator.max_runs);
-        let runs = runs.filter(|_| keep("evaluator.runs", true));
-        let max_runs = max_runs.filter(|_| keep("evaluator.max_runs", true));
-        let canary = raw.evaluator.canary;
-        let telemetry = raw.telemetry.clone();
-        let mut weaker = |key: &str, why: &str| {
-            notices.push(format!("ignored {key} from {file}: {why}"));
-        };
-        if runs.is_some() && at_least(runs, DEFAULT_RUNS).is_none() {
-            weaker(
-                "evaluator.runs",
-                "fewer runs than the default would weaken the checks; only you may choose that (--runs)",
+        // Locked mode: every key that chooses the rules a gate judges by is ignored.
+        let chooses_rules = [
+            ("playbook", raw.playbook.is_some()),
+            ("allowed_playbooks", raw.allowed_playbooks.is_some()),
+            ("include", raw.include.is_some()),
+            (
+                "evidence.allowed_origins",
+                raw.evidence.allowed_origins.is_some(),
+            ),
+            ("evaluator.provider", ev.provider.is_some()),
+            ("evaluator.model", ev.model.is_some()),
+            ("evaluator.runs", ev.runs.is_some()),
+            ("evaluator.max_runs", ev.max_runs.is_some()),
+        ];
+        for (key, _) in chooses_rules.iter().filter(|(_, set)| locked && *set) {
+            ignore(
+                key,
+                "locked mode (the workspace may not choose the rules a gate judges it by)",
             );
         }
-        if max_runs.is_some() && at_least(max_runs, DEFAULT_MAX_RUNS).is_none() {
-            weaker(
-                "evaluator.max_runs",
-                "fewer runs than the default would weaken the checks; only you may choose that (--max-runs)",
-            );
+        let unlocked = |v: Option<u32>| v.filter(|_| !locked);
+        let (runs, max_runs) = (unlocked(ev.runs), unlocked(ev.max_runs));
+        // Stricter only: more runs, canaries on, no document text in traces.
+        let fewer = "fewer runs than the default would weaken the checks; only you may choose that";
+        if runs.is_some_and(|n| n < Mode::Full.runs()) {
+            ignore("evaluator.runs", &format!("{fewer} (--runs)"));
         }
-        if canary == Some(false) {
-            weaker(
+        if max_runs.is_some_and(|n| n < DEFAULT_MAX_RUNS) {
+            ignore("evaluator.max_runs", &format!("{fewer} (--max-runs)"));
+        }
+        if ev.canary == Some(false) {
+            ignore(
                 "evaluator.canary = false",
                 "only you may switch canaries off (--no-canary, or the editor setting byop.canary)",
             );
         }
-        if telemetry.include_text == Some(true) {
-            weaker(
+        if raw.telemetry.include_text == Some(true) {
+            ignore(
                 "telemetry.include_text",
                 "only you may put document text in traces (--otlp-include-text or BYOP_OTLP_INCLUDE_TEXT=1)",
             );
         }
-        ev.runs = None;
-        ev.max_runs = None;
-        ev.canary = None;
+        let evaluator = EvaluatorSection {
+            provider: ev.provider.filter(|_| !locked),
+            model: ev.model.clone().filter(|_| !locked),
+            runs: None,
+            max_runs: None,
+            canary: None,
+            ..ev.clone()
+        };
         Policy {
-            playbook: playbook.map(|p| (p, config.root.clone())),
-            include,
-            allowed_origins,
-            canary: canary.filter(|c| *c),
-            runs: at_least(runs, DEFAULT_RUNS),
-            max_runs: at_least(max_runs, DEFAULT_MAX_RUNS),
-            evaluator: ev,
+            playbook: (raw.playbook.clone())
+                .filter(|_| !locked)
+                .map(|p| (p, config.root.clone())),
+            include: (raw.include.clone())
+                .filter(|_| !locked)
+                .unwrap_or_else(|| DEFAULT_INCLUDE.iter().map(|s| s.to_string()).collect()),
+            allowed_origins: (raw.evidence.allowed_origins.clone())
+                .filter(|_| !locked)
+                .unwrap_or_default(),
+            canary: ev.canary.filter(|c| *c),
+            runs: runs.filter(|n| *n >= Mode::Full.runs()),
+            max_runs: max_runs.filter(|n| *n >= DEFAULT_MAX_RUNS),
+            evaluator,
             notices,
             config,
             locked,
@@ -179,10 +165,7 @@ impl Policy {
 
     /// The `byop.toml` file, for messages.
     pub fn file_label(&self) -> String {
-        self.config
-            .path
-            .as_ref()
-            .map_or_else(|| FILE_NAME.to_string(), |p| p.display().to_string())
+        label(&self.config)
     }
 
     /// The telemetry endpoint the workspace names (compared with the user's, never used
@@ -259,6 +242,14 @@ impl Policy {
             self.file_label()
         ))
     }
+}
+
+/// The `byop.toml` a config came from, for messages.
+fn label(config: &Config) -> String {
+    config
+        .path
+        .as_ref()
+        .map_or_else(|| FILE_NAME.to_string(), |p| p.display().to_string())
 }
 
 /// `path` (which need not exist yet) stays inside `root` once the part of it that exists
@@ -392,8 +383,6 @@ mod tests {
         let (d, p) = policy("db = \"state/x.db\"\n", false);
         assert_eq!(p.db_path().unwrap(), d.path().join("state/x.db"));
         std::fs::write(d.path().join("notes.txt"), "").unwrap();
-        let (_e, p) = policy("db = \"notes.txt\"\n", false);
-        let _ = p;
         let p = Policy::new(
             Arc::new(Config::parse("db = \"notes.txt\"\n", &d.path().join(FILE_NAME)).unwrap()),
             false,
