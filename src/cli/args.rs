@@ -214,12 +214,8 @@ pub struct CheckArgs {
     /// With `--fix`: print the changes as a unified diff instead of writing them.
     #[arg(long, requires = "fix")]
     pub dry_run: bool,
-    /// Export a trace of every evaluation to this OTLP/HTTP endpoint (`/v1/traces` appended).
-    #[arg(long, value_name = "URL")]
-    pub otlp_endpoint: Option<String>,
-    /// Put a 200-character preview of each document in its trace (also BYOP_OTLP_INCLUDE_TEXT=1).
-    #[arg(long)]
-    pub otlp_include_text: bool,
+    #[command(flatten)]
+    pub otlp: OtlpFlags,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -244,12 +240,8 @@ pub struct RepairArgs {
     pub evaluator: EvaluatorFlags,
     #[command(flatten)]
     pub trust: TrustFlags,
-    /// Export the repair's trace to this OTLP/HTTP endpoint (`/v1/traces` appended).
-    #[arg(long, value_name = "URL")]
-    pub otlp_endpoint: Option<String>,
-    /// Put a 200-character preview of the document in the trace.
-    #[arg(long)]
-    pub otlp_include_text: bool,
+    #[command(flatten)]
+    pub otlp: OtlpFlags,
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -400,6 +392,20 @@ pub struct EvaluatorFlags {
     /// Send the key to the `evaluator.base_url` of a workspace byop.toml.
     #[arg(long, env = "BYOP_TRUST_WORKSPACE_EVALUATOR")]
     pub trust_workspace_evaluator: bool,
+}
+
+/// Where traces go and whether they hold text: the user's choice only (a workspace
+/// `byop.toml` may name the same endpoint, never another).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct OtlpFlags {
+    /// Export a trace of every evaluation to this OTLP/HTTP endpoint (`/v1/traces`
+    /// appended; also OTEL_EXPORTER_OTLP_ENDPOINT).
+    #[arg(long = "otlp-endpoint", value_name = "URL")]
+    pub endpoint: Option<String>,
+    /// Put a 200-character preview of each document in its trace (also
+    /// BYOP_OTLP_INCLUDE_TEXT=1).
+    #[arg(long = "otlp-include-text")]
+    pub include_text: bool,
 }
 
 /// Who may choose the rules: the same flags on every command that judges a document.

@@ -25,11 +25,7 @@ struct Job {
 pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
     let cwd = std::env::current_dir()?;
     let workspace = super::workspace_policy(&args.trust)?;
-    super::start_telemetry(
-        args.otlp_endpoint.as_deref(),
-        args.otlp_include_text,
-        &workspace,
-    )?;
+    super::start_telemetry(&args.otlp, &workspace)?;
     let files = expand(&args.files, workspace.locked)?;
     if files.is_empty() {
         return Err(CliError(
@@ -55,6 +51,13 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
         .map_err(|(_, e)| e)?;
     let evaluated = evaluate_all(&args, &workspace, evaluator, &store, &jobs).await?;
     let (reports, rendered) = save_all_rendering(&args, &store, &jobs, evaluated)?;
+    // The working folder's ignored keys were said at the start; the first other notice now.
+    if let Some(n) = reports
+        .iter()
+        .find_map(|r| r.notices.iter().find(|n| !workspace.notices.contains(n)))
+    {
+        crate::render::terminal::notice(n);
+    }
     if let Some(n) = store.integrity_notice() {
         crate::render::terminal::notice(&n);
     }
@@ -264,14 +267,6 @@ fn save_all_rendering(
         .collect::<Result<Vec<_>, _>>()?
         .into_iter()
         .unzip();
-    // The workspace's ignored keys were said at the start; the first other notice now.
-    let said = |n: &&String| n.starts_with("ignored ") && n.contains(" from ");
-    if let Some(n) = reports
-        .iter()
-        .find_map(|r| r.notices.iter().find(|n| !said(n)))
-    {
-        crate::render::terminal::notice(n);
-    }
     if args.save_baseline {
         for (job, id) in jobs.iter().zip(&stored) {
             store.save_baseline(&job.doc_key, id)?;

@@ -96,15 +96,14 @@ fn run(cli: Cli) -> Result<u8, CliError> {
 /// name the same one). An endpoint that is not an http(s) URL is an error; an unreachable
 /// one only a notice at exit.
 fn start_telemetry(
-    flag: Option<&str>,
-    include_text: bool,
+    flags: &args::OtlpFlags,
     policy: &crate::workspace::trust::Policy,
 ) -> Result<(), CliError> {
     use crate::workspace::telemetry;
     let env = |name: &str| std::env::var(name).ok();
     let user = telemetry::UserTelemetry {
-        endpoint: flag,
-        include_text,
+        endpoint: flags.endpoint.as_deref(),
+        include_text: flags.include_text,
     };
     let (settings, notice) = telemetry::settings(user, &env, policy);
     if let Some(n) = notice {
@@ -123,12 +122,12 @@ fn workspace_policy(flags: &TrustFlags) -> Result<crate::workspace::trust::Polic
     let env = |n: &str| std::env::var(n).ok();
     let lock = trust::lock(flags.locked_flag(), &env);
     if let Some(n) = &lock.notice {
-        eprintln!("byop: {n}");
+        crate::render::terminal::notice(n);
     }
     let config = crate::workspace::Config::discover(&std::env::current_dir()?)?;
     let policy = trust::Policy::new(std::sync::Arc::new(config), lock.on);
     for n in &policy.notices {
-        eprintln!("byop: {n}");
+        crate::render::terminal::notice(n);
     }
     Ok(policy)
 }

@@ -19,11 +19,7 @@ use crate::workspace::repair::repair_and_save;
 pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
     let cwd = std::env::current_dir()?;
     let workspace = super::workspace_policy(&args.trust)?;
-    super::start_telemetry(
-        args.otlp_endpoint.as_deref(),
-        args.otlp_include_text,
-        &workspace,
-    )?;
+    super::start_telemetry(&args.otlp, &workspace)?;
     let db = super::output::db_location(args.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
     let key = doc_key(&args.file);

@@ -5,6 +5,7 @@
 //! `\u00NN` sequences (valid inside JSON strings too); newline and tab stay.
 
 use std::borrow::Cow;
+use std::fmt::Write;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -21,10 +22,10 @@ pub fn escape(s: &str) -> Cow<'_, str> {
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if !is_control(c) {
-            out.push(c);
+        if is_control(c) {
+            let _ = write!(out, "\\u{:04x}", c as u32);
         } else {
-            out.push_str(&format!("\\u{:04x}", c as u32));
+            out.push(c);
         }
     }
     Cow::Owned(out)
