@@ -15,15 +15,8 @@ const CHECK: &str = "certainty_language";
 /// Cue slots in the prompt companion; the review itself is the example's.
 fn workspace() -> Ws {
     let ws = Ws::new();
-    let review = std::fs::read_to_string(ws.path("nda_review.ai.md")).unwrap();
-    let review = review.replace("prompt: nda_review.prompt.txt", "prompt: audit.prompt.txt");
-    ws.write("audit.ai.md", &review);
-    ws.write(
-        "audit.prompt.txt",
+    ws.audit_inputs(
         "I am {{cue:author}} acting for {{cue:client}}. Please {{cue:review_word}} this NDA before we sign.",
-    );
-    ws.write(
-        "cues.json",
         r#"{"include_builtin": false, "cues": [
             {"name": "seniority", "slot": "author", "control": "a junior associate", "treatment": ["a senior partner"]},
             {"name": "client_name", "slot": "client", "control": "Michael Thompson", "treatment": ["Emily Thompson"]},

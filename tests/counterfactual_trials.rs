@@ -15,15 +15,8 @@ const CHECK: &str = "certainty_language";
 
 fn workspace() -> Ws {
     let ws = Ws::new();
-    let review = std::fs::read_to_string(ws.path("nda_review.ai.md")).unwrap();
-    let review = review.replace("prompt: nda_review.prompt.txt", "prompt: audit.prompt.txt");
-    ws.write("audit.ai.md", &review);
-    ws.write(
-        "audit.prompt.txt",
+    ws.audit_inputs(
         "I am {{cue:author}}. Please {{cue:review_word}} this NDA before we sign.",
-    );
-    ws.write(
-        "cues.json",
         r#"{"include_builtin": false,
             "detector_rates": {"certainty_language": {"alpha": 0.1, "beta": 0.2, "source": "hand labels, test set"}},
             "cues": [

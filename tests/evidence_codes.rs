@@ -323,14 +323,7 @@ async fn the_language_server_publishes_lc005_on_a_refusal() {
         ],
         &root,
     );
-    c.request(
-        "initialize",
-        json!({"processId": null, "rootUri": format!("file://{}", root.display()),
-               "initializationOptions": {"onSave": "off"},
-               "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": true}}}}),
-    )
-    .await;
-    c.notify("initialized", json!({})).await;
+    c.initialize_at(&root).await;
     c.notify(
         "textDocument/didOpen",
         json!({"textDocument": {"uri": uri, "languageId": "markdown", "version": 1, "text": text}}),

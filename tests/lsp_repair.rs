@@ -208,14 +208,7 @@ async fn repair_is_offered_on_a_coded_check_over_the_real_protocol() {
         ],
         &root,
     );
-    c.request(
-        "initialize",
-        json!({"processId": null, "rootUri": format!("file://{}", root.display()),
-               "initializationOptions": {"onSave": "off"},
-               "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": true}}}}),
-    )
-    .await;
-    c.notify("initialized", json!({})).await;
+    c.initialize_at(&root).await;
     let uri = format!(
         "file://{}",
         root.join("variants/v1_naive/school_pickup.md").display()

@@ -42,13 +42,7 @@ async fn a_failing_plan_gets_diagnostics_and_its_validation_is_exported() {
     )
     .unwrap();
     let text = example("variants/v1_naive/school_pickup.md");
-    c.request(
-        "initialize",
-        json!({"processId": null, "rootUri": uri_of(&root), "initializationOptions": {"onSave": "off"},
-               "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": true}}}}),
-    )
-    .await;
-    c.notify("initialized", json!({})).await;
+    c.initialize_at(&root).await;
     let uri = uri_of(&root.join("variants/v1_naive/school_pickup.md"));
     let from = c.len();
     c.notify(

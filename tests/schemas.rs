@@ -64,15 +64,8 @@ fn reports_from_the_binary_validate_against_the_report_schema() {
 fn a_counterfactual_audit_and_its_trials_validate_against_their_schema() {
     let v = schema("counterfactual.schema.json");
     let ws = Ws::new();
-    let review = std::fs::read_to_string(ws.path("nda_review.ai.md")).unwrap();
-    let review = review.replace("prompt: nda_review.prompt.txt", "prompt: audit.prompt.txt");
-    ws.write("audit.ai.md", &review);
-    ws.write(
-        "audit.prompt.txt",
+    ws.audit_inputs(
         "I am {{cue:author}}. Please review this NDA.",
-    );
-    ws.write(
-        "cues.json",
         r#"{"include_builtin": false, "cues": [{"name": "seniority", "slot": "author", "control": "a junior associate", "treatment": ["a senior partner"]}]}"#,
     );
     let llm = FakeLlm::start_blocking(Script::always(vec![

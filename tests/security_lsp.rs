@@ -7,7 +7,7 @@ mod client;
 #[path = "support/fake_llm.rs"]
 mod fake_llm;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use client::{LspClient, range_text};
 use fake_llm::{FakeLlm, Script, Step};
@@ -48,17 +48,6 @@ impl Env {
     }
 }
 
-async fn start(c: &LspClient, root: &Path) {
-    c.request(
-        "initialize",
-        json!({"processId": null, "rootUri": format!("file://{}", root.display()),
-               "initializationOptions": {"onSave": "off"},
-               "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": true}}}}),
-    )
-    .await;
-    c.notify("initialized", json!({})).await;
-}
-
 async fn open(c: &LspClient, uri: &str, text: &str) {
     c.notify(
         "textDocument/didOpen",
@@ -95,7 +84,7 @@ async fn an_edited_document_is_never_shown_stable() {
     let env = Env::new();
     let llm = FakeLlm::start(Script::always(vec![Step::pass()])).await;
     let c = env.lsp(&llm);
-    start(&c, &env.root).await;
+    c.initialize_at(&env.root).await;
     let uri = env.uri("memo.ai.md");
     open(&c, &uri, MEMO).await;
     evaluate(&c, &uri, "full").await;
@@ -138,7 +127,7 @@ async fn a_stored_report_for_other_raw_text_is_placed_by_its_words() {
     let env = Env::new();
     let llm = FakeLlm::start(Script::always(vec![Step::fail_first_sentence()])).await;
     let c = env.lsp(&llm);
-    start(&c, &env.root).await;
+    c.initialize_at(&env.root).await;
     let crlf = MEMO.replace('\n', "\r\n");
     let first = env.uri("a.ai.md");
     open(&c, &first, &crlf).await;
@@ -204,7 +193,7 @@ async fn a_stored_report_from_another_users_byop_is_not_shown() {
         String::from_utf8_lossy(&o.stderr)
     );
     let c = env.lsp(&llm);
-    start(&c, &env.root).await;
+    c.initialize_at(&env.root).await;
     let uri = env.uri("memo.ai.md");
     let from = c.len();
     open(&c, &uri, MEMO).await;
@@ -223,7 +212,7 @@ async fn a_non_file_uri_gets_no_file_system_access() {
     std::fs::write(env.root.join("secret.txt"), "CONFIDENTIAL-TEXT").unwrap();
     let llm = FakeLlm::start(Script::always(vec![Step::pass()])).await;
     let c = env.lsp(&llm);
-    start(&c, &env.root).await;
+    c.initialize_at(&env.root).await;
     let uri = "http://host/x.ai.md";
     let target = env.root.join("secret.txt");
     let text = format!("---\nbyop:\n  source: {}\n---\n{MEMO}", target.display());

@@ -179,6 +179,19 @@ impl LspClient {
             .expect("response")
     }
 
+    /// `initialize` with `root` as the workspace (saving off, versioned diagnostics), then
+    /// `initialized`: the start every end-to-end session shares.
+    pub async fn initialize_at(&self, root: &std::path::Path) {
+        self.request(
+            "initialize",
+            json!({"processId": null, "rootUri": format!("file://{}", root.display()),
+                   "initializationOptions": {"onSave": "off"},
+                   "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": true}}}}),
+        )
+        .await;
+        self.notify("initialized", json!({})).await;
+    }
+
     pub async fn notify(&self, method: &str, params: Value) {
         write_frame(
             &self.writer,

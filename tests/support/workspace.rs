@@ -84,6 +84,17 @@ impl Ws {
     pub fn write(&self, name: &str, text: &str) {
         std::fs::write(self.path(name), text).unwrap();
     }
+
+    /// A counterfactual audit's inputs: `audit.ai.md` (the example NDA review) whose
+    /// prompt companion is `prompt` (with `{{cue:…}}` slots), and the cue catalog
+    /// `cues.json`.
+    pub fn audit_inputs(&self, prompt: &str, cues: &str) {
+        let review = std::fs::read_to_string(self.path("nda_review.ai.md")).unwrap();
+        let review = review.replace("prompt: nda_review.prompt.txt", "prompt: audit.prompt.txt");
+        self.write("audit.ai.md", &review);
+        self.write("audit.prompt.txt", prompt);
+        self.write("cues.json", cues);
+    }
 }
 
 /// A check's result in a `{"byop_report": …}` value.
