@@ -15,6 +15,9 @@ export interface ServerSettings {
   trustWorkspaceEvaluator?: boolean;
   logLevel?: string;
   playbook?: string;
+  canary?: boolean;
+  locked?: boolean;
+  allowedPlaybooks?: string[];
 }
 
 const ON_SAVE = ["off", "deterministic", "screening", "full"] as const;
@@ -49,5 +52,14 @@ export function serverSettings(get: SettingGetter): ServerSettings {
   if (logLevel) out.logLevel = logLevel;
   const playbook = nonEmptyString(get("playbook"));
   if (playbook) out.playbook = playbook;
+  for (const key of ["canary", "locked"] as const) {
+    const v = get(key);
+    if (typeof v === "boolean") out[key] = v;
+  }
+  const allowed = get("allowedPlaybooks");
+  if (Array.isArray(allowed)) {
+    const paths = allowed.map(nonEmptyString).filter((p): p is string => p !== undefined);
+    if (paths.length > 0) out.allowedPlaybooks = paths;
+  }
   return out;
 }

@@ -37,6 +37,15 @@ test("every setting is passed under its protocol name", () => {
   );
 });
 
+test("the trust settings are passed only as the server reads them", () => {
+  assert.deepEqual(from({ canary: false, locked: true, allowedPlaybooks: ["pb/a.json", " ", 3] }), {
+    canary: false,
+    locked: true,
+    allowedPlaybooks: ["pb/a.json"],
+  });
+  assert.deepEqual(from({ canary: "no", locked: null, allowedPlaybooks: [] }), {});
+});
+
 test("invalid values are dropped rather than sent", () => {
   assert.deepEqual(from({ onSave: "sometimes", provider: "bard", runs: 0, logLevel: "loud", trustWorkspaceEvaluator: "yes" }), {});
   assert.deepEqual(from({ runs: 2.5 }), {});
