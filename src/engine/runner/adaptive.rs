@@ -5,6 +5,7 @@
 //! `max_runs` (no further run could take its majority away), no result can reach that any
 //! more, or `max_runs` is reached.
 
+use crate::engine::aggregate::Split;
 use crate::evaluator::RunResult;
 use crate::model::Verdict;
 
@@ -25,10 +26,8 @@ pub fn more_runs(outcomes: &[Verdict], max_runs: u32) -> u32 {
     if done == 0 || done >= max_runs {
         return 0;
     }
-    let mut counts = [Verdict::Pass, Verdict::Fail, Verdict::Indeterminate]
-        .map(|v| outcomes.iter().filter(|&&o| o == v).count() as u32);
-    counts.sort_unstable_by(|a, b| b.cmp(a));
-    let leader = counts[0];
+    let split = Split::of(outcomes);
+    let leader = split.pass.max(split.fail).max(split.indeterminate);
     if leader == done {
         return 0; // unanimous
     }

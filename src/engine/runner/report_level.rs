@@ -6,38 +6,36 @@ use super::options::DriftReference;
 use crate::engine::aggregate;
 use crate::model::{Check, CheckResult, Mode, Status, Verdict};
 
-/// The checks the consistency score rests on: those the evaluator judged in two or more
-/// runs, at least one of which it answered. Local rules (one run each) and report-level
-/// checks are left out: they cannot disagree with themselves.
-pub(super) fn consistency_basis<'r>(
-    results: &'r [CheckResult],
-    checks: &[Check],
-) -> Vec<&'r CheckResult> {
+/// A check the evaluator judged in two or more runs (local rules run once and
+/// report-level checks are not judged: neither can disagree with itself).
+fn judged_repeatedly(r: &CheckResult, c: &Check) -> bool {
+    c.needs_evaluator() && !c.is_report_level() && r.raw_runs.len() > 1
+}
+
+/// The checks the consistency score rests on: those judged repeatedly, at least one of
+/// whose runs the evaluator answered.
+fn consistency_basis<'r>(results: &'r [CheckResult], checks: &[Check]) -> Vec<&'r CheckResult> {
     results
         .iter()
         .zip(checks)
-        .filter(|(r, c)| {
-            c.needs_evaluator()
-                && !c.is_report_level()
-                && r.raw_runs.len() > 1
-                && r.raw_runs.iter().any(|x| x.error.is_none())
-        })
+        .filter(|(r, c)| judged_repeatedly(r, c) && r.raw_runs.iter().any(|x| x.error.is_none()))
         .map(|(r, _)| r)
         .collect()
+}
+
+/// The severity-weighted mean of the per-check consistency of `basis`; `None` when empty.
+fn score_of(basis: &[&CheckResult]) -> Option<f64> {
+    let items: Vec<_> = basis
+        .iter()
+        .map(|c| (c.severity, c.per_check_consistency))
+        .collect();
+    (!items.is_empty()).then(|| aggregate::weighted_consistency(&items))
 }
 
 /// The consistency score: the severity-weighted mean of the per-check consistency of
 /// the checks in `consistency_basis`; `None` when there are none.
 pub(super) fn consistency_score(results: &[CheckResult], checks: &[Check]) -> Option<f64> {
-    let basis = consistency_basis(results, checks);
-    if basis.is_empty() {
-        return None;
-    }
-    let items: Vec<_> = basis
-        .iter()
-        .map(|c| (c.severity, c.per_check_consistency))
-        .collect();
-    Some(aggregate::weighted_consistency(&items))
+    score_of(&consistency_basis(results, checks))
 }
 
 /// `run_variance`: stability of the evaluator-backed checks across runs (no evaluator call).
@@ -49,18 +47,18 @@ pub(super) fn variance_result(
 ) -> CheckResult {
     let mut r = current.clone();
     r.raw_runs = vec![];
-    let repeated = results
+    if !results
         .iter()
         .zip(checks)
-        .any(|(r, c)| c.needs_evaluator() && !c.is_report_level() && r.raw_runs.len() > 1);
-    if !repeated {
+        .any(|(r, c)| judged_repeatedly(r, c))
+    {
         r.result = Verdict::Indeterminate;
         r.notes =
             "Runs cannot be compared: variance needs repeated evaluator runs (full mode).".into();
         return r;
     }
     let comparable = consistency_basis(results, checks);
-    let Some(score) = consistency_score(results, checks) else {
+    let Some(score) = score_of(&comparable) else {
         r.result = Verdict::Indeterminate;
         r.notes = "Runs cannot be compared: every evaluator run failed.".into();
         return r;
