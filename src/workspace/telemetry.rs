@@ -55,8 +55,7 @@ pub fn settings(
     policy: &super::trust::Policy,
 ) -> (Option<TelemetrySettings>, Option<String>) {
     let nonempty = |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
-    let include_text = user.include_text
-        || env(INCLUDE_TEXT_ENV).is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes"));
+    let include_text = user.include_text || super::trust::truthy(env(INCLUDE_TEXT_ENV));
     let chosen =
         nonempty(user.endpoint.map(str::to_string)).or_else(|| nonempty(env(ENDPOINT_ENV)));
     let workspace = nonempty(policy.telemetry_endpoint());

@@ -20,6 +20,11 @@ use crate::model::Mode;
 /// `BYOP_LOCKED=1`: locked mode from the environment.
 pub const LOCKED_ENV: &str = "BYOP_LOCKED";
 
+/// An environment switch that is on: `1`, `true` or `yes` (any case).
+pub fn truthy(v: Option<String>) -> bool {
+    v.is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
+}
+
 /// Whether locked mode is on, and the notice when `CI=true` switched it on.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Lock {
@@ -30,9 +35,6 @@ pub struct Lock {
 /// `--locked` / `--no-locked` (`flag`) over `BYOP_LOCKED=1` over `CI=true`. Only the
 /// command line switches it off: `BYOP_LOCKED=0` under `CI=true` stays locked.
 pub fn lock(flag: Option<bool>, env: &dyn Fn(&str) -> Option<String>) -> Lock {
-    let truthy = |v: Option<String>| {
-        v.is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
-    };
     match flag {
         Some(on) => Lock { on, notice: None },
         None if truthy(env(LOCKED_ENV)) => Lock {
