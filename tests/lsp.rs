@@ -368,7 +368,8 @@ async fn the_playbook_setting_chooses_the_playbook() {
 
 #[tokio::test]
 async fn saving_byop_toml_applies_its_new_playbook() {
-    let s = Session::start(json!({"onSave": "off"})).await;
+    // byop.toml chooses the playbook only outside locked mode (which CI=true switches on).
+    let s = Session::start(json!({"onSave": "off", "locked": false})).await;
     std::fs::write(
         s.root.join("team.json"),
         r#"{"id":"team","version":"1","checks":[{"id":"breach_word","severity":"medium",

@@ -657,10 +657,12 @@ async fn utf8_positions_and_playbook_diagnostics_in_process() {
     let c = LspClient::over(client_read, client_write);
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
+    // The front matter below requests a playbook file: allowed by the user, and outside
+    // locked mode (which CI=true switches on in this in-process server).
     let init = initialize(
         &c,
         &root,
-        json!({"onSave": "off", "allowedPlaybooks": [root.join("custom.json")]}),
+        json!({"onSave": "off", "locked": false, "allowedPlaybooks": [root.join("custom.json")]}),
         &["utf-8", "utf-16"],
     )
     .await;
