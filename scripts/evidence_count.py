@@ -1,11 +1,10 @@
 """Count evidence-contract findings in a folder of `byop check --format json` outputs:
-per check, claims examined / grounded (from the notes), findings (evidence citations of
+per check, claims examined / grounded (the result's `grounding` counts), findings (evidence citations of
 failing results) and failing outputs; every finding is written to OUT/flagged.json."""
 import json,glob,sys,os,collections
 d=sys.argv[1]
 checks=['quotes_grounded','quotes_verbatim','references_grounded','entities_grounded']
 flag=[];fails=collections.Counter();notes=collections.defaultdict(lambda:[0,0])
-import re
 for f in sorted([g for g in glob.glob(d+'/*.json') if not g.endswith('flagged.json')]):
     b=os.path.basename(f)[:-5]
     try: j=json.load(open(f))
@@ -14,8 +13,8 @@ for f in sorted([g for g in glob.glob(d+'/*.json') if not g.endswith('flagged.js
     for r in rep.get('check_results',[]):
         c=r.get('check_id') or r.get('id')
         if c not in checks: continue
-        m=re.match(r'(\d+) claim\(s\) about the source examined, (\d+) grounded',r.get('notes',''))
-        if m: notes[c][0]+=int(m.group(1)); notes[c][1]+=int(m.group(2))
+        g=r.get('grounding')
+        if g: notes[c][0]+=g['examined']; notes[c][1]+=g['grounded']
         if r.get('result')=='fail':
             fails[c]+=1
             for ev in r.get('evidence_citations',[]):

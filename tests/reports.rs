@@ -95,6 +95,8 @@ fn check(
         severity,
         detection_type: DetectionType::Semantic,
         assumptions: vec![],
+        grounding: None,
+        skipped_claims: vec![],
     }
 }
 

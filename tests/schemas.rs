@@ -44,7 +44,19 @@ fn reports_from_the_binary_validate_against_the_report_schema() {
         "evidence_contract_v1",
         "msa_review.ai.md",
     ]);
-    assert_valid(&v, &stdout_json(&o), "evidence contract report");
+    let evidence = stdout_json(&o);
+    assert_valid(&v, &evidence, "evidence contract report");
+    // Grounding counts are fields with a published shape; a reason outside the list is not.
+    let grounding = evidence["byop_report"]["check_results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c["grounding"].is_object())
+        .expect("a grounding check reports its counts");
+    let mut bad = evidence.clone();
+    bad["byop_report"]["check_results"][grounding]["grounding"]["set_aside_by_reason"]["looked_tired"] =
+        1.into();
+    assert!(!v.is_valid(&bad));
     // A full-mode report with evaluator runs.
     let llm = FakeLlm::start_blocking(Script::always(vec![Step::pass()]));
     let o = ws.run_llm(&llm, "check --mode full --format json nda_review.ai.md");

@@ -214,6 +214,10 @@ pub struct CheckArgs {
     /// With `--fix`: print the changes as a unified diff instead of writing them.
     #[arg(long, requires = "fix")]
     pub dry_run: bool,
+    /// Text format: also list every claim the grounding checks set aside or could not judge,
+    /// with its line:column and reason.
+    #[arg(long)]
+    pub verbose: bool,
     #[command(flatten)]
     pub otlp: OtlpFlags,
 }

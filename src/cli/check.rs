@@ -70,7 +70,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
         None => {
             // Only the HTML report shows drift against the baseline.
             let baselines = baselines(&store, &jobs, &reports);
-            render(args.format, &reports, &jobs, &baselines)?
+            render(args.format, args.verbose, &reports, &jobs, &baselines)?
         }
     };
     output::write_rendered(args.format, args.output.as_deref(), &body)?;
@@ -117,6 +117,7 @@ fn resolve_all<'p>(
 /// The batch's output in `format` (`baselines`: per report, for HTML).
 fn render(
     format: Format,
+    verbose: bool,
     reports: &[Report],
     jobs: &[Arc<Job>],
     baselines: &[Option<Report>],
@@ -130,6 +131,7 @@ fn render(
             document: Some(&j.resolved.doc),
             playbook: &j.resolved.playbook.playbook,
             baseline: baselines.get(i).and_then(Option::as_ref),
+            verbose,
         })
         .collect();
     output::render(format, &items)
@@ -257,7 +259,7 @@ fn save_all_rendering(
     let (saved, rendered) = std::thread::scope(|scope| {
         let rendering = early
             .as_ref()
-            .map(|reports| scope.spawn(|| render(args.format, reports, jobs, &[])));
+            .map(|reports| scope.spawn(|| render(args.format, args.verbose, reports, jobs, &[])));
         let saved = save_all(store, evaluated);
         let rendered = rendering.map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
         (saved, rendered)

@@ -20,6 +20,8 @@ pub struct Rendered<'a> {
     pub document: Option<&'a Document>,
     pub playbook: &'a Playbook,
     pub baseline: Option<&'a Report>,
+    /// Text: also list the claims grounding checks set aside.
+    pub verbose: bool,
 }
 
 pub fn render(format: Format, items: &[Rendered]) -> Result<String, CliError> {
@@ -29,7 +31,7 @@ pub fn render(format: Format, items: &[Rendered]) -> Result<String, CliError> {
                 anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never;
             items
                 .iter()
-                .map(|i| render::text::report(i.report, color))
+                .map(|i| render::text::report_with(i.report, color, i.verbose))
                 .collect::<Vec<_>>()
                 .join("\n")
         }

@@ -86,6 +86,7 @@ pub fn show(
         document: document.as_ref(),
         playbook: &pb.playbook,
         baseline: baseline.as_ref(),
+        verbose: false,
     };
     let body = output::render(format, &[item])?;
     output::write_rendered(format, out.as_deref(), &body)?;

@@ -223,6 +223,8 @@ mod tests {
             severity: crate::model::Severity::High,
             detection_type: Default::default(),
             assumptions: vec![],
+            grounding: None,
+            skipped_claims: vec![],
         };
         let spans = cited_spans(Some(&check));
         assert_eq!(

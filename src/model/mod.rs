@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod counterfactual;
 pub mod fix;
+pub mod grounding;
 pub mod history;
 pub mod inputs;
 pub mod integrity;
@@ -17,6 +18,7 @@ pub mod verdict;
 
 pub use audit::{AuditEvent, AuditRow, AuditState, CallRecord, Usage};
 pub use fix::{Edit, Fix};
+pub use grounding::{ClaimKind, GroundingCounts, SetAside, SkippedClaim};
 pub use history::HistoryRow;
 pub use inputs::Inputs;
 pub use playbook::{

@@ -146,6 +146,13 @@ pub struct CheckResult {
     /// `GROUNDING-QUOTE`, `GROUNDING-REF`, `GROUNDING-ENTITY`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    /// Grounding checks: how many claims were examined, grounded, not found, misquoted and
+    /// set aside (per reason).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grounding: Option<super::GroundingCounts>,
+    /// Grounding checks: every claim set aside or left unresolved, with its place and reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped_claims: Vec<super::SkippedClaim>,
 }
 
 /// How a quote was found in the text it claims to quote.

@@ -44,6 +44,12 @@ fn verdict_label(v: Verdict) -> (&'static str, Style) {
 
 /// The report for a terminal; every string in it escaped (see `terminal`).
 pub fn report(r: &Report, color: bool) -> String {
+    report_with(r, color, false)
+}
+
+/// The report for a terminal; `verbose` also lists every claim a grounding check set aside,
+/// with its place and reason.
+pub fn report_with(r: &Report, color: bool, verbose: bool) -> String {
     let r = &super::terminal::escaped(r);
     let dim = Style::new().dimmed();
     let bold = Style::new().bold();
@@ -54,6 +60,9 @@ pub fn report(r: &Report, color: bool) -> String {
     }
     for c in &r.check_results {
         out += &check_lines(c, color);
+        if verbose {
+            out += &skipped_lines(c, color);
+        }
     }
     if let Some(v) = &r.validation {
         out += &validation_lines(v, color);
@@ -148,6 +157,24 @@ fn header(r: &Report, color: bool) -> String {
         paint(color, status_style(status), status.as_str()),
         paint(color, Style::new().dimmed(), &about)
     )
+}
+
+/// Every claim a grounding check set aside or could not judge: `line:col kind “text” — reason`.
+fn skipped_lines(c: &CheckResult, color: bool) -> String {
+    let dim = Style::new().dimmed();
+    let mut out = String::new();
+    for s in &c.skipped_claims {
+        let at = format!("{}:{}", s.line, s.column);
+        out += &format!(
+            "      {} set aside {} “{}” — {} ({})\n",
+            paint(color, dim, &format!("{at:>9}")),
+            s.kind.as_str(),
+            clip(&s.text, 80),
+            s.reason.as_str(),
+            s.reason.describe()
+        );
+    }
+    out
 }
 
 /// One line per check and, when it did not pass, up to eight of its citations.

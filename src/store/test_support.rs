@@ -64,6 +64,8 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
             severity: *severity,
             detection_type: *detection_type,
             assumptions: vec!["Delaware law governs".into()],
+            grounding: None,
+            skipped_claims: vec![],
         })
         .collect();
     Report {

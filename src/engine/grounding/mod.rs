@@ -11,6 +11,7 @@
 
 pub mod drafted;
 pub mod entities;
+pub mod lexicon;
 pub mod numbers;
 pub mod plan_entities;
 pub mod quotes;

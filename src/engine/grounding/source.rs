@@ -11,6 +11,10 @@ use crate::engine::citations::{Location, Locator};
 /// such claim scans them, so this bounds the work per claim whatever the source holds.
 const MAX_FUZZY_AMOUNTS: usize = 512;
 
+/// How many distinct numbered parts (sections, clauses, articles) a source must show for its
+/// numbering to count as read.
+pub const MIN_NUMBERED_PARTS: usize = 2;
+
 fn in_cents(v: f64) -> i64 {
     (v * 100.0).round() as i64
 }
@@ -233,6 +237,18 @@ impl<'a> Source<'a> {
             }
             Some((span.0, end.1.max(span.1)))
         })
+    }
+
+    /// Can the source's section numbering be read at all? Fewer than [`MIN_NUMBERED_PARTS`]
+    /// distinct numbered parts means a "Section 9" it lacks may be a part its numbering hides,
+    /// so an unmatched numbered reference cannot be judged.
+    pub fn numbering_readable(&self) -> bool {
+        self.numbering
+            .keys()
+            .filter(|(k, _)| *k == RefKind::Numbered)
+            .take(MIN_NUMBERED_PARTS)
+            .count()
+            >= MIN_NUMBERED_PARTS
     }
 
     /// The citation locator over the whole source (exact → normalized → ellipsis → fuzzy).

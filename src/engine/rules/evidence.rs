@@ -130,6 +130,7 @@ impl CompiledRule for EvidenceRule {
                     notes: "No evidence set named and no statute or case cited: nothing to verify."
                         .into(),
                     code: None,
+                    grounding: None,
                 });
             }
             let hits = cites
@@ -157,6 +158,7 @@ impl CompiledRule for EvidenceRule {
                     cites.len()
                 ),
                 code: None,
+                grounding: None,
             });
         }
         let code = problems[0].code;
@@ -193,6 +195,7 @@ fn outcome(verdict: Verdict, code: &str, notes: String, hits: Vec<Hit>) -> RuleO
         hits_are_problems: true,
         notes,
         code: Some(code.into()),
+        grounding: None,
     }
 }
 

@@ -11,16 +11,20 @@ use std::sync::{Arc, LazyLock};
 use regex::Regex;
 use serde::Deserialize;
 
-use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome, SourceRef};
+use super::kind::{
+    CompiledRule, GroundingTrace, Hit, RuleContext, RuleError, RuleOutcome, SetAsideSpan, SourceRef,
+};
 use super::markdown::is_heading_line;
 use super::markdown::sentence_bounds;
 use super::regexes::compile_all;
 use super::skip::{SkipRules, Skipped, compile_skips, label_end, label_line};
 use crate::engine::citations::{Locator, word_diff};
 use crate::engine::grounding::drafted::{self, Drafted};
-use crate::engine::grounding::{EntityKind, RefKind, Source, entities, quotes, references};
+use crate::engine::grounding::{
+    EntityKind, RefKind, Source, entities, lexicon, quotes, references,
+};
 use crate::model::text::{around, ceil_char_boundary, floor_char_boundary};
-use crate::model::{Located, Verdict};
+use crate::model::{ClaimKind, Located, SetAside, Verdict};
 
 pub const CODE_QUOTE: &str = "GROUNDING-QUOTE";
 pub const CODE_REF: &str = "GROUNDING-REF";
@@ -43,7 +47,7 @@ struct Params {
     min_words: Option<usize>,
     /// quotes: `unlocated` (not in the source) or `misquoted` (fuzzy match only).
     #[serde(default)]
-    flag: Option<String>,
+    flag: QuoteFlag,
     /// entities: a stated fact is a claim about the source only when its sentence (or line)
     /// also points at the source ("Section 4 provides", "the Agreement", "currently").
     #[serde(default)]
@@ -51,7 +55,7 @@ struct Params {
     /// entities: which kinds to check (default all): amount, percentage, duration, date,
     /// defined_term, organisation, person.
     #[serde(default)]
-    kinds: Vec<String>,
+    kinds: Vec<KindName>,
     /// Words that attribute what follows to the source ("Section 5 provides", "Current:").
     /// Attribution wins over drafted-ness: such a quote or value is always a claim, unless a
     /// proposal (`proposal_after`) comes between the attribution and it.
@@ -59,6 +63,58 @@ struct Params {
     source_attribution: Vec<String>,
     #[serde(default)]
     proposal_after: Vec<String>,
+}
+
+/// Which quotes a `quotes_grounded` rule flags.
+#[derive(Deserialize, Default, Debug, Clone, Copy, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum QuoteFlag {
+    /// Quotes the source does not contain.
+    #[default]
+    Unlocated,
+    /// Quotes the source contains only approximately.
+    Misquoted,
+}
+
+/// An entity kind as a playbook names it.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum KindName {
+    Amount,
+    Percentage,
+    Duration,
+    Date,
+    DefinedTerm,
+    #[serde(alias = "organization")]
+    Organisation,
+    Person,
+}
+
+impl KindName {
+    fn entity(self) -> EntityKind {
+        match self {
+            KindName::Amount => EntityKind::Money,
+            KindName::Percentage => EntityKind::Percent,
+            KindName::Duration => EntityKind::Duration,
+            KindName::Date => EntityKind::Date,
+            KindName::DefinedTerm => EntityKind::DefinedTerm,
+            KindName::Organisation => EntityKind::Organization,
+            KindName::Person => EntityKind::Person,
+        }
+    }
+}
+
+/// The claim kind of an entity.
+fn claim_kind(k: EntityKind) -> ClaimKind {
+    match k {
+        EntityKind::Money => ClaimKind::Amount,
+        EntityKind::Percent => ClaimKind::Percentage,
+        EntityKind::Duration => ClaimKind::Duration,
+        EntityKind::Date => ClaimKind::Date,
+        EntityKind::DefinedTerm => ClaimKind::DefinedTerm,
+        EntityKind::Organization => ClaimKind::Organisation,
+        EntityKind::Person => ClaimKind::Person,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -82,33 +138,13 @@ struct GroundingRule {
 fn compile_with(value: serde_json::Value, what: What) -> Result<GroundingRule, RuleError> {
     let p: Params = super::kind::params(value)?;
     let what = match what {
-        What::Quotes { .. } => {
-            let misquoted = match p.flag.as_deref() {
-                None | Some("unlocated") => false,
-                Some("misquoted") => true,
-                Some(other) => {
-                    return Err(RuleError::at(
-                        vec![super::kind::Seg::key("flag")],
-                        format!("unknown flag `{other}` (expected `unlocated` or `misquoted`)"),
-                    ));
-                }
-            };
-            What::Quotes {
-                min_words: p.min_words.unwrap_or(4).max(1),
-                misquoted,
-            }
-        }
+        What::Quotes { .. } => What::Quotes {
+            min_words: p.min_words.unwrap_or(4).max(1),
+            misquoted: p.flag == QuoteFlag::Misquoted,
+        },
         w => w,
     };
-    let mut kinds = Vec::new();
-    for (i, k) in p.kinds.iter().enumerate() {
-        kinds.push(kind_named(k).ok_or_else(|| {
-            RuleError::at(
-                vec![super::kind::Seg::key("kinds"), super::kind::Seg::Index(i)],
-                format!("unknown entity kind `{k}` (expected amount, percentage, duration, date, defined_term, organisation, person)"),
-            )
-        })?);
-    }
+    let kinds = p.kinds.iter().map(|k| k.entity()).collect();
     Ok(GroundingRule {
         what,
         skips: compile_skips(&p.skip_sentences, &p.skip_sections)?,
@@ -117,19 +153,6 @@ fn compile_with(value: serde_json::Value, what: What) -> Result<GroundingRule, R
         kinds,
         attribution: compile_all("source_attribution", &p.source_attribution)?,
         proposal: compile_all("proposal_after", &p.proposal_after)?,
-    })
-}
-
-fn kind_named(k: &str) -> Option<EntityKind> {
-    Some(match k {
-        "amount" => EntityKind::Money,
-        "percentage" => EntityKind::Percent,
-        "duration" => EntityKind::Duration,
-        "date" => EntityKind::Date,
-        "defined_term" => EntityKind::DefinedTerm,
-        "organisation" | "organization" => EntityKind::Organization,
-        "person" => EntityKind::Person,
-        _ => return None,
     })
 }
 
@@ -149,12 +172,33 @@ pub fn compile_entities(value: serde_json::Value) -> Result<Arc<dyn CompiledRule
     Ok(Arc::new(compile_with(value, What::Entities)?))
 }
 
-/// What one examined claim came to; `counts` in the outcome notes.
+/// What every claim read came to: counted, and each set-aside claim kept with its reason.
 #[derive(Default)]
-struct Tally {
-    examined: usize,
-    grounded: usize,
-    skipped: usize,
+struct Tally(GroundingTrace);
+
+impl Tally {
+    fn grounded(&mut self) {
+        self.0.counts.examined += 1;
+        self.0.counts.grounded += 1;
+    }
+    fn not_found(&mut self) {
+        self.0.counts.examined += 1;
+        self.0.counts.not_found += 1;
+    }
+    fn misquoted(&mut self) {
+        self.0.counts.examined += 1;
+        self.0.counts.misquoted += 1;
+    }
+    fn set_aside(&mut self, kind: ClaimKind, span: (usize, usize), reason: SetAside) {
+        self.0.counts.set_aside += 1;
+        *self.0.counts.set_aside_by_reason.entry(reason).or_default() += 1;
+        self.0.set_aside.push(SetAsideSpan {
+            kind,
+            start: span.0,
+            end: span.1,
+            reason,
+        });
+    }
 }
 
 impl CompiledRule for GroundingRule {
@@ -166,6 +210,7 @@ impl CompiledRule for GroundingRule {
                 hits_are_problems: false,
                 notes: "No evidence to check against: the document names no readable `source` companion (front matter `byop: source:`).".into(),
                 code: Some(CODE_NO_EVIDENCE.into()),
+                grounding: None,
             });
         };
         let skipped = self.skips.prepare(cx.text, &cx.prose);
@@ -195,17 +240,31 @@ impl CompiledRule for GroundingRule {
             What::References => "reference(s) to parts the source does not have",
             What::Entities => "fact(s) not in the source",
         };
-        let notes = format!(
-            "{} claim(s) about the source examined, {} grounded, {} {noun}; {} passage(s) not read as claims about the source (drafted or proposed text).",
-            tally.examined,
-            tally.grounded,
+        let c = &tally.0.counts;
+        let mut notes = format!(
+            "{} claim(s) about the source examined, {} grounded, {} {noun}; {} set aside",
+            c.examined,
+            c.grounded,
             hits.len(),
-            tally.skipped
+            c.set_aside,
         );
-        let verdict = if hits.is_empty() {
-            Verdict::Pass
-        } else {
+        if c.set_aside > 0 {
+            notes += &format!(" ({})", c.reasons_line());
+        }
+        notes.push('.');
+        let unresolved = c.unresolved();
+        if unresolved > 0 {
+            notes += &format!(
+                " {unresolved} claim(s) could not be judged: the source's section numbering could not be read."
+            );
+        }
+        // Fail closed: a claim that could not be judged is not a pass.
+        let verdict = if !hits.is_empty() {
             Verdict::Fail
+        } else if unresolved > 0 {
+            Verdict::Indeterminate
+        } else {
+            Verdict::Pass
         };
         Some(RuleOutcome {
             verdict,
@@ -213,6 +272,7 @@ impl CompiledRule for GroundingRule {
             code: (verdict != Verdict::Pass).then(|| code.to_string()),
             hits,
             notes,
+            grounding: Some(tally.0),
         })
     }
 
@@ -278,9 +338,25 @@ impl GroundingRule {
         let ls = cx.text[..at].rfind('\n').map_or(cx.body.0, |i| i + 1);
         cx.text.get(s.max(ls).min(at)..at).unwrap_or("")
     }
-    /// Is this span a claim about the source (not drafted, proposed or quoted-prompt text)?
-    fn is_claim(&self, skipped: &Skipped, start: usize, end: usize) -> bool {
-        !skipped.covers(start, end)
+    /// Why this span is not a claim about the source, when it is drafted or proposed text:
+    /// under a drafting heading or label, in a drafting sentence, inside a drafted clause.
+    fn not_a_claim(
+        &self,
+        cx: &RuleContext,
+        skipped: &Skipped,
+        drafted: &Drafted,
+        (start, end): (usize, usize),
+    ) -> Option<SetAside> {
+        let why = skipped.why(start, end).or_else(|| {
+            drafted
+                .covers(start, end)
+                .then_some(SetAside::DraftedClause)
+        })?;
+        // The output's own statement of what the source says is analysis wherever it stands.
+        if why != SetAside::DraftingSentence && states_the_source(cx, start, end) {
+            return None;
+        }
+        Some(why)
     }
 
     /// Does the sentence or line around `at` point at the source (when markers are given)?
@@ -345,27 +421,30 @@ impl GroundingRule {
         let mut t = Tally::default();
         let mut hits = Vec::new();
         for q in quotes::extract_in(cx.text, cx.body) {
+            let span = (q.start, q.end);
             if q.words() < min_words {
+                t.set_aside(ClaimKind::Quote, span, SetAside::ShortQuote);
                 continue;
             }
             if q.text.trim_start().starts_with('[') {
                 // "[ADD] …": the output quoting its own redline.
-                t.skipped += 1;
+                t.set_aside(ClaimKind::Quote, span, SetAside::QuotesOwnText);
                 continue;
             }
             // Attribution wins: "Section 5 provides: “…”" is a claim wherever it stands.
             let attributed = self.attributed_by(Self::lead_in(cx, q.start));
             // "> Final Price = Wholesale Price × (1 - 0.05)": an equation the output writes.
             if !attributed && is_equation(&q.text) {
-                t.skipped += 1;
+                t.set_aside(ClaimKind::Quote, span, SetAside::Equation);
                 continue;
             }
             if !attributed
-                && (!self.is_claim(skipped, q.start, q.end)
-                    || drafted.covers(q.start, q.end)
-                    || self.lead_in_says_new(cx, q.start))
+                && let Some(reason) = self.not_a_claim(cx, skipped, drafted, span).or_else(|| {
+                    self.lead_in_says_new(cx, q.start)
+                        .then_some(SetAside::NewLanguageLeadIn)
+                })
             {
-                t.skipped += 1;
+                t.set_aside(ClaimKind::Quote, span, reason);
                 continue;
             }
             let loc = source.locate(&for_locating(&q.text));
@@ -377,7 +456,7 @@ impl GroundingRule {
                     )
                 });
                 if in_prompt {
-                    t.skipped += 1;
+                    t.set_aside(ClaimKind::Quote, span, SetAside::QuotesPrompt);
                     continue;
                 }
             }
@@ -388,10 +467,9 @@ impl GroundingRule {
                     || drafted.has_text(&q.text)
                     || drafted.has_text_loosely(&q.text))
             {
-                t.skipped += 1;
+                t.set_aside(ClaimKind::Quote, span, SetAside::QuotesOwnText);
                 continue;
             }
-            t.examined += 1;
             let excerpt = |a: usize, b: usize| source.text[a..b].to_string();
             // Differing only in spacing or punctuation ("and /or" for "and/or") is verbatim.
             let same_words = |a: &str, b: &str| {
@@ -413,33 +491,40 @@ impl GroundingRule {
             if loc.located == Located::Fuzzy
                 && (same_words(&q.text, &found) || same_words_but_artefacts(&q.text, &found))
             {
-                t.grounded += 1;
+                t.grounded();
                 continue;
             }
             match (loc.located, misquoted) {
-                _ if loc.is_evidence() => t.grounded += 1,
-                (Located::Fuzzy, true) => hits.push(Hit {
-                    start: q.start,
-                    end: q.end,
-                    note: format!(
-                        "misquoted: the source reads “{}” ({})",
-                        clip(&found),
-                        clip(&word_diff(&q.text, &found))
-                    ),
-                    source: Some(SourceRef {
-                        start: loc.start,
-                        end: loc.end,
-                        excerpt: found.clone(),
-                        replacement: (!q.block).then(|| found.clone()),
-                    }),
-                }),
-                (Located::Unlocated, false) => hits.push(Hit {
-                    start: q.start,
-                    end: q.end,
-                    note: "quote not in the source".into(),
-                    source: None,
-                }),
-                _ => {}
+                _ if loc.is_evidence() => t.grounded(),
+                (Located::Fuzzy, false) => t.misquoted(),
+                (_, true) if loc.located != Located::Fuzzy => t.not_found(),
+                (Located::Fuzzy, true) => {
+                    t.misquoted();
+                    hits.push(Hit {
+                        start: q.start,
+                        end: q.end,
+                        note: format!(
+                            "misquoted: the source reads “{}” ({})",
+                            clip(&found),
+                            clip(&word_diff(&q.text, &found))
+                        ),
+                        source: Some(SourceRef {
+                            start: loc.start,
+                            end: loc.end,
+                            excerpt: found.clone(),
+                            replacement: (!q.block).then(|| found.clone()),
+                        }),
+                    })
+                }
+                _ => {
+                    t.not_found();
+                    hits.push(Hit {
+                        start: q.start,
+                        end: q.end,
+                        note: "quote not in the source".into(),
+                        source: None,
+                    })
+                }
             }
         }
         (hits, t)
@@ -481,35 +566,44 @@ impl GroundingRule {
                 });
             // "Article 9.6 does not exist" denies the part; "Companies Act, 2013: … Section
             // 188" is the statute's section. Neither is a claim that the source has it.
-            if self_ref
-                || !self.is_claim(skipped, r.start, r.end)
-                || drafted.covers(r.start, r.end)
-                || references::denied(cx.text, &r)
-                || references::under_statute_label(cx.text, &r)
-            {
-                t.skipped += 1;
+            let span = (r.start, r.end);
+            let reason = if self_ref {
+                Some(SetAside::SelfReference)
+            } else if references::denied(cx.text, &r) {
+                Some(SetAside::SaidAbsent)
+            } else if references::under_statute_label(cx.text, &r) {
+                Some(SetAside::Statute)
+            } else {
+                self.not_a_claim(cx, skipped, drafted, span)
+            };
+            if let Some(reason) = reason {
+                t.set_aside(ClaimKind::Reference, span, reason);
                 continue;
             }
             match source.reference(&r) {
-                Some(_) => {
-                    t.examined += 1;
-                    t.grounded += 1;
-                }
-                None if ((own.contains(&(r.kind, r.label.clone()))
-                    || drafted.introduces(r.kind, &r.label))
-                    && (r.parts.is_empty() || drafted.numbers_parts(&r.parts)))
-                    || (drafted.numbers_parts(&r.parts)
-                        && source
-                            .reference(&references::Reference {
-                                parts: vec![],
-                                ..r.clone()
-                            })
-                            .is_some()) =>
+                Some(_) => t.grounded(),
+                None if !states_the_source(cx, r.start, r.end)
+                    && (((own.contains(&(r.kind, r.label.clone()))
+                        || drafted.introduces(r.kind, &r.label))
+                        && (r.parts.is_empty() || drafted.numbers_parts(&r.parts)))
+                        || (drafted.numbers_parts(&r.parts)
+                            && source
+                                .reference(&references::Reference {
+                                    parts: vec![],
+                                    ..r.clone()
+                                })
+                                .is_some())) =>
                 {
-                    t.skipped += 1
+                    t.set_aside(ClaimKind::Reference, span, SetAside::OwnNumbering)
                 }
+                // A numbering the source does not show cannot be told apart from one it lacks.
+                None if r.kind == RefKind::Numbered && !source.numbering_readable() => t.set_aside(
+                    ClaimKind::Reference,
+                    span,
+                    SetAside::SourceNumberingUnreadable,
+                ),
                 None => {
-                    t.examined += 1;
+                    t.not_found();
                     hits.push(Hit {
                         start: r.start,
                         end: r.end,
@@ -537,8 +631,8 @@ impl GroundingRule {
         let drafted_values: std::collections::HashSet<(EntityKind, &str)> = all
             .iter()
             .filter(|e| {
-                skipped.covers(e.start, e.end)
-                    || drafted.covers(e.start, e.end)
+                self.not_a_claim(cx, skipped, drafted, (e.start, e.end))
+                    .is_some()
                     || is_definition(cx.text, e)
             })
             .map(|e| (e.kind, e.normalized.as_str()))
@@ -552,17 +646,28 @@ impl GroundingRule {
             // Attribution wins: "Section 2 provides that the fee is $3,000,000" is a claim
             // even in a sentence that goes on to recommend something.
             let strong = self.attributed_by(self.sentence_lead(cx, e.start));
-            if quoted
-                || case_name(cx.text, e)
-                || is_definition(cx.text, e)
-                || said_absent(cx.text, e)
-                || (!strong
-                    && (!self.is_claim(skipped, e.start, e.end)
-                        || list_lead_skipped(cx, skipped, e.start)
-                        || drafted.covers(e.start, e.end)
-                        || !self.attributed(cx, e.start)))
-            {
-                t.skipped += 1;
+            let (kind, span) = (claim_kind(e.kind), (e.start, e.end));
+            let reason = if quoted {
+                Some(SetAside::InsideQuote)
+            } else if case_name(cx.text, e) {
+                Some(SetAside::CaseName)
+            } else if is_definition(cx.text, e) {
+                Some(SetAside::Definition)
+            } else if said_absent(cx.text, e) {
+                Some(SetAside::SaidAbsent)
+            } else if strong {
+                None
+            } else if let Some(r) = self.not_a_claim(cx, skipped, drafted, span) {
+                Some(r)
+            } else if list_lead_skipped(cx, skipped, e.start) {
+                Some(SetAside::RecommendationList)
+            } else if !self.attributed(cx, e.start) {
+                Some(SetAside::NoClaimMarker)
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                t.set_aside(kind, span, reason);
                 continue;
             }
             match source.contains(e).or_else(|| {
@@ -570,10 +675,7 @@ impl GroundingRule {
                     .then(|| source.sum_of_two(e))
                     .flatten()
             }) {
-                Some(_) => {
-                    t.examined += 1;
-                    t.grounded += 1;
-                }
+                Some(_) => t.grounded(),
                 None if !strong
                     && (drafted_values.contains(&(e.kind, e.normalized.as_str()))
                         || (e.kind == EntityKind::DefinedTerm
@@ -583,10 +685,10 @@ impl GroundingRule {
                                     .strip_suffix('s')
                                     .is_some_and(|k| drafted_values.contains(&(e.kind, k)))))) =>
                 {
-                    t.skipped += 1
+                    t.set_aside(kind, span, SetAside::DraftedValue)
                 }
                 None => {
-                    t.examined += 1;
+                    t.not_found();
                     hits.push(Hit {
                         start: e.start,
                         end: e.end,
@@ -598,6 +700,13 @@ impl GroundingRule {
         }
         (hits, t)
     }
+}
+
+/// Is the sentence holding `start..end` the output's own statement of what the source says
+/// ("Section 9 provides …", "The Agreement expires on …")?
+fn states_the_source(cx: &RuleContext, start: usize, end: usize) -> bool {
+    let (s, e) = cx.prose.sentence(cx.text, start);
+    lexicon::states_the_source(cx.text.get(s..e.max(end)).unwrap_or(""))
 }
 
 /// The output has the quoted words elsewhere too: it is quoting its own drafted text ("the

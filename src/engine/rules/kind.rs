@@ -200,6 +200,25 @@ pub struct RuleOutcome {
     pub notes: String,
     /// Stable code of a failing or indeterminate outcome (`LC-001`, `GROUNDING-QUOTE`, …).
     pub code: Option<String>,
+    /// Grounding rules: what became of every claim read (`None` for other kinds).
+    pub grounding: Option<GroundingTrace>,
+}
+
+/// A grounding rule's account of the claims it read: the counts, and every claim it set aside
+/// or could not resolve, with its whole-document byte range and reason.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GroundingTrace {
+    pub counts: crate::model::GroundingCounts,
+    pub set_aside: Vec<SetAsideSpan>,
+}
+
+/// One claim not judged against the source.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SetAsideSpan {
+    pub kind: crate::model::ClaimKind,
+    pub start: usize,
+    pub end: usize,
+    pub reason: crate::model::SetAside,
 }
 
 /// Read a kind's parameters; an unknown or mistyped field is an error at that field.

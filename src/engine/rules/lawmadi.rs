@@ -199,6 +199,7 @@ impl CompiledRule for LawmadiRule {
                 hits_are_problems: false,
                 notes: "The output is not a JSON object: no structured output to validate.".into(),
                 code: None,
+                grounding: None,
             });
         };
         let fail = |code: &str, msg: String| RuleOutcome {
@@ -212,6 +213,7 @@ impl CompiledRule for LawmadiRule {
             hits_are_problems: true,
             notes: format!("{code}: {msg}"),
             code: Some(code.into()),
+            grounding: None,
         };
         let value: serde_json::Value = match serde_json::from_str(json) {
             Ok(v) => v,
@@ -252,6 +254,7 @@ impl CompiledRule for LawmadiRule {
                         hits_are_problems: false,
                         notes: format!("A well-formed fail-closed response ({}).", f.code),
                         code: None,
+                        grounding: None,
                     })
                 }
             },
@@ -310,6 +313,7 @@ impl CompiledRule for LawmadiRule {
                         ok.evidence_citations.len()
                     ),
                     code: None,
+                    grounding: None,
                 })
             }
             None => Some(fail(

@@ -31,8 +31,8 @@ use std::sync::Arc;
 use crate::model::Rule;
 
 pub use kind::{
-    Companions, CompiledRule, Hit, ReportLevel, RuleContext, RuleError, RuleOutcome, Seg,
-    SourceRef, params, yes,
+    Companions, CompiledRule, GroundingTrace, Hit, ReportLevel, RuleContext, RuleError,
+    RuleOutcome, Seg, SetAsideSpan, SourceRef, params, yes,
 };
 pub use lawmadi::versions as contract_versions;
 pub use markdown::{ProseMap, is_heading_line, sentence_bounds};

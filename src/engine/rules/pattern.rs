@@ -149,6 +149,7 @@ fn outcome(
         hits,
         hits_are_problems,
         notes,
+        grounding: None,
     }
 }
 

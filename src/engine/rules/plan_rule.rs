@@ -94,5 +94,6 @@ fn outcome(p: Part, code: &str) -> RuleOutcome {
         hits_are_problems: problems,
         notes: p.notes,
         code: problems.then(|| code.to_string()),
+        grounding: None,
     }
 }

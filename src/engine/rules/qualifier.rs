@@ -107,6 +107,7 @@ impl QualifierRule {
                 hits: vec![],
                 hits_are_problems: true,
                 notes: "No terms to check.".into(),
+                grounding: None,
             };
         };
         let skipped = self.skips.prepare(text, prose);
@@ -149,6 +150,7 @@ impl QualifierRule {
             hits,
             hits_are_problems: true,
             notes,
+            grounding: None,
         }
     }
 

@@ -91,6 +91,7 @@ impl SectionRule {
                     "Output is too short to judge ({chars} non-blank characters, fewer than {}).",
                     self.min_body_chars
                 ),
+                grounding: None,
             };
         }
         let mut found = Vec::new();
@@ -135,6 +136,7 @@ code: None,
                 hits: vec![Hit { source: None,  start: s, end: e, note: "ends without stating what was not checked".into() }],
                 hits_are_problems: true,
                 notes: "The output presents itself as complete: no section or statement says what was not checked or what information was missing.".into(),
+                grounding: None,
             }
         } else {
             let n = found.len();
@@ -144,6 +146,7 @@ code: None,
                 hits: found,
                 hits_are_problems: false,
                 notes: format!("Found {n} statement(s) of what was not checked or missing."),
+                grounding: None,
             }
         }
     }

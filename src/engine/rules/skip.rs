@@ -14,6 +14,7 @@ use std::cell::Cell;
 
 use super::markdown::{ProseMap, is_heading_line};
 use super::regexes::compile_all;
+use crate::model::SetAside;
 
 /// Compile the two optional parameters `skip_sentences` and `skip_sections`.
 pub fn compile_skips(sentences: &[String], sections: &[String]) -> Result<SkipRules, RuleError> {
@@ -81,10 +82,21 @@ impl Skipped<'_> {
 
     /// Is `start..end` drafted language rather than the AI's own prose?
     pub fn covers(&self, start: usize, end: usize) -> bool {
+        self.why(start, end).is_some()
+    }
+
+    /// Why `start..end` is drafted language: under a drafting heading or label, or in a
+    /// drafting sentence; `None` when it is the AI's own prose.
+    pub fn why(&self, start: usize, end: usize) -> Option<SetAside> {
         let i = self.regions.partition_point(|&(s, _)| s <= start);
         if i > 0 && self.regions_max_end[i - 1] >= end {
-            return true;
+            return Some(SetAside::DraftingSection);
         }
+        self.in_drafting_sentence(start, end)
+            .then_some(SetAside::DraftingSentence)
+    }
+
+    fn in_drafting_sentence(&self, start: usize, end: usize) -> bool {
         let Some(re) = &self.rules.sentences else {
             return false;
         };

@@ -52,6 +52,8 @@ pub(super) fn evaluated_result(
         severity: check.severity,
         detection_type: check.detection_method.kind,
         assumptions,
+        grounding: None,
+        skipped_claims: vec![],
     }
 }
 

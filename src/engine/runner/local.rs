@@ -12,7 +12,9 @@ use crate::engine::suppress::Suppressions;
 use crate::evaluator::prompt::Candidate;
 use crate::model::SourceLocation;
 use crate::model::text::{Encoding, LineIndex};
-use crate::model::{Check, CheckResult, Citation, DetectionType, Located, RawRun, Verdict};
+use crate::model::{
+    Check, CheckResult, Citation, DetectionType, Located, RawRun, SkippedClaim, Verdict,
+};
 
 /// At most this many findings of one check are listed in a report (and as many suppressed
 /// ones); the rest are counted in the result's notes. The verdict does not change.
@@ -211,6 +213,32 @@ impl<'a> Prepared<'a> {
         r.code = o.code.clone();
     }
 
+    /// A grounding rule's counts and set-aside claims, placed by line and column.
+    fn grounding_fields(&self, o: &RuleOutcome, r: &mut CheckResult) {
+        let Some(g) = &o.grounding else {
+            return;
+        };
+        let text = &self.doc.text;
+        r.grounding = Some(g.counts.clone());
+        r.skipped_claims = g
+            .set_aside
+            .iter()
+            .filter(|s| s.start <= s.end && s.end <= text.len())
+            .map(|s| {
+                let at = self.doc.line_index.position(text, s.start, Encoding::Utf8);
+                let line = &text[self.doc.line_index.line_start(at.line)..s.start];
+                SkippedClaim {
+                    kind: s.kind,
+                    text: clip_claim(&text[s.start..s.end]),
+                    byte_range: (s.start, s.end),
+                    line: at.line as usize + 1,
+                    column: line.chars().count() + 1,
+                    reason: s.reason,
+                }
+            })
+            .collect();
+    }
+
     /// A check decided without the evaluator in this run; `why` says why an evaluator-backed
     /// check was not evaluated.
     pub fn local_result(&self, check: &Check, i: usize, why: &str) -> CheckResult {
@@ -227,6 +255,7 @@ impl<'a> Prepared<'a> {
                 let mut r = base(o.verdict, 1.0, cites, format!("{}{left_out}", o.notes));
                 r.raw_runs = vec![local_run(o.verdict)];
                 r.code = o.code.clone();
+                self.grounding_fields(o, &mut r);
                 r
             }
             (DetectionType::Deterministic, None) => base(
@@ -240,6 +269,7 @@ impl<'a> Prepared<'a> {
                 let mut r = base(Verdict::Fail, 1.0, cites, format!("{}{left_out}", o.notes));
                 r.raw_runs = vec![local_run(o.verdict)];
                 r.code = o.code.clone();
+                self.grounding_fields(o, &mut r);
                 r
             }
             (_, Some(o)) if o.hits_are_problems && !o.hits.is_empty() => {
@@ -286,6 +316,8 @@ pub(super) fn blank_result(
         severity: check.severity,
         detection_type: check.detection_method.kind,
         assumptions: vec![],
+        grounding: None,
+        skipped_claims: vec![],
     }
 }
 
@@ -307,4 +339,13 @@ fn local_run(result: Verdict) -> RawRun {
 fn today_utc() -> String {
     let d = time::OffsetDateTime::now_utc().date();
     format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day())
+}
+
+/// A claim's text on one line, at most 120 characters.
+fn clip_claim(s: &str) -> String {
+    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    match s.char_indices().nth(120) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s,
+    }
 }

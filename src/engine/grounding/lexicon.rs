@@ -1,0 +1,93 @@
+//! The words grounding reads as signals of voice, as data (`lexicon.toml`): each entry a list
+//! of patterns with examples that the tests below run both ways.
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use regex::RegexSet;
+use serde::Deserialize;
+
+const LEXICON: &str = include_str!("lexicon.toml");
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    #[allow(dead_code)]
+    meaning: String,
+    patterns: Vec<String>,
+    /// Examples the entry must match and must not (run by the tests).
+    #[serde(default)]
+    #[cfg_attr(not(test), allow(dead_code))]
+    matches: Vec<String>,
+    #[serde(default)]
+    #[cfg_attr(not(test), allow(dead_code))]
+    not_matches: Vec<String>,
+}
+
+/// One compiled entry.
+pub struct Words(RegexSet);
+
+impl Words {
+    pub fn is_match(&self, text: &str) -> bool {
+        self.0.is_match(text)
+    }
+}
+
+fn entries() -> BTreeMap<String, Entry> {
+    toml::from_str(LEXICON).expect("grounding/lexicon.toml is valid (tested)")
+}
+
+fn compile(name: &str) -> Words {
+    let all = entries();
+    let e = all
+        .get(name)
+        .unwrap_or_else(|| panic!("grounding/lexicon.toml has `{name}` (tested)"));
+    Words(RegexSet::new(&e.patterns).expect("lexicon patterns compile (tested)"))
+}
+
+/// A sentence stating, in the output's own words, what the source says ("Section 9
+/// provides …", "The Agreement expires on …").
+pub static SOURCE_STATEMENT: LazyLock<Words> = LazyLock::new(|| compile("source_statement"));
+/// Drafting or proposal words ("shall", "should", "we recommend").
+pub static DRAFTING_WORDS: LazyLock<Words> = LazyLock::new(|| compile("drafting_words"));
+
+/// Is `sentence` the output's own statement of what the source says, not drafted or proposed
+/// text? A source statement without drafting or proposal words.
+pub fn states_the_source(sentence: &str) -> bool {
+    SOURCE_STATEMENT.is_match(sentence) && !DRAFTING_WORDS.is_match(sentence)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_compiles_and_its_examples_hold_both_ways() {
+        let all = entries();
+        assert!(all.len() >= 2);
+        for (name, e) in &all {
+            let w = compile(name);
+            assert!(!e.matches.is_empty(), "{name}: no examples");
+            for m in &e.matches {
+                assert!(w.is_match(m), "{name} should match: {m}");
+            }
+            for m in &e.not_matches {
+                assert!(!w.is_match(m), "{name} should not match: {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn source_statements_are_analysis_drafted_sentences_are_not() {
+        assert!(states_the_source("The Agreement expires on July 21, 2033."));
+        assert!(states_the_source(
+            "Section 99.4 provides that the Agreement may be terminated at will."
+        ));
+        assert!(!states_the_source(
+            "This Agreement shall expire on July 21, 2033."
+        ));
+        assert!(!states_the_source(
+            "The Agreement should provide for a July 21, 2033 expiry."
+        ));
+    }
+}
