@@ -5,7 +5,11 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
 
-use super::workspace::Ws;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use super::fake_llm::{Script, Step};
+use super::workspace::{KEY, Ws};
 
 pub struct Server {
     child: Child,
@@ -84,4 +88,57 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A short AI output the built-in playbook has findings in.
+pub const OUTPUT: &str = "# NDA review\n\nThis NDA is fully enforceable and you can sign it without changes. There is no risk in the confidentiality provisions.\n";
+
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+pub struct Api<'a> {
+    pub s: &'a Server,
+    pub c: reqwest::Client,
+}
+
+impl<'a> Api<'a> {
+    pub fn new(s: &'a Server) -> Self {
+        Api { s, c: client() }
+    }
+    pub async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
+        let r = self
+            .c
+            .post(self.s.url(path))
+            .bearer_auth(&self.s.token)
+            .header("x-evaluator-key", KEY)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        (r.status(), r.json().await.unwrap_or(Value::Null))
+    }
+    pub async fn get(&self, path: &str) -> (StatusCode, Value) {
+        let r = self
+            .c
+            .get(self.s.url(path))
+            .bearer_auth(&self.s.token)
+            .send()
+            .await
+            .unwrap();
+        (r.status(), r.json().await.unwrap_or(Value::Null))
+    }
+}
+
+pub fn evaluate_body(document: &str) -> Value {
+    json!({"output": OUTPUT, "source": "The NDA.", "prompt": "Review it.", "mode": "screening", "document": document})
+}
+
+pub fn needs_key() -> Script {
+    let mut s = Script::always(vec![Step::pass()]);
+    s.require_key = Some(KEY.into());
+    s
 }
