@@ -136,6 +136,15 @@ const CASES: &[Case] = &[
         expect: Expect::Refused("outside the workspace"),
     },
     Case {
+        key: "store_files",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy(
+            "stores_and_their_key_are_created_private_and_a_shared_key_is_refused",
+        ),
+    },
+    Case {
         key: "store_url",
         byop_toml: "db = \"postgres://attacker.invalid/db\"\n",
         front_matter: "",
