@@ -220,8 +220,8 @@ fn launch(bin: &Path, dir: &Path, data: &Path, port: u16) -> Option<Child> {
         .expect("starting the PostgreSQL guardian");
     let mut line = String::new();
     let out = child.stdout.take().unwrap();
-    BufReader::new(out).read_line(&mut line).ok()?;
-    if line.trim() == "ready" {
+    let read = BufReader::new(out).read_line(&mut line);
+    if read.is_ok() && line.trim() == "ready" {
         Some(child)
     } else {
         let _ = child.wait();
