@@ -88,18 +88,19 @@ impl std::fmt::Debug for Store {
 
 impl Store {
     /// Open the store `path` names (a file, or a URL: see [`Location`]). A file's rows
-    /// are keyed with the team key when `BYOP_STORE_KEY` is set, else the per-user key
-    /// (without a user folder, a key for this process only, with a warning); a server
-    /// needs the team key.
+    /// are keyed with the per-user key (without a user folder, a key for this process
+    /// only, with a warning; a key file others may read is an error), so a committed or
+    /// shared file never verifies; a server's with the team key, which it needs.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         match Location::parse(path)? {
             Location::File(file) => {
-                let key = match secret::team_key()? {
-                    Some(key) => key,
-                    None => secret::user_key().unwrap_or_else(|e| {
+                let key = match secret::user_key() {
+                    Ok(key) => key,
+                    Err(secret::KeyError::Refused(e)) => return Err(e),
+                    Err(secret::KeyError::Unavailable(e)) => {
                         tracing::warn!("store key: {e}; stored rows will not verify across runs");
                         secret::ephemeral_key()
-                    }),
+                    }
                 };
                 Self::open_with_key(&file, key)
             }
@@ -151,10 +152,9 @@ impl Store {
         let path = path.as_path();
         let label = path.display().to_string();
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| {
-                StoreError(format!("cannot create folder {}: {e}", parent.display()))
-            })?;
+            secret::private_dir(parent)?;
         }
+        secret::create_private_file(path)?;
         let conn = Connection::open(path)
             .map_err(|e| StoreError(format!("cannot open database {label}: {e}")))?;
         let mut store = Self::init(conn, label, true, key)?;

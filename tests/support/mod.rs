@@ -4,5 +4,6 @@
 pub mod evidence;
 pub mod fake_llm;
 pub mod pg;
+pub mod server;
 pub mod sound_store;
 pub mod workspace;
