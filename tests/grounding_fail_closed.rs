@@ -109,7 +109,7 @@ fn every_claim_not_judged_is_listed_with_its_place_and_reason_and_counted_as_fie
         };
         assert_eq!(
             n("examined"),
-            n("grounded") + n("not_found") + n("misquoted"),
+            n("grounded") + n("not_found") + n("misquoted") + n("paraphrased"),
             "{id}: {g}"
         );
         let skipped = c["skipped_claims"].as_array().cloned().unwrap_or_default();

@@ -148,13 +148,16 @@ impl SetAside {
 /// How many claims a grounding check read and what each came to.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GroundingCounts {
-    /// Claims judged against the source (grounded + not found + misquoted).
+    /// Claims judged against the source (grounded + not found + misquoted + paraphrased).
     pub examined: usize,
     pub grounded: usize,
     /// Judged and not in the source (the check's findings).
     pub not_found: usize,
     /// Judged and found only approximately (a misquote).
     pub misquoted: usize,
+    /// Judged: the source's content in other words inside quotation marks.
+    #[serde(default)]
+    pub paraphrased: usize,
     /// Read but not judged: not claims about the source (`set_aside_by_reason`) or not
     /// resolvable (`source_numbering_unreadable`).
     pub set_aside: usize,

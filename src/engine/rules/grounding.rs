@@ -18,7 +18,7 @@ use super::markdown::is_heading_line;
 use super::markdown::sentence_bounds;
 use super::regexes::compile_all;
 use super::skip::{SkipRules, Skipped, compile_skips, label_end, label_line};
-use crate::engine::citations::{Locator, word_diff};
+use crate::engine::citations::{Classified, Locator, Tier, Tiers};
 use crate::engine::grounding::drafted::{self, Drafted};
 use crate::engine::grounding::{
     EntityKind, RefKind, Source, entities, lexicon, quotes, references,
@@ -45,9 +45,13 @@ struct Params {
     /// quotes: shorter quotes are terms, not passages (default 4 words).
     #[serde(default)]
     min_words: Option<usize>,
-    /// quotes: `unlocated` (not in the source) or `misquoted` (fuzzy match only).
+    /// quotes: which tier this check reports: `unlocated` (not in the source), `misquoted`
+    /// or `paraphrased`.
     #[serde(default)]
-    flag: QuoteFlag,
+    flag: Option<String>,
+    /// quotes: where the tiers part (the same for every quote check of a playbook).
+    #[serde(default)]
+    tiers: Option<TierParams>,
     /// entities: a stated fact is a claim about the source only when its sentence (or line)
     /// also points at the source ("Section 4 provides", "the Agreement", "currently").
     #[serde(default)]
@@ -63,17 +67,6 @@ struct Params {
     source_attribution: Vec<String>,
     #[serde(default)]
     proposal_after: Vec<String>,
-}
-
-/// Which quotes a `quotes_grounded` rule flags.
-#[derive(Deserialize, Default, Debug, Clone, Copy, PartialEq)]
-#[serde(rename_all = "snake_case")]
-enum QuoteFlag {
-    /// Quotes the source does not contain.
-    #[default]
-    Unlocated,
-    /// Quotes the source contains only approximately.
-    Misquoted,
 }
 
 /// An entity kind as a playbook names it.
@@ -117,9 +110,21 @@ fn claim_kind(k: EntityKind) -> ClaimKind {
     }
 }
 
+/// The thresholds between a quote's tiers (see `citations::Tiers`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TierParams {
+    misquote_min_similarity: f64,
+    paraphrase_min_shared: f64,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum What {
-    Quotes { min_words: usize, misquoted: bool },
+    Quotes {
+        min_words: usize,
+        flag: Tier,
+        tiers: Tiers,
+    },
     References,
     Entities,
 }
@@ -138,10 +143,42 @@ struct GroundingRule {
 fn compile_with(value: serde_json::Value, what: What) -> Result<GroundingRule, RuleError> {
     let p: Params = super::kind::params(value)?;
     let what = match what {
-        What::Quotes { .. } => What::Quotes {
-            min_words: p.min_words.unwrap_or(4).max(1),
-            misquoted: p.flag == QuoteFlag::Misquoted,
-        },
+        What::Quotes { .. } => {
+            let flag = match p.flag.as_deref() {
+                None | Some("unlocated") => Tier::NotInSource,
+                Some("misquoted") => Tier::Misquote,
+                Some("paraphrased") => Tier::Paraphrase,
+                Some(other) => {
+                    return Err(RuleError::at(
+                        vec![super::kind::Seg::key("flag")],
+                        format!(
+                            "unknown flag `{other}` (expected `unlocated`, `misquoted` or `paraphrased`)"
+                        ),
+                    ));
+                }
+            };
+            let tiers = match &p.tiers {
+                None => Tiers::DEFAULT,
+                Some(t) => {
+                    let unit = |v: f64| (0.0..=1.0).contains(&v);
+                    if !unit(t.misquote_min_similarity) || !unit(t.paraphrase_min_shared) {
+                        return Err(RuleError::at(
+                            vec![super::kind::Seg::key("tiers")],
+                            "tier thresholds are shares between 0 and 1",
+                        ));
+                    }
+                    Tiers {
+                        misquote_min: t.misquote_min_similarity,
+                        paraphrase_min: t.paraphrase_min_shared,
+                    }
+                }
+            };
+            What::Quotes {
+                min_words: p.min_words.unwrap_or(4).max(1),
+                flag,
+                tiers,
+            }
+        }
         w => w,
     };
     let kinds = p.kinds.iter().map(|k| k.entity()).collect();
@@ -159,7 +196,8 @@ fn compile_with(value: serde_json::Value, what: What) -> Result<GroundingRule, R
 pub fn compile_quotes(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
     let w = What::Quotes {
         min_words: 4,
-        misquoted: false,
+        flag: Tier::NotInSource,
+        tiers: Tiers::DEFAULT,
     };
     Ok(Arc::new(compile_with(value, w)?))
 }
@@ -184,6 +222,10 @@ impl Tally {
     fn not_found(&mut self) {
         self.0.counts.examined += 1;
         self.0.counts.not_found += 1;
+    }
+    fn paraphrased(&mut self) {
+        self.0.counts.examined += 1;
+        self.0.counts.paraphrased += 1;
     }
     fn misquoted(&mut self) {
         self.0.counts.examined += 1;
@@ -218,9 +260,10 @@ impl CompiledRule for GroundingRule {
         let (hits, tally, code) = match self.what {
             What::Quotes {
                 min_words,
-                misquoted,
+                flag,
+                tiers,
             } => {
-                let (h, t) = self.quotes(cx, source, &skipped, &drafted, min_words, misquoted);
+                let (h, t) = self.quotes(cx, source, &skipped, &drafted, min_words, (flag, tiers));
                 (h, t, CODE_QUOTE)
             }
             What::References => {
@@ -234,8 +277,13 @@ impl CompiledRule for GroundingRule {
         };
         let noun = match self.what {
             What::Quotes {
-                misquoted: true, ..
+                flag: Tier::Misquote,
+                ..
             } => "quote(s) misquoted",
+            What::Quotes {
+                flag: Tier::Paraphrase,
+                ..
+            } => "paraphrase(s) in quotation marks",
             What::Quotes { .. } => "quote(s) not in the source",
             What::References => "reference(s) to parts the source does not have",
             What::Entities => "fact(s) not in the source",
@@ -282,8 +330,9 @@ impl CompiledRule for GroundingRule {
 
     fn describe(&self) -> String {
         match self.what {
-            What::Quotes { misquoted: false, min_words } => format!("Locates every passage of {min_words}+ words the output quotes from the source (exact, normalized, ellipsis pieces, fuzzy); fails on quotes the source does not contain. Proves a violation."),
-            What::Quotes { misquoted: true, .. } => "Fails on quotes that only match the source approximately (a misquote); the fix replaces them with the source's exact words. Proves a violation.".into(),
+            What::Quotes { flag: Tier::Misquote, .. } => "Fails on misquotes: quotes whose words largely align with a source passage but drop, add or swap words; the finding shows the passage and the exact word changes, the fix restores the source's words. Proves a violation.".into(),
+            What::Quotes { flag: Tier::Paraphrase, .. } => "Fails on paraphrases in quotation marks: quotes whose content words are in one source passage but whose wording is not. Proves a violation.".into(),
+            What::Quotes { min_words, .. } => format!("Aligns every passage of {min_words}+ words the output quotes from the source with the source's words; fails on quotes whose content the source does not have (misquotes and paraphrases are other checks' tiers). Proves a violation."),
             What::References => "Every section, clause, article, paragraph, §, exhibit, schedule, annex or appendix reference must exist in the source's numbering and headings. Proves a violation.".into(),
             What::Entities => "Amounts, percentages, durations, dates, defined terms, organisations and people the output states must appear in the source (compared by value: \"$1,000,000\" = \"one million dollars\"). Proves a violation.".into(),
         }
@@ -415,7 +464,7 @@ impl GroundingRule {
         skipped: &Skipped,
         drafted: &Drafted,
         min_words: usize,
-        misquoted: bool,
+        (flag, tiers): (Tier, Tiers),
     ) -> (Vec<Hit>, Tally) {
         let prompt = cx.companions.prompt.map(|p| Locator::new(p, (0, p.len())));
         let mut t = Tally::default();
@@ -470,61 +519,28 @@ impl GroundingRule {
                 t.set_aside(ClaimKind::Quote, span, SetAside::QuotesOwnText);
                 continue;
             }
-            let excerpt = |a: usize, b: usize| source.text[a..b].to_string();
-            // Differing only in spacing or punctuation ("and /or" for "and/or") is verbatim.
-            let same_words = |a: &str, b: &str| {
-                let w = |s: &str| {
-                    s.chars()
-                        .filter(|c| c.is_alphanumeric())
-                        .flat_map(char::to_lowercase)
-                        .collect::<String>()
-                };
-                w(a) == w(b)
+            let c = source.classify(&for_locating(&q.text), &tiers);
+            // Differing only in page furniture, brackets or a slashed number is verbatim.
+            let raw = || {
+                c.pieces
+                    .iter()
+                    .filter_map(|&(a, b)| source.text.get(a..b))
+                    .collect::<Vec<_>>()
+                    .join(" … ")
             };
-            // What the source says where the quote points: every piece, in the quote's order.
-            let found = loc
-                .pieces
-                .iter()
-                .map(|&(a, b)| excerpt(a, b))
-                .collect::<Vec<_>>()
-                .join(" … ");
-            if loc.located == Located::Fuzzy
-                && (same_words(&q.text, &found) || same_words_but_artefacts(&q.text, &found))
+            if c.tier == Tier::Verbatim
+                || (c.tier == Tier::Misquote && same_words_but_artefacts(&q.text, &raw()))
             {
                 t.grounded();
                 continue;
             }
-            match (loc.located, misquoted) {
-                _ if loc.is_evidence() => t.grounded(),
-                (Located::Fuzzy, false) => t.misquoted(),
-                (_, true) if loc.located != Located::Fuzzy => t.not_found(),
-                (Located::Fuzzy, true) => {
-                    t.misquoted();
-                    hits.push(Hit {
-                        start: q.start,
-                        end: q.end,
-                        note: format!(
-                            "misquoted: the source reads “{}” ({})",
-                            clip(&found),
-                            clip(&word_diff(&q.text, &found))
-                        ),
-                        source: Some(SourceRef {
-                            start: loc.start,
-                            end: loc.end,
-                            excerpt: found.clone(),
-                            replacement: (!q.block).then(|| found.clone()),
-                        }),
-                    })
-                }
-                _ => {
-                    t.not_found();
-                    hits.push(Hit {
-                        start: q.start,
-                        end: q.end,
-                        note: "quote not in the source".into(),
-                        source: None,
-                    })
-                }
+            match c.tier {
+                Tier::Misquote => t.misquoted(),
+                Tier::Paraphrase => t.paraphrased(),
+                _ => t.not_found(),
+            }
+            if c.tier == flag {
+                hits.push(quote_hit(&q, &c));
             }
         }
         (hits, t)
@@ -973,5 +989,49 @@ fn clip(s: &str) -> String {
     match s.char_indices().nth(200) {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s,
+    }
+}
+
+/// A quote's finding in its tier: a misquote shows the source's passage and the exact word
+/// changes and carries the source's words for the fix; a paraphrase shows the passage.
+fn quote_hit(q: &quotes::Quote, c: &Classified) -> Hit {
+    let (start, end) = (
+        c.pieces.first().map_or(0, |p| p.0),
+        c.pieces.last().map_or(0, |p| p.1),
+    );
+    let source = |replacement: Option<String>| {
+        (!c.pieces.is_empty()).then(|| SourceRef {
+            start,
+            end,
+            excerpt: c.passage.clone(),
+            replacement,
+        })
+    };
+    let (note, source) = match c.tier {
+        Tier::Misquote => {
+            let changes: Vec<String> = c.changes.iter().map(|ch| ch.describe()).collect();
+            (
+                format!(
+                    "misquoted: the source reads “{}”; the quote {}",
+                    clip(&c.passage),
+                    clip(&changes.join("; "))
+                ),
+                source((!q.block).then(|| c.passage.clone())),
+            )
+        }
+        Tier::Paraphrase => (
+            format!(
+                "paraphrase in quotation marks: the source has this in other words: “{}”",
+                clip(&c.passage)
+            ),
+            source(None),
+        ),
+        _ => ("quote not in the source".into(), None),
+    };
+    Hit {
+        start: q.start,
+        end: q.end,
+        note,
+        source,
     }
 }
