@@ -9,7 +9,7 @@ use crate::engine::document::Document;
 use crate::engine::playbook::LoadedPlaybook;
 use crate::engine::runner::run_deterministic;
 use crate::evaluator::repair::{self as prompt, REPAIR_CALL_ID, ValidationError};
-use crate::evaluator::{Call, CallObserver, Evaluator};
+use crate::evaluator::{Call, CallObserver, Evaluator, GenParams, ResponseCache};
 use crate::model::integrity::sha256_hex;
 use crate::model::{
     DetectionType, RepairRecord, RepairStatus, Report, ValidationIssue, ValidationRecord, Verdict,
@@ -95,6 +95,9 @@ pub struct RepairContext<'a> {
     pub evaluator: Option<&'a Evaluator>,
     pub observer: Option<&'a dyn CallObserver>,
     pub cancel: &'a CancellationToken,
+    /// A generation variant's repair: its model and parameters, and the cache that keeps
+    /// answers by the exact request. `None`: the evaluator's own, never cached.
+    pub generation: Option<(&'a GenParams, Option<&'a dyn ResponseCache>)>,
 }
 
 /// Validate, repair once when needed, re-validate.
@@ -142,15 +145,17 @@ pub async fn repair(
         })
         .collect();
     let request = prompt::build(&doc.inputs, &errors);
-    let (answer, _raw) = evaluator
-        .repair_call(Call {
-            prompt: &request,
-            run: 1,
-            canary: false,
-            observer: cx.observer,
-            cancel: cx.cancel,
-        })
-        .await;
+    let call = Call {
+        prompt: &request,
+        run: 1,
+        canary: false,
+        observer: cx.observer,
+        cancel: cx.cancel,
+    };
+    let answer = match cx.generation {
+        Some((params, cache)) => evaluator.repair_generated(call, params, cache).await,
+        None => evaluator.repair_call(call).await.0,
+    };
     let corrected = match answer {
         Ok(text) => text,
         Err(e) => {
@@ -344,6 +349,7 @@ mod tests {
             evaluator: None,
             observer: None,
             cancel: &cancel,
+            generation: None,
         };
         let out = repair(&builtin(), &doc(BODY), cx()).await;
         assert_eq!(out.record.status, RepairStatus::Failed);
