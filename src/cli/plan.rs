@@ -189,3 +189,36 @@ fn response(
         },
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::generate::Strategy;
+
+    #[test]
+    fn the_shipped_variants_parse_with_their_strategies() {
+        let want = [
+            Strategy::Naive,
+            Strategy::Constraints,
+            Strategy::Validate,
+            Strategy::Repair,
+        ];
+        for ((name, _), strategy) in BUILT_IN.iter().zip(want) {
+            let v = variant(name).unwrap();
+            assert_eq!((v.name.as_str(), v.strategy), (*name, strategy));
+            assert!(v.template.contains("{{notes}}"), "{name}");
+            assert_eq!(v.keys, Default::default());
+        }
+        let legal = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/legal-generate/variants");
+        for (name, strategy) in [("terse", Strategy::Naive), ("cited", Strategy::Repair)] {
+            let v = variant(&legal.join(name).display().to_string()).unwrap();
+            assert_eq!((v.name.as_str(), v.strategy), (name, strategy));
+        }
+        assert!(
+            variant("v9_magic")
+                .unwrap_err()
+                .0
+                .contains("neither a built-in")
+        );
+    }
+}

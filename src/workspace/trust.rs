@@ -437,7 +437,10 @@ mod tests {
             endpoint,
             key,
         };
-        assert_eq!(variant_endpoint(&keys(None, false, false), "anthropic"), Ok(vec![]));
+        assert_eq!(
+            variant_endpoint(&keys(None, false, false), "anthropic"),
+            Ok(vec![])
+        );
         let n = variant_endpoint(&keys(Some("Anthropic"), true, false), "anthropic").unwrap();
         assert!(n[0].starts_with("ignored base_url"), "{n:?}");
         let e = variant_endpoint(&keys(None, false, true), "anthropic").unwrap_err();
