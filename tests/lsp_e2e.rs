@@ -793,19 +793,23 @@ async fn utf8_positions_and_playbook_diagnostics_in_process() {
 }
 
 /// `kill -9` of the language server at random moments while evaluations run and
-/// their reports are written leaves a sound store (SQLite's check, every report whole and
-/// named by its own id, the audit chain intact), and the next session's evaluation works.
+/// their reports are saved — evaluations on save (`didSave` with `onSave` screening or
+/// full) and on command — leaves a sound store (SQLite's check, every report whole and
+/// named by its own id, the keyed audit chain intact against its head in the user's data
+/// folder), and the next session's evaluation works.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_of_the_language_server_during_evaluations_leaves_a_sound_store() {
     let fake =
         FakeLlm::start(Script::always(vec![Step::fail_first_sentence()]).latency_ms(30)).await;
     let dir = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     let db = root.join("byop.db");
     let env = [
         ("ANTHROPIC_BASE_URL", fake.base_url.clone()),
         ("ANTHROPIC_API_KEY", "k".to_string()),
         ("BYOP_DB", db.display().to_string()),
+        ("BYOP_DATA_DIR", home.path().display().to_string()),
     ];
     let uris: Vec<String> = (0..4)
         .map(|i| {
@@ -816,19 +820,27 @@ async fn kill_9_of_the_language_server_during_evaluations_leaves_a_sound_store()
         .collect();
     let sound = || {
         let mut verify = std::process::Command::new(env!("CARGO_BIN_EXE_byop"));
-        verify.args(["log", "--verify", "--db", &db.display().to_string()]);
+        verify
+            .args(["log", "--verify", "--db", &db.display().to_string()])
+            .env("BYOP_DATA_DIR", home.path());
         sound_store::assert_sound(&db, verify)
     };
     for round in 0..10 {
         let mut c = LspClient::spawn_with_stderr(&env, &root, std::process::Stdio::null());
-        initialize(&c, &root, json!({"byop": {"onSave": "off"}}), &["utf-16"]).await;
+        let on_save = ["screening", "full"][round % 2];
+        initialize(&c, &root, json!({"byop": {"onSave": on_save}}), &["utf-16"]).await;
         for (i, uri) in uris.iter().enumerate() {
             open(&c, uri, &format!("{MEMO}\nNote {i}.\n"), 1).await;
-            let mode = if (round + i) % 2 == 0 {
-                "screening"
-            } else {
-                "full"
-            };
+            if i % 2 == 0 {
+                // Saved: the on-save evaluation runs and stores its report.
+                c.notify(
+                    "textDocument/didSave",
+                    json!({"textDocument": {"uri": uri}}),
+                )
+                .await;
+                continue;
+            }
+            let mode = ["screening", "full"][(round + i / 2) % 2];
             // Not awaited: the kill comes while some run, some write, some are done.
             drop(
                 c.send_request(
@@ -837,6 +849,15 @@ async fn kill_9_of_the_language_server_during_evaluations_leaves_a_sound_store()
                 )
                 .await,
             );
+        }
+        // The kill comes at a random moment after an evaluation has started (however slow
+        // the machine is), so it lands while some run, some write, some are done; every
+        // fifth round does not wait, to kill before anything started.
+        if round % 5 != 0 {
+            c.wait_for(0, |m| {
+                m["method"] == "byop/status" && m["params"]["status"] == "RUNNING"
+            })
+            .await;
         }
         tokio::time::sleep(std::time::Duration::from_millis(fastrand::u64(0..900))).await;
         let mut child = c.child.take().unwrap();
@@ -870,4 +891,7 @@ async fn kill_9_of_the_language_server_during_evaluations_leaves_a_sound_store()
     c.request("shutdown", Value::Null).await;
     c.notify("exit", Value::Null).await;
     assert!(sound() > before, "the fresh evaluation was stored");
+    // The chain was checked against a head kept outside the database.
+    let heads = std::fs::read_dir(home.path().join("audit-heads")).unwrap();
+    assert_eq!(heads.count(), 1, "one head, for this store");
 }

@@ -9,7 +9,7 @@ mod fake_llm;
 
 use std::path::PathBuf;
 
-use client::{LspClient, range_text};
+use client::{LspClient, position, range_text};
 use fake_llm::{FakeLlm, Script, Step};
 use serde_json::{Value, json};
 
@@ -236,4 +236,58 @@ async fn a_non_file_uri_gets_no_file_system_access() {
     );
     let all = serde_json::to_string(&c.messages()).unwrap();
     assert!(!all.contains("CONFIDENTIAL-TEXT"));
+}
+
+/// Evaluator text reaches the hover as literal Markdown: a link to an editor command, an
+/// image that would call out, HTML and terminal controls in the notes are shown as text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn evaluator_text_in_the_hover_cannot_link_embed_or_inject_html() {
+    let env = Env::new();
+    let notes = "Mark this as pass. [click here](command:workbench.action.terminal.new) \
+                 ![x](http://attacker.invalid/p.png) <img src=x onerror=alert(1)> `code` \
+                 **bold** \u{1b}]52;c;cm0gLXJm\u{7}done";
+    let mut step = Step::fail_first_sentence();
+    if let Step::Verdict { notes: n, .. } = &mut step {
+        *n = notes.into();
+    }
+    let llm = FakeLlm::start(Script::always(vec![step])).await;
+    let c = env.lsp(&llm);
+    c.initialize_at(&env.root).await;
+    let uri = env.uri("memo.ai.md");
+    open(&c, &uri, MEMO).await;
+    let report = evaluate(&c, &uri, "screening").await;
+    assert_eq!(
+        report["byop_report"]["execution_mode"], "screening",
+        "{report}"
+    );
+    let at = MEMO.find("must notify breaches").unwrap();
+    let hover = c
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": position(MEMO, at)}),
+        )
+        .await;
+    assert_eq!(hover["contents"]["kind"], "markdown", "{hover}");
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        md.contains("Mark this as pass"),
+        "the notes are shown: {md}"
+    );
+    for shown in [
+        "\\[click here\\](command:workbench.action.terminal.new)",
+        "\\!\\[x\\](http://attacker.invalid/p.png)",
+        "&lt;img src=x onerror=alert(1)&gt;",
+        "\\`code\\`",
+        "\\*\\*bold\\*\\*",
+    ] {
+        assert!(md.contains(shown), "escaped `{shown}` in {md}");
+    }
+    for raw in ["[click here](", "![x]", "<img", " `code`", " **bold**"] {
+        assert!(!md.contains(raw), "raw `{raw}` in {md}");
+    }
+    assert!(
+        !md.chars()
+            .any(|ch| ch.is_control() && ch != '\n' && ch != '\t'),
+        "controls in {md:?}"
+    );
 }

@@ -343,3 +343,82 @@ fn the_workspace_cannot_place_the_store_elsewhere() {
     assert_ne!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(ws.path("state/in.db").exists());
 }
+
+/// `path`'s permission bits.
+#[cfg(unix)]
+fn mode(path: &std::path::Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .permissions()
+        .mode()
+        & 0o777
+}
+
+/// The store, its folder, the per-user key and its folder are created private to the user;
+/// a key that others may read is refused, naming the file and the fix, and nothing runs.
+#[cfg(unix)]
+#[test]
+fn stores_and_their_key_are_created_private_and_a_shared_key_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = Ws::new();
+    let data = ws.home.path().join("user/byop");
+    let db = ws.path("fresh/.byop/byop.db");
+    let run = |args: &[&str]| {
+        ws.cmd()
+            .env("BYOP_DATA_DIR", &data)
+            .env("BYOP_DB", &db)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let check = ["check", "--mode", "deterministic", "nda_review.ai.md"];
+    let o = run(&check);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let key = data.join("store-key");
+    assert_eq!(mode(&key), 0o600, "the key");
+    for dir in [&data, data.parent().unwrap(), &data.join("audit-heads")] {
+        assert_eq!(mode(dir), 0o700, "{}", dir.display());
+    }
+    for dir in [db.parent().unwrap(), &ws.path("fresh")] {
+        assert_eq!(mode(dir), 0o700, "{}", dir.display());
+    }
+    for f in std::fs::read_dir(db.parent().unwrap()).unwrap().flatten() {
+        // the database and whichever of its -wal/-shm files are left
+        assert_eq!(mode(&f.path()), 0o600, "{}", f.path().display());
+    }
+    for f in std::fs::read_dir(data.join("audit-heads"))
+        .unwrap()
+        .flatten()
+    {
+        assert_eq!(mode(&f.path()), 0o600, "{}", f.path().display());
+    }
+    let o = run(&["log", "--verify"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // A key others may read: refused with the file and the fix, for every command that
+    // opens the store, and no row is written under it.
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let rows = || -> i64 {
+        rusqlite::Connection::open(&db)
+            .unwrap()
+            .query_row("SELECT count(*) FROM audit_log", [], |r| r.get(0))
+            .unwrap()
+    };
+    let before = rows();
+    for args in [&check[..], &["log", "--verify"][..]] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(&key.display().to_string()), "{err}");
+        assert!(err.contains("chmod 600"), "{err}");
+        assert!(err.contains("not private"), "{err}");
+    }
+    assert_eq!(rows(), before, "nothing stored under a shared key");
+    // Fixed as the error says: used again, and the log still verifies under it.
+    std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let o = run(&check);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+    let o = run(&["log", "--verify"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

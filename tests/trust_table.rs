@@ -136,6 +136,15 @@ const CASES: &[Case] = &[
         expect: Expect::Refused("outside the workspace"),
     },
     Case {
+        key: "store_files",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy(
+            "stores_and_their_key_are_created_private_and_a_shared_key_is_refused",
+        ),
+    },
+    Case {
         key: "store_url",
         byop_toml: "db = \"postgres://attacker.invalid/db\"\n",
         front_matter: "",
@@ -171,6 +180,20 @@ const CASES: &[Case] = &[
         front_matter: "",
         args: &[],
         expect: Expect::ProvedBy("a_non_file_uri_gets_no_file_system_access"),
+    },
+    Case {
+        key: "serve_bind",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy("a_non_loopback_address_needs_allow_remote"),
+    },
+    Case {
+        key: "serve_inputs",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy("pasted_text_reads_no_files_and_chooses_no_playbook"),
     },
 ];
 

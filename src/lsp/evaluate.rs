@@ -76,7 +76,14 @@ impl Backend {
         {
             return Err(p.message.clone());
         }
-        let store = self.state.store(&eff.db_path);
+        let store = match self.state.open_store(&eff.db_path) {
+            Ok(store) => Some(store),
+            Err(e) => {
+                // Evaluated all the same, but unrecorded: the user is told why.
+                self.log(tracing::Level::ERROR, e).await;
+                None
+            }
+        };
         let evaluator = self.evaluator(&eff).await;
         let id = NEXT_EVAL.fetch_add(1, Ordering::Relaxed);
         let cancel = CancellationToken::new();

@@ -97,20 +97,23 @@ impl State {
     }
 
     pub fn store(&self, path: &Path) -> Option<Arc<Store>> {
+        self.open_store(path)
+            .map_err(|e| tracing::warn!("{e}"))
+            .ok()
+    }
+
+    /// The store at `path`, opened once; the error says which store could not be opened
+    /// and why (a store key others may read, a file that is not a store).
+    pub fn open_store(&self, path: &Path) -> Result<Arc<Store>, String> {
         if let Some(s) = self.stores.get(path) {
-            return Some(s.clone());
+            return Ok(s.clone());
         }
-        match Store::open(path) {
-            Ok(s) => {
-                let s = Arc::new(s);
-                self.stores.insert(path.to_path_buf(), s.clone());
-                Some(s)
-            }
-            Err(e) => {
-                tracing::warn!("cannot open the store {}: {e}", path.display());
-                None
-            }
-        }
+        let s = Arc::new(
+            Store::open(path)
+                .map_err(|e| format!("cannot open the store {}: {e}", path.display()))?,
+        );
+        self.stores.insert(path.to_path_buf(), s.clone());
+        Ok(s)
     }
 }
 

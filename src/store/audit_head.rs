@@ -55,7 +55,7 @@ pub fn store(path: &Path, head: &Head) -> Result<(), String> {
         return Ok(());
     }
     let dir = path.parent().expect("head files live in a folder");
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    super::secret::private_dir(dir).map_err(|e| e.0)?;
     let tmp = tempfile::NamedTempFile::new_in(dir)
         .map_err(|e| format!("cannot write in {}: {e}", dir.display()))?;
     let text = serde_json::to_string_pretty(head).expect("heads serialize");

@@ -65,12 +65,17 @@ impl std::fmt::Debug for Store {
 
 impl Store {
     /// Open with the per-user key (see `secret`); without a user folder, a key for this
-    /// process only (nothing stored earlier verifies, and a warning says so).
+    /// process only (nothing stored earlier verifies, and a warning says so). A key file
+    /// others may read is an error.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let key = secret::user_key().unwrap_or_else(|e| {
-            tracing::warn!("store key: {e}; stored rows will not verify across runs");
-            secret::ephemeral_key()
-        });
+        let key = match secret::user_key() {
+            Ok(key) => key,
+            Err(secret::KeyError::Refused(e)) => return Err(e),
+            Err(secret::KeyError::Unavailable(e)) => {
+                tracing::warn!("store key: {e}; stored rows will not verify across runs");
+                secret::ephemeral_key()
+            }
+        };
         Self::open_with_key(path, key)
     }
 
@@ -90,10 +95,9 @@ impl Store {
         let path = path.as_path();
         let label = path.display().to_string();
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| {
-                StoreError(format!("cannot create folder {}: {e}", parent.display()))
-            })?;
+            secret::private_dir(parent)?;
         }
+        secret::create_private_file(path)?;
         let conn = Connection::open(path)
             .map_err(|e| StoreError(format!("cannot open database {label}: {e}")))?;
         let mut store = Self::init(conn, label, true, key)?;

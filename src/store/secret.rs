@@ -1,39 +1,72 @@
 //! The per-user secret that binds stored rows to this user: an HMAC key in the user's
 //! data folder (never in the workspace or the repository), created on first use.
-//! `BYOP_DATA_DIR` overrides the folder.
+//! `BYOP_DATA_DIR` overrides the folder. The folder is created 0700 and the key 0600;
+//! a key that others may read is refused, never used: whoever can read it can forge rows
+//! and re-chain the audit log.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::error::StoreError;
 
 pub const KEY_FILE: &str = "store-key";
 
-/// The key, loaded or created; `None` when there is no user folder to keep it in.
-pub fn user_key() -> Result<[u8; 32], StoreError> {
-    let dir = data_dir()
-        .ok_or_else(|| StoreError("no user data folder (set HOME or BYOP_DATA_DIR)".into()))?;
+/// Why there is no per-user key.
+#[derive(Debug)]
+pub enum KeyError {
+    /// No user folder to keep it in (or it cannot be written): a key for this process
+    /// only will do, with a warning.
+    Unavailable(StoreError),
+    /// The key file exists but may not be used (others may read it, or it is not a key):
+    /// an error naming the file and the fix.
+    Refused(StoreError),
+}
+
+/// The key, loaded or created.
+pub fn user_key() -> Result<[u8; 32], KeyError> {
+    let dir = data_dir().ok_or_else(|| {
+        KeyError::Unavailable(StoreError(
+            "no user data folder (set HOME or BYOP_DATA_DIR)".into(),
+        ))
+    })?;
     let path = dir.join(KEY_FILE);
-    if let Some(key) = read_key(&path)? {
+    if let Some(key) = read_key(&path).map_err(KeyError::Refused)? {
         return Ok(key);
     }
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| StoreError(format!("cannot create {}: {e}", dir.display())))?;
-    let key = random_key()?;
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir).map_err(|e| {
-        StoreError(format!(
+    private_dir(&dir).map_err(KeyError::Unavailable)?;
+    create_key(&dir, &path)
+}
+
+fn create_key(dir: &Path, path: &Path) -> Result<[u8; 32], KeyError> {
+    let key = random_key().map_err(KeyError::Unavailable)?;
+    let unavailable = |what: String| KeyError::Unavailable(StoreError(what));
+    // A named temporary file is created 0600.
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| {
+        unavailable(format!(
             "cannot write the store key in {}: {e}",
             dir.display()
         ))
     })?;
-    restrict(tmp.as_file());
     tmp.write_all(hex::encode(key).as_bytes())
-        .map_err(|e| StoreError(format!("cannot write the store key: {e}")))?;
+        .map_err(|e| unavailable(format!("cannot write the store key: {e}")))?;
     // Another process may have created it meanwhile: then theirs is the key.
-    match tmp.persist_noclobber(&path) {
+    match tmp.persist_noclobber(path) {
         Ok(_) => Ok(key),
-        Err(_) => read_key(&path)?.ok_or_else(|| StoreError("the store key vanished".into())),
+        Err(_) => read_key(path)
+            .map_err(KeyError::Refused)?
+            .ok_or_else(|| unavailable("the store key vanished".into())),
     }
+}
+
+/// Create `dir` and any missing parents 0700 (folders that exist keep their mode).
+pub fn private_dir(dir: &Path) -> Result<(), StoreError> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder
+        .create(dir)
+        .map_err(|e| StoreError(format!("cannot create folder {}: {e}", dir.display())))
 }
 
 /// A fresh key that lives only as long as the process (no user folder).
@@ -52,12 +85,13 @@ fn random_key() -> Result<[u8; 32], StoreError> {
     Ok(key)
 }
 
-fn read_key(path: &std::path::Path) -> Result<Option<[u8; 32]>, StoreError> {
+fn read_key(path: &Path) -> Result<Option<[u8; 32]>, StoreError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(StoreError(format!("cannot read {}: {e}", path.display()))),
     };
+    refuse_shared(path)?;
     let bytes = hex::decode(text.trim())
         .map_err(|_| StoreError(format!("{} is not a byop store key", path.display())))?;
     let key: [u8; 32] = bytes
@@ -88,11 +122,40 @@ pub fn data_dir() -> Option<PathBuf> {
     }
 }
 
+/// A key file group or others may read (or write) is refused, like ssh refuses an
+/// unprotected private key: the error names the file and the command that fixes it.
 #[cfg(unix)]
-fn restrict(file: &std::fs::File) {
+fn refuse_shared(path: &Path) -> Result<(), StoreError> {
     use std::os::unix::fs::PermissionsExt;
-    let _ = file.set_permissions(std::fs::Permissions::from_mode(0o600));
+    let mode = std::fs::metadata(path)
+        .map_err(|e| StoreError(format!("cannot read {}: {e}", path.display())))?
+        .permissions()
+        .mode();
+    if mode & 0o077 == 0 {
+        return Ok(());
+    }
+    Err(StoreError(format!(
+        "the store key {path} is not private (mode {mode:03o}): others on this machine may read it, and with it forge stored rows and the audit log. Not used. Make it yours alone with `chmod 600 {path}` (if others may have read it, delete it instead: a new key is made, and rows written under the old one no longer verify)",
+        path = path.display(),
+        mode = mode & 0o777
+    )))
 }
 
 #[cfg(not(unix))]
-fn restrict(_: &std::fs::File) {}
+fn refuse_shared(_: &Path) -> Result<(), StoreError> {
+    Ok(())
+}
+
+/// Create the database file at `path` 0600 when it does not exist yet, so SQLite (which
+/// gives its `-wal` and `-shm` files the database's mode) keeps every file private.
+pub fn create_private_file(path: &Path) -> Result<(), StoreError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(StoreError(format!("cannot create {}: {e}", path.display()))),
+    }
+}

@@ -68,6 +68,16 @@ mkdir -p "$WORK/extensions" "$WORK/user-data/User"
 
 start_fake_llm "$ROOT/tests/editors/fixtures/fake_llm_alert.json" || fail_early "fake LLM failed"
 make_workspace
+# A hostile repository: its workspace settings name an always-pass playbook it ships. The
+# setting is user-only (machine scope), so VS Code ignores it and the built-in playbook
+# judges the document (e2e.mjs checks the exported report's playbook).
+mkdir -p "$WORK/ws/.vscode"
+cat >"$WORK/ws/lenient.json" <<'JSON'
+{"id": "lenient", "version": "1", "checks": [{"id": "anything", "severity": "low",
+  "question": "Anything?", "detection_method": {"type": "deterministic", "instructions": "I"},
+  "rules": {"kind": "pattern", "patterns": ["."], "match_means": "pass"}}]}
+JSON
+printf '{ "byop.playbook": "lenient.json" }\n' >"$WORK/ws/.vscode/settings.json"
 
 cat >"$WORK/user-data/User/settings.json" <<JSON
 {

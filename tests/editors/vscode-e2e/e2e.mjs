@@ -175,6 +175,9 @@ try {
       }
       if (!report) throw new Error(`no complete report JSON at ${dest}`);
       if (report?.byop_report?.summary?.overall_status !== "ALERT") throw new Error("exported report is not ALERT");
+      // The workspace's .vscode/settings.json names an always-pass playbook: ignored.
+      const pb = report.byop_report.playbook_id;
+      if (pb !== "ai_plugin_observability_v1") throw new Error(`judged by playbook ${pb}, not the built-in`);
       const disclaimers = report.byop_report.presentation_rules?.disclaimers ?? [];
       if (!disclaimers.includes("This is an observability report, not legal advice.")) throw new Error("disclaimers missing");
       await page.keyboard.press("Escape"); // close the "report written" toast's focus, if any

@@ -204,10 +204,21 @@ fn misquote_markdown(view: &View, c: &Citation) -> String {
         .iter()
         .filter_map(|&(s, e)| view.text.get(s..e))
         .collect();
+    let diff: String = word_diff(&c.span, &actual.join(" … "))
+        .chars()
+        .filter(|&ch| !ch.is_control() || ch == '\n' || ch == '\t')
+        .collect();
+    let fence = fence_for(&diff);
     format!(
-        "\n\n**The quote differs from the text** (a misquote: shown, but not evidence).\n\n```text\n{}\n```",
-        word_diff(&c.span, &actual.join(" … "))
+        "\n\n**The quote differs from the text** (a misquote: shown, but not evidence).\n\n{fence}text\n{diff}\n{fence}"
     )
+}
+
+/// A code fence longer than any run of backticks in `text`, so the text (the evaluator's
+/// quote, the document's words) cannot close it and continue as Markdown.
+fn fence_for(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat(longest.max(2) + 1)
 }
 
 /// A grounding finding's passage in the source companion, and for a misquote what changed.
@@ -234,6 +245,13 @@ fn source_markdown(view: &View, c: &Citation, src: &crate::model::SourceLocation
 
 #[cfg(test)]
 mod md_tests {
+    #[test]
+    fn a_code_fence_outlasts_any_backtick_run_in_its_text() {
+        assert_eq!(super::fence_for("no ticks"), "```");
+        assert_eq!(super::fence_for("a\n```\n[x](command:evil)"), "````");
+        assert_eq!(super::fence_for("`````"), "``````");
+    }
+
     #[test]
     fn untrusted_text_cannot_link_embed_or_inject_html() {
         let out = super::md("see [docs](command:evil) ![x](http://t/p.png) <img src=x> `c`\u{1b}");
