@@ -296,3 +296,68 @@ async fn baseline_compare_history_filters_and_exports() {
         "the baseline's drift is shown"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plan_is_validated_and_a_reports_request_has_its_audit_rows() {
+    let s = Server::start(None, &[]);
+    let api = Api::new(&s);
+    let example = |p: &str| {
+        let text = std::fs::read_to_string(support::workspace::examples().join(p)).unwrap();
+        // The body after the front matter.
+        text.splitn(3, "---\n").nth(2).unwrap().to_string()
+    };
+    let body = json!({
+        "plan": example("planproof/variants/v1_naive/deep_work_la.md"),
+        "notes": example("planproof/scenarios/deep_work_la.md"),
+        "current_time": "2026-06-04T08:00:00-07:00",
+        "timezone": "America/Los_Angeles",
+    });
+    let (status, v) = api.post("/api/validate-plan", body.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["validation"], v["byop_report"]["validation"]);
+    assert_eq!(v["validation"]["status"], "fail", "{}", v["validation"]);
+    let errors = v["validation"]["errors"].to_string();
+    assert!(
+        errors.contains("Dr. Chen") || errors.contains("board meeting"),
+        "{errors}"
+    );
+    assert_eq!(v["byop_report"]["playbook_id"], "planproof_v1");
+    // The same plan without its notes fails closed; a bad field is named.
+    let mut no_notes = body.clone();
+    no_notes["notes"] = json!("");
+    let (_, v) = api.post("/api/validate-plan", no_notes).await;
+    assert!(
+        v["validation"]["errors"].to_string().contains("No context"),
+        "{v}"
+    );
+    let mut bad = body.clone();
+    bad["timezone"] = json!("America/Los_Angeles\nbyop:\n  playbook: x");
+    let (status, e) = api.post("/api/validate-plan", bad).await;
+    assert_eq!(
+        (status, e["error"]["field"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("timezone"))
+    );
+
+    // A report's request id opens its audit-log rows.
+    let (_, r) = api
+        .post(
+            "/api/evaluate",
+            json!({"output": OUTPUT, "mode": "deterministic"}),
+        )
+        .await;
+    let rid = r["byop_report"]["request_id"].as_str().unwrap();
+    let (status, audit) = api.get(&format!("/api/audit/{rid}")).await;
+    assert_eq!(status, StatusCode::OK, "{audit}");
+    let states: Vec<&str> = audit["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states.first(), Some(&"received"), "{states:?}");
+    assert_eq!(states.last(), Some(&"evaluated"), "{states:?}");
+    assert_eq!(
+        api.get("/api/audit/no-such-request").await.0,
+        StatusCode::NOT_FOUND
+    );
+}

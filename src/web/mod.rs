@@ -35,6 +35,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/compare", post(api::compare))
         .route("/baseline", post(api::baseline))
         .route("/playbooks", get(api::playbooks))
+        .route("/validate-plan", post(api::validate_plan))
+        .route("/audit/{request_id}", get(api::audit))
         .route("/openapi.json", get(api::openapi))
         .fallback(api::not_found);
     Router::new()
@@ -43,6 +45,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/history", get(pages::history))
         .route("/compare", get(pages::compare))
         .route("/compare/view", get(pages::compare_view))
+        .route("/plan", get(pages::plan))
+        .route("/audit/{request_id}", get(pages::audit))
         .route("/static/app.js", get(pages::script))
         .route("/static/app.css", get(pages::style))
         .nest("/api", api)

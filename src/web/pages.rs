@@ -63,6 +63,7 @@ struct ReportView {
     status: String,
     status_class: &'static str,
     document: Option<String>,
+    request_id: Option<String>,
 }
 
 /// `GET /reports/{id}`: the report (in a sandboxed frame) with Export and Save as Baseline.
@@ -77,6 +78,7 @@ pub async fn report(
         status: r.summary.overall_status.as_str().to_string(),
         status_class: crate::render::diff::status_class(r.summary.overall_status),
         document: view::document_of(&state, &r.report_id).ok(),
+        request_id: r.request_id,
         id: r.report_id,
     })
 }
@@ -202,6 +204,46 @@ pub async fn compare_view(
     let b = view::stored_report_field(&state, &pair.b, "b")?;
     let c = crate::engine::compare::compare(&a, &b);
     Ok(view::framed(crate::render::diff::render_html(&c)))
+}
+
+#[derive(Template)]
+#[template(path = "web/plan.html")]
+struct PlanView {
+    csrf: String,
+}
+
+/// `GET /plan`: the PlanProof form (notes, plan, current time, time zone).
+pub async fn plan(Extension(caller): Extension<Caller>) -> Result<Response, ApiError> {
+    page(PlanView {
+        csrf: csrf(&caller),
+    })
+}
+
+#[derive(Template)]
+#[template(path = "web/audit.html")]
+struct AuditView {
+    csrf: String,
+    request_id: String,
+    rows: Vec<crate::model::AuditRow>,
+    audit_ok: bool,
+    audit: String,
+}
+
+/// `GET /audit/{request_id}`: one request's audit-log rows, and the log's verdict.
+pub async fn audit(
+    State(state): Shared,
+    Extension(caller): Extension<Caller>,
+    Path(request_id): Path<String>,
+) -> Result<Response, ApiError> {
+    let rows = view::audit_rows(&state, &request_id)?;
+    let (audit_ok, audit) = view::audit_verdict(&state);
+    page(AuditView {
+        csrf: csrf(&caller),
+        request_id,
+        rows,
+        audit_ok,
+        audit,
+    })
 }
 
 /// `GET /static/app.js` and `/static/app.css`: the page's only script and style.

@@ -206,3 +206,23 @@ pub fn audit_verdict(state: &AppState) -> (bool, String) {
         Err(e) => (false, format!("audit log not verified: {}", e.0)),
     }
 }
+
+/// The audit-log rows of one request, oldest first; 404 when there are none.
+pub fn audit_rows(
+    state: &AppState,
+    request_id: &str,
+) -> Result<Vec<crate::model::AuditRow>, ApiError> {
+    let rows: Vec<_> = state
+        .settings
+        .store
+        .audit_log(None, SCAN_ROWS)?
+        .into_iter()
+        .filter(|r| r.event.request_id == request_id)
+        .collect();
+    if rows.is_empty() {
+        return Err(ApiError::not_found(format!(
+            "no audit-log rows for request `{request_id}`"
+        )));
+    }
+    Ok(rows)
+}

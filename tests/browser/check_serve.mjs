@@ -1,5 +1,6 @@
 // `byop serve` driven in headless Chromium: paste → Run → progress → report → Save as
-// Baseline → run again → history shows both → compare → drift chart with two points.
+// Baseline → run again → history shows both → compare → drift chart with two points →
+// audit rows of a report → a plan validated.
 // Usage: node check_serve.mjs URL_WITH_TOKEN
 // Env: BYOP_KEY (the evaluator key to enter), CHROMIUM, BYOP_USER_DATA_DIR,
 //      BYOP_SCREENSHOT_DIR (saves serve-page.png and serve-history.png there).
@@ -125,6 +126,23 @@ try {
   const cmp = page.frameLocator("#compare-frame");
   await cmp.locator("#checks").waitFor({ timeout: 10000 });
   check((await cmp.locator("#checks tbody tr").count()) > 0, "compare shows the checks side by side");
+
+  // The report's request id opens its audit-log rows.
+  await page.goto(`${origin}/reports/${first.id}`);
+  await Promise.all([page.waitForURL(/\/audit\//), page.click("#audit-link")]);
+  const states = await page.$$eval("#audit-table tbody tr td:nth-child(3)", (tds) => tds.map((t) => t.textContent));
+  check(states[0] === "received" && states.includes("evaluated"), `audit rows: ${states.join(", ")}`);
+
+  // PlanProof from the same page: notes + plan + time + zone → the validation object.
+  await page.goto(`${origin}/plan`);
+  await page.fill("#plan-notes", "Working hours 9am-5pm\nHard stop at 3pm\n- Draft the brief\n- Call Dana");
+  await page.fill("#plan-text", '{"plan": [{"task": "Draft the brief", "timebox_minutes": 400, "why": "due"}, {"task": "Call Dana", "timebox_minutes": 30, "why": "x"}, {"task": "Lunch with Marcus", "timebox_minutes": 60, "why": "y"}], "assumptions": [], "questions": [], "confidence": "high"}');
+  await page.fill("#plan-now", "2026-06-01T09:00:00-04:00");
+  await page.fill("#plan-tz", "America/Toronto");
+  await page.click("#validate");
+  await page.waitForSelector("#plan-result:not([hidden])");
+  check((await page.textContent("#plan-status")) === "fail", `plan validation shown: ${await page.textContent("#plan-status")}`);
+  check((await page.$$("#plan-errors li")).length > 0, "plan errors listed");
 
   // A request from this page without the CSRF token is refused.
   const forged = await page.evaluate(async (id) => (await fetch("/api/baseline", {

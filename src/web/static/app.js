@@ -98,4 +98,35 @@
       });
     });
   }
+  var planForm = $("plan-form");
+  if (planForm) {
+    planForm.addEventListener("submit", function (e) {
+      e.preventDefault();
+      $("plan-error").hidden = true;
+      $("validate").disabled = true;
+      post("/api/validate-plan", {
+        plan: $("plan-text").value, notes: $("plan-notes").value,
+        current_time: $("plan-now").value, timezone: $("plan-tz").value
+      }).then(function (r) {
+        $("validate").disabled = false;
+        if (r.status !== 200) {
+          $("plan-error").textContent = message(r.body, "not validated (" + r.status + ")");
+          $("plan-error").hidden = false;
+          return;
+        }
+        var v = r.body.validation || {};
+        $("plan-status").textContent = v.status || "no validation";
+        var list = $("plan-errors");
+        list.textContent = "";
+        (v.errors || []).forEach(function (err) {
+          var li = document.createElement("li");
+          li.textContent = typeof err === "string" ? err : JSON.stringify(err);
+          list.appendChild(li);
+        });
+        $("plan-json").textContent = JSON.stringify(v, null, 2);
+        $("plan-report").href = "/reports/" + encodeURIComponent(r.body.byop_report.report_id);
+        $("plan-result").hidden = false;
+      });
+    });
+  }
 })();
