@@ -30,7 +30,9 @@ fn walk(root: &Path, dir: &Path) -> BTreeSet<String> {
 fn refused(ws: &Ws, how: &str, url: &str, args: &[&str], why: &str) {
     let before = entries(ws.dir.path());
     let mut cmd = ws.cmd();
-    cmd.env_remove("BYOP_DB").env_remove("DATABASE_URL");
+    cmd.env_remove("BYOP_DB")
+        .env_remove("DATABASE_URL")
+        .env_remove("BYOP_STORE_KEY");
     match how {
         "--db" => {
             cmd.args(args).args(["--db", url]);
@@ -117,4 +119,96 @@ fn a_workspace_byop_toml_cannot_point_the_store_at_a_server() {
     assert!(err.contains("byop.toml:1:7: `db` names a URL"), "{err}");
     assert!(!err.contains("hunter2"), "{err}");
     assert_eq!(entries(ws.dir.path()), before);
+}
+
+mod pg_backend {
+    use super::support::pg;
+    use super::support::workspace::{Ws, json, stderr, stdout};
+
+    const TEAM_KEY: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+    fn team(ws: &Ws, url: &str, args: &[&str]) -> std::process::Output {
+        ws.cmd()
+            .env_remove("DATABASE_URL")
+            .env("BYOP_DB", url)
+            .env("BYOP_STORE_KEY", TEAM_KEY)
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    /// Two checkouts (two workspaces, two users' data folders) share one server store:
+    /// the second sees the first's history and baseline, and the audit chain verifies.
+    #[test]
+    fn two_checkouts_share_history_baselines_and_the_audit_log_on_the_server() {
+        let Some(server) = pg::server() else {
+            return;
+        };
+        let url = pg::fresh_database(server);
+        let (alice, bob) = (Ws::new(), Ws::new());
+        let check = [
+            "check",
+            "--mode",
+            "deterministic",
+            "--format",
+            "json",
+            "nda_review.ai.md",
+        ];
+        let o = team(&alice, &url, &check);
+        assert!(matches!(o.status.code(), Some(0 | 1 | 3)), "{}", stderr(&o));
+        let id = json(&o)["byop_report"]["report_id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let o = team(&alice, &url, &["baseline", "save", "nda_review.ai.md"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = team(
+            &alice,
+            &url,
+            &["baseline", "show", "nda_review.ai.md", "--format", "json"],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(json(&o)["byop_report"]["report_id"], id.as_str());
+        assert!(!alice.path(".byop").exists() && !alice.path("state.db").exists());
+
+        // Bob's checkout is another folder: documents are keyed by path, so he asks
+        // for Alice's report by id and sees the shared audit log.
+        let o = team(&bob, &url, &["report", &id, "--format", "json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(json(&o)["byop_report"]["report_id"], id.as_str());
+        let o = team(&bob, &url, &["log", "--verify"]);
+        assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+        let o = team(&bob, &url, &["history", "--format", "json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(!json(&o).as_array().unwrap().is_empty());
+
+        // Without the team key, a server store is refused (its rows could not be verified).
+        let o = bob
+            .cmd()
+            .env("BYOP_DB", &url)
+            .env_remove("BYOP_STORE_KEY")
+            .args(["history"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("BYOP_STORE_KEY"), "{}", stderr(&o));
+        assert!(!stderr(&o).contains(pg::ADMIN_PASSWORD), "{}", stderr(&o));
+    }
+
+    /// A CI gate configured for a team store it cannot reach exits 3 (not evaluated),
+    /// never with the password.
+    #[test]
+    fn a_gate_that_cannot_reach_its_team_store_is_not_evaluated() {
+        let ws = Ws::new();
+        let url = "postgres://ci:hunter2@127.0.0.1:1/byop?sslmode=disable";
+        let o = team(
+            &ws,
+            url,
+            &["check", "--mode", "deterministic", "nda_review.ai.md"],
+        );
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(3), "{err}");
+        assert!(err.contains("cannot reach the team store"), "{err}");
+        assert!(!err.contains("hunter2"), "{err}");
+    }
 }

@@ -152,6 +152,13 @@ const CASES: &[Case] = &[
         expect: Expect::Refused("names a URL"),
     },
     Case {
+        key: "store_key",
+        byop_toml: "store_key = \"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\"\n",
+        front_matter: "",
+        args: &[],
+        expect: Expect::Refused("unknown field"),
+    },
+    Case {
         key: "companions",
         byop_toml: "",
         front_matter: "byop:\n  source: /etc/hostname\n",

@@ -39,7 +39,16 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
     }
     let evaluator = super::single::batch_evaluator(&args.evaluator, args.mode, &workspace)?;
     let db = super::output::db_location(args.db.clone(), &workspace)?;
-    let store = Arc::new(Store::open(&db)?);
+    let store = match Store::open(&db) {
+        Ok(store) => Arc::new(store),
+        // A gate configured for a team store that cannot reach it is not evaluated:
+        // better than passing with no drift reference and writing nowhere.
+        Err(e) if e.0.starts_with(crate::store::pg::UNREACHABLE) => {
+            eprintln!("byop: not evaluated (exit {NOT_EVALUATED}): {e}");
+            return Ok(NOT_EVALUATED);
+        }
+        Err(e) => return Err(e.into()),
+    };
     let resolver = Resolver::for_batch();
     let roots = (
         cwd.as_path(),

@@ -6,10 +6,9 @@
 //! and last row) is kept outside the database (`audit_head`), so removed trailing rows
 //! and a swapped database are seen too.
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
-
 use super::Store;
 use super::audit_head::{self, Head};
+use super::db::{Row, Sql, vals};
 use super::error::StoreError;
 use super::mac;
 use crate::model::{AuditEvent, AuditRow, AuditState, CallRecord};
@@ -42,13 +41,9 @@ impl Store {
         if events.is_empty() {
             return Ok(());
         }
-        let mut conn = self.conn();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| self.err("starting transaction", e))?;
-        let head = self.append_audit_in(&tx, events)?;
-        tx.commit()
-            .map_err(|e| self.err("writing the audit log", e))?;
+        let head = self.write("writing the audit log", true, |tx| {
+            self.append_audit_in(tx, events)
+        })?;
         self.record_head(head);
         Ok(())
     }
@@ -57,7 +52,7 @@ impl Store {
     /// commits ([`Store::record_head`]).
     pub(super) fn append_audit_in(
         &self,
-        tx: &Connection,
+        tx: &mut dyn Sql,
         events: &[AuditEvent],
     ) -> Result<Option<Head>, StoreError> {
         if events.is_empty() {
@@ -65,12 +60,13 @@ impl Store {
         }
         let fail = |e| self.err("reading the audit log", e);
         let last: Option<(i64, String)> = tx
-            .query_row(
+            .query_opt(
                 "SELECT id, row_hash FROM audit_log ORDER BY id DESC LIMIT 1",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                &[],
             )
-            .optional()
+            .map_err(fail)?
+            .map(|r| Ok::<_, String>((r.int(0)?, r.text(1)?)))
+            .transpose()
             .map_err(fail)?;
         let first_hash = match &last {
             Some(_) => hash_at(tx, 1).map_err(fail)?,
@@ -98,7 +94,7 @@ impl Store {
     /// Whether the log in `tx` (ending at `head`) continues the recorded head. When it
     /// does not (rows removed, database replaced), the recorded head is kept as it is
     /// for `byop log --verify` to report.
-    fn continues_recorded_head(&self, tx: &Connection, head: &Head) -> Result<bool, StoreError> {
+    fn continues_recorded_head(&self, tx: &mut dyn Sql, head: &Head) -> Result<bool, StoreError> {
         let Some(path) = &self.head_path else {
             return Ok(false);
         };
@@ -138,19 +134,20 @@ impl Store {
         document: Option<&str>,
         limit: usize,
     ) -> Result<Vec<AuditRow>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare(
-                "SELECT id, request_id, at, document, state, code, inputs_fingerprint,
-                        playbook_logic_hash, call_json, prev_hash, row_hash, decision_id
-                 FROM audit_log WHERE (?1 IS NULL OR document = ?1) ORDER BY id DESC LIMIT ?2",
-            )
-            .map_err(|e| self.err("reading the audit log", e))?;
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut rows: Vec<AuditRow> = stmt
-            .query_map(params![document, limit], read_row)
-            .and_then(|rows| rows.collect::<Result<_, _>>())
-            .map_err(|e| self.err("reading the audit log", e))?;
+        let fail = |e| self.err("reading the audit log", e);
+        let mut rows: Vec<AuditRow> = self.read("reading the audit log", |tx| {
+            tx.query(
+                &format!(
+                    "SELECT {COLUMNS} FROM audit_log
+                     WHERE (CAST(?1 AS TEXT) IS NULL OR document = ?1)
+                     ORDER BY id DESC LIMIT ?2"
+                ),
+                vals![document, limit],
+            )
+            .and_then(|rows| rows.iter().map(read_row).collect())
+            .map_err(fail)
+        })?;
         rows.reverse();
         Ok(rows)
     }
@@ -198,42 +195,48 @@ impl Store {
         &self,
         head_id: Option<i64>,
     ) -> Result<Result<(u64, Option<String>, Option<String>), ChainBreak>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare(
-                "SELECT id, request_id, at, document, state, code, inputs_fingerprint,
-                        playbook_logic_hash, call_json, prev_hash, row_hash, decision_id
-                 FROM audit_log ORDER BY id",
-            )
-            .map_err(|e| self.err("reading the audit log", e))?;
-        let rows = stmt
-            .query_map([], read_row)
-            .map_err(|e| self.err("reading the audit log", e))?;
         let (mut prev, mut expected_id, mut n) = (GENESIS.to_string(), 1i64, 0u64);
         let (mut first, mut at_head) = (None, None);
-        for row in rows {
-            let row = match row {
-                Ok(r) => r,
-                Err(e) => {
-                    return Ok(Err(ChainBreak {
-                        id: expected_id,
-                        reason: format!("unreadable row: {e}"),
-                        foreign: false,
-                    }));
+        let fail = |e| self.err("reading the audit log", e);
+        self.read("reading the audit log", |tx| {
+            // A page at a time by id, so a long log is read in linear time and bounded memory.
+            loop {
+                let page = tx
+                    .query(
+                        &format!(
+                            "SELECT {COLUMNS} FROM audit_log WHERE id >= ?1 ORDER BY id LIMIT {PAGE}"
+                        ),
+                        vals![expected_id],
+                    )
+                    .map_err(fail)?;
+                let full = page.len() == PAGE;
+                for r in &page {
+                    let row = match read_row(r) {
+                        Ok(row) => row,
+                        Err(e) => {
+                            return Ok(Err(ChainBreak {
+                                id: expected_id,
+                                reason: format!("unreadable row: {e}"),
+                                foreign: false,
+                            }));
+                        }
+                    };
+                    if let Some(b) = broken(&self.chain_key, &row, expected_id, &prev) {
+                        return Ok(Err(b));
+                    }
+                    if Some(row.id) == head_id {
+                        at_head = Some(row.row_hash.clone());
+                    }
+                    first.get_or_insert_with(|| row.row_hash.clone());
+                    prev = row.row_hash;
+                    expected_id += 1;
+                    n += 1;
                 }
-            };
-            if let Some(b) = broken(&self.chain_key, &row, expected_id, &prev) {
-                return Ok(Err(b));
+                if !full {
+                    return Ok(Ok((n, first.take(), at_head.take())));
+                }
             }
-            if Some(row.id) == head_id {
-                at_head = Some(row.row_hash.clone());
-            }
-            first.get_or_insert_with(|| row.row_hash.clone());
-            prev = row.row_hash;
-            expected_id += 1;
-            n += 1;
-        }
-        Ok(Ok((n, first, at_head)))
+        })
     }
 }
 
@@ -270,10 +273,17 @@ fn against_head(
     None
 }
 
-fn hash_at(tx: &Connection, id: i64) -> rusqlite::Result<Option<String>> {
-    tx.prepare_cached("SELECT row_hash FROM audit_log WHERE id = ?1")?
-        .query_row([id], |r| r.get(0))
-        .optional()
+/// The audit log's columns, in the order `read_row` reads them.
+const COLUMNS: &str = "id, request_id, at, document, state, code, inputs_fingerprint,
+    playbook_logic_hash, call_json, prev_hash, row_hash, decision_id";
+
+/// Rows read at a time when the chain is walked.
+const PAGE: usize = 512;
+
+fn hash_at(tx: &mut dyn Sql, id: i64) -> Result<Option<String>, String> {
+    tx.query_opt("SELECT row_hash FROM audit_log WHERE id = ?1", vals![id])?
+        .map(|r| r.text(0))
+        .transpose()
 }
 
 /// Why `row` does not continue the chain, if it does not.
@@ -313,63 +323,58 @@ pub(crate) fn row_hash(key: &[u8; 32], id: i64, event: &AuditEvent, prev_hash: &
 }
 
 fn insert(
-    tx: &Connection,
+    tx: &mut dyn Sql,
     id: i64,
     e: &AuditEvent,
     prev: &str,
     row_hash: &str,
-) -> rusqlite::Result<usize> {
+) -> Result<u64, String> {
     let call = e
         .call
         .as_ref()
         .map(|c| serde_json::to_string(c).expect("call records serialize"));
-    tx.prepare_cached(
-        "INSERT INTO audit_log (id, request_id, at, document, state, code, inputs_fingerprint,
-            playbook_logic_hash, call_json, prev_hash, row_hash, decision_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-    )?
-    .execute(params![
-        id,
-        e.request_id,
-        e.at,
-        e.document,
-        e.state.as_str(),
-        e.code,
-        e.inputs_fingerprint,
-        e.playbook_logic_hash,
-        call,
-        prev,
-        row_hash,
-        e.decision_id
-    ])
+    tx.execute(
+        &format!("INSERT INTO audit_log ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"),
+        vals![
+            id,
+            &e.request_id,
+            &e.at,
+            &e.document,
+            e.state.as_str(),
+            e.code.as_deref(),
+            e.inputs_fingerprint.as_deref(),
+            e.playbook_logic_hash.as_deref(),
+            call,
+            prev,
+            row_hash,
+            e.decision_id.as_deref()
+        ],
+    )
 }
 
-fn read_row(r: &rusqlite::Row) -> rusqlite::Result<AuditRow> {
-    let state: String = r.get(4)?;
+fn read_row(r: &Row) -> Result<AuditRow, String> {
+    let state = r.text(4)?;
     let state: AuditState = serde_json::from_value(serde_json::Value::String(state.clone()))
-        .map_err(|_| rusqlite::Error::InvalidColumnType(4, state, rusqlite::types::Type::Text))?;
-    let call: Option<String> = r.get(8)?;
-    let call: Option<CallRecord> = match call {
-        Some(c) => Some(serde_json::from_str(&c).map_err(|e| {
-            rusqlite::Error::FromSqlConversionFailure(8, rusqlite::types::Type::Text, Box::new(e))
-        })?),
+        .map_err(|_| format!("unknown state `{state}`"))?;
+    let call: Option<CallRecord> = match r.opt_text(8)? {
+        Some(c) => Some(serde_json::from_str(&c).map_err(|e| format!("call_json: {e}"))?),
         None => None,
     };
     Ok(AuditRow {
-        id: r.get(0)?,
+        id: r.int(0)?,
         event: AuditEvent {
-            request_id: r.get(1)?,
-            at: r.get(2)?,
-            document: r.get(3)?,
+            request_id: r.text(1)?,
+            at: r.text(2)?,
+            document: r.text(3)?,
             state,
-            code: r.get(5)?,
-            inputs_fingerprint: r.get(6)?,
-            playbook_logic_hash: r.get(7)?,
+            code: r.opt_text(5)?,
+            inputs_fingerprint: r.opt_text(6)?,
+            playbook_logic_hash: r.opt_text(7)?,
             call,
-            decision_id: r.get(11)?,
+            decision_id: r.opt_text(11)?,
         },
-        prev_hash: r.get(9)?,
-        row_hash: r.get(10)?,
+        prev_hash: r.text(9)?,
+        row_hash: r.text(10)?,
     })
 }
 

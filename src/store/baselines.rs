@@ -1,8 +1,8 @@
 //! Baselines: the report a document's drift is measured against, per playbook hash.
 
-use rusqlite::{OptionalExtension, TransactionBehavior, params};
 use serde_json::json;
 
+use super::db::vals;
 use super::error::StoreError;
 use super::{Store, mac};
 use crate::model::{Report, now_rfc3339};
@@ -11,37 +11,39 @@ impl Store {
     /// Make a stored report the baseline of `doc_key` for that report's playbook hash,
     /// replacing any earlier baseline. `report_id` may be a unique prefix.
     pub fn save_baseline(&self, doc_key: &str, report_id: &str) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| self.err("starting transaction", e))?;
-        let full = self.resolve_id(&tx, report_id)?.ok_or_else(|| {
-            StoreError(format!(
-                "no report `{}` in {}",
-                report_id.trim(),
-                self.label
-            ))
-        })?;
-        let hash: String = tx
-            .query_row(
-                "SELECT playbook_hash FROM reports WHERE report_id = ?1",
-                [&full],
-                |r| r.get(0),
+        self.write("saving baseline", true, |tx| {
+            let full = self.resolve_id(tx, report_id)?.ok_or_else(|| {
+                StoreError(format!(
+                    "no report `{}` in {}",
+                    report_id.trim(),
+                    self.label
+                ))
+            })?;
+            let fail = |e| self.err("saving baseline", e);
+            let hash = tx
+                .query_opt(
+                    "SELECT playbook_hash FROM reports WHERE report_id = ?1",
+                    vals![&full],
+                )
+                .and_then(|r| r.ok_or_else(|| "the report vanished".to_string()))
+                .and_then(|r| r.text(0))
+                .map_err(fail)?;
+            let saved_at = now_rfc3339();
+            let row_mac = mac::mac(
+                self.key(),
+                "baseline",
+                &json!([doc_key, hash, full, saved_at]),
+            );
+            tx.execute(
+                "INSERT INTO baselines (doc_key, playbook_hash, report_id, saved_at, mac)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (doc_key, playbook_hash) DO UPDATE SET report_id = excluded.report_id,
+                   saved_at = excluded.saved_at, mac = excluded.mac",
+                vals![doc_key, hash, full, saved_at, row_mac],
             )
-            .map_err(|e| self.err("saving baseline", e))?;
-        let saved_at = now_rfc3339();
-        let row_mac = mac::mac(
-            self.key(),
-            "baseline",
-            &json!([doc_key, hash, full, saved_at]),
-        );
-        tx.execute(
-            "INSERT OR REPLACE INTO baselines (doc_key, playbook_hash, report_id, saved_at, mac)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![doc_key, hash, full, saved_at, row_mac],
-        )
-        .map_err(|e| self.err("saving baseline", e))?;
-        tx.commit().map_err(|e| self.err("saving baseline", e))
+            .map_err(fail)?;
+            Ok(())
+        })
     }
     /// The baseline report of `doc_key` under `playbook_hash`, when the baseline row and its
     /// report both verify.
@@ -50,27 +52,28 @@ impl Store {
         doc_key: &str,
         playbook_hash: &str,
     ) -> Result<Option<Report>, StoreError> {
-        let conn = self.conn();
-        let row: Option<(String, String, Option<String>)> = conn
-            .prepare_cached(
-                "SELECT report_id, saved_at, mac FROM baselines WHERE doc_key = ?1 AND playbook_hash = ?2",
-            )
-            .and_then(|mut stmt| {
-                stmt.query_row(params![doc_key, playbook_hash], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-                })
-            })
-            .optional()
-            .map_err(|e| self.err("reading baseline", e))?;
-        let Some((report_id, saved_at, stored_mac)) = row else {
-            return Ok(None);
-        };
-        let values = json!([doc_key, playbook_hash, report_id, saved_at]);
-        if !mac::verify(self.key(), "baseline", &values, stored_mac.as_deref()) {
-            self.reject(&format!("baseline of {doc_key}"));
-            return Ok(None);
-        }
-        self.verified_report_by_id(&conn, &report_id)
+        self.read("reading baseline", |tx| {
+            let fail = |e| self.err("reading baseline", e);
+            let row = tx
+                .query_opt(
+                    "SELECT report_id, saved_at, mac FROM baselines WHERE doc_key = ?1 AND playbook_hash = ?2",
+                    vals![doc_key, playbook_hash],
+                )
+                .map_err(fail)?;
+            let Some(row) = row else {
+                return Ok(None);
+            };
+            let (report_id, saved_at, stored_mac) = (|| -> Result<_, String> {
+                Ok((row.text(0)?, row.text(1)?, row.opt_text(2)?))
+            })()
+            .map_err(fail)?;
+            let values = json!([doc_key, playbook_hash, report_id, saved_at]);
+            if !mac::verify(self.key(), "baseline", &values, stored_mac.as_deref()) {
+                self.reject(&format!("baseline of {doc_key}"));
+                return Ok(None);
+            }
+            self.verified_report_by_id(tx, &report_id)
+        })
     }
 }
 

@@ -1,10 +1,9 @@
 //! The evaluator response cache: raw answers by cache key. A row whose MAC does not
 //! verify (a forged or committed cache) is a miss, never an answer.
 
-use rusqlite::{OptionalExtension, TransactionBehavior, params};
-
 use serde_json::json;
 
+use super::db::vals;
 use super::error::StoreError;
 use super::{Store, mac};
 use crate::evaluator::ResponseCache;
@@ -12,18 +11,21 @@ use crate::model::now_rfc3339;
 
 impl Store {
     pub fn cached_response(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let conn = self.conn();
-        let row: Option<(String, String, String, Option<String>)> = conn
-            .query_row(
+        let row = self.read("reading response cache", |tx| {
+            tx.query_opt(
                 "SELECT provider, model, raw_text, mac FROM responses WHERE cache_key = ?1",
-                [key],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                vals![key],
             )
-            .optional()
-            .map_err(|e| self.err("reading response cache", e))?;
-        let Some((provider, model, raw, stored_mac)) = row else {
+            .map_err(|e| self.err("reading response cache", e))
+        })?;
+        let Some(row) = row else {
             return Ok(None);
         };
+        let read = |r: &super::db::Row| -> Result<_, String> {
+            Ok((r.text(0)?, r.text(1)?, r.text(2)?, r.opt_text(3)?))
+        };
+        let (provider, model, raw, stored_mac) =
+            read(&row).map_err(|e| self.err("reading response cache", e))?;
         let values = json!([key, provider, model, raw]);
         if !mac::verify(self.key(), "response", &values, stored_mac.as_deref()) {
             self.reject(&format!("cached response {}", &key[..key.len().min(12)]));
@@ -42,7 +44,8 @@ impl Store {
         self.put_cached_response_for(key, provider, model, raw, None)
     }
 
-    /// The same, remembering which document asked (for `byop store prune`).
+    /// The same, remembering which document asked (for `byop store prune`). Concurrent
+    /// writers of one key leave one whole row (an upsert, atomic on both backends).
     pub fn put_cached_response_for(
         &self,
         key: &str,
@@ -51,18 +54,19 @@ impl Store {
         raw: &str,
         doc_key: Option<&str>,
     ) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| self.err("starting transaction", e))?;
         let row_mac = mac::mac(self.key(), "response", &json!([key, provider, model, raw]));
-        tx.execute(
-            "INSERT OR REPLACE INTO responses (cache_key, provider, model, raw_text, created_at, mac, doc_key)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![key, provider, model, raw, now_rfc3339(), row_mac, doc_key],
-        )
-        .map_err(|e| self.err("caching response", e))?;
-        tx.commit().map_err(|e| self.err("caching response", e))
+        self.write("caching response", true, |tx| {
+            tx.execute(
+                "INSERT INTO responses (cache_key, provider, model, raw_text, created_at, mac, doc_key)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT (cache_key) DO UPDATE SET provider = excluded.provider,
+                   model = excluded.model, raw_text = excluded.raw_text,
+                   created_at = excluded.created_at, mac = excluded.mac, doc_key = excluded.doc_key",
+                vals![key, provider, model, raw, now_rfc3339(), row_mac, doc_key],
+            )
+            .map_err(|e| self.err("caching response", e))
+        })
+        .map(|_| ())
     }
 }
 

@@ -1,8 +1,9 @@
 //! Counterfactual audits: saved whole as JSON, each row under a MAC like
 //! the reports; listed by `byop history`.
 
-use rusqlite::{OptionalExtension, params};
 use serde_json::json;
+
+use super::db::{Row, each_row, vals};
 
 use super::error::StoreError;
 use super::mac;
@@ -13,6 +14,18 @@ const KIND: &str = "counterfactual";
 
 fn values(audit_id: &str, doc_key: &str, timestamp: &str, json: &str) -> serde_json::Value {
     json!([audit_id, doc_key, timestamp, json])
+}
+
+type AuditColumns = (String, String, String, String, Option<String>);
+
+fn audit_columns(r: &Row) -> Result<AuditColumns, String> {
+    Ok((
+        r.text(0)?,
+        r.text(1)?,
+        r.text(2)?,
+        r.text(3)?,
+        r.opt_text(4)?,
+    ))
 }
 
 impl Store {
@@ -30,23 +43,24 @@ impl Store {
             KIND,
             &values(&a.audit_id, doc_key, &a.timestamp, &json),
         );
-        self.conn()
-            .execute(
-                "INSERT OR IGNORE INTO counterfactual_audits (audit_id, doc_key, timestamp, timestamp_ns,
+        self.write("saving counterfactual audit", true, |tx| {
+            tx.execute(
+                "INSERT INTO counterfactual_audits (audit_id, doc_key, timestamp, timestamp_ns,
                     playbook_id, playbook_version, audit_json, mac)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![
-                    a.audit_id,
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO NOTHING",
+                vals![
+                    &a.audit_id,
                     doc_key,
-                    a.timestamp,
+                    &a.timestamp,
                     timestamp_ns(&a.timestamp),
-                    a.playbook_id,
-                    a.playbook_version,
-                    json,
+                    &a.playbook_id,
+                    &a.playbook_version,
+                    &json,
                     row_mac
                 ],
             )
-            .map_err(|e| self.err("saving counterfactual audit", e))?;
+            .map_err(|e| self.err("saving counterfactual audit", e))
+        })?;
         Ok(())
     }
 
@@ -72,16 +86,20 @@ impl Store {
         if id.is_empty() {
             return Ok(None);
         }
-        let row: Option<(String, String, String, String, Option<String>)> = self
-            .conn()
-            .query_row(
-                "SELECT audit_id, doc_key, timestamp, audit_json, mac FROM counterfactual_audits
-                 WHERE substr(audit_id, 1, length(?1)) = ?1 ORDER BY timestamp_ns DESC LIMIT 1",
-                [id],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-            )
-            .optional()
-            .map_err(|e| self.err("reading counterfactual audit", e))?;
+        let fail = |e| self.err("reading counterfactual audit", e);
+        let row = self
+            .read("reading counterfactual audit", |tx| {
+                tx.query_opt(
+                    "SELECT audit_id, doc_key, timestamp, audit_json, mac FROM counterfactual_audits
+                     WHERE substr(audit_id, 1, length(CAST(?1 AS TEXT))) = CAST(?1 AS TEXT)
+                     ORDER BY timestamp_ns DESC LIMIT 1",
+                    vals![id],
+                )
+                .map_err(fail)
+            })?
+            .map(|r| audit_columns(&r))
+            .transpose()
+            .map_err(fail)?;
         let Some((audit_id, doc_key, ts, json, m)) = row else {
             return Ok(None);
         };
@@ -102,34 +120,30 @@ impl Store {
         doc_key: Option<&str>,
         limit: usize,
     ) -> Result<Vec<CounterfactualRow>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare(
+        let fail = |e| self.err("reading counterfactual history", e);
+        let rows = self.read("reading counterfactual history", |tx| {
+            let mut rows = Vec::new();
+            each_row(
+                tx,
                 "SELECT audit_id, doc_key, timestamp, audit_json, mac FROM counterfactual_audits
-                 WHERE (?1 IS NULL OR doc_key = ?1) ORDER BY timestamp_ns DESC, rowid DESC",
-            )
-            .map_err(|e| self.err("reading counterfactual history", e))?;
-        let rows = stmt
-            .query_map(params![doc_key], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, Option<String>>(4)?,
-                ))
-            })
-            .map_err(|e| self.err("reading counterfactual history", e))?;
+                 WHERE (CAST(?1 AS TEXT) IS NULL OR doc_key = ?1) ORDER BY timestamp_ns DESC, rowid DESC",
+                vals![doc_key],
+                &fail,
+                |r| {
+                    if rows.len() >= limit {
+                        return Ok(false);
+                    }
+                    let (audit_id, doc_key, ts, json, m) = audit_columns(&r).map_err(fail)?;
+                    if self.audit_row_verifies(&audit_id, &doc_key, &ts, &json, m.as_deref()) {
+                        rows.push((audit_id, doc_key, ts, json));
+                    }
+                    Ok(true)
+                },
+            )?;
+            Ok(rows)
+        })?;
         let mut out = Vec::new();
-        for row in rows {
-            let (audit_id, doc_key, ts, json, m) =
-                row.map_err(|e| self.err("reading counterfactual history", e))?;
-            if out.len() >= limit {
-                break;
-            }
-            if !self.audit_row_verifies(&audit_id, &doc_key, &ts, &json, m.as_deref()) {
-                continue;
-            }
+        for (audit_id, doc_key, ts, json) in rows {
             let Ok(a) = serde_json::from_str::<Counterfactual>(&json) else {
                 continue;
             };

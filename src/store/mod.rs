@@ -1,23 +1,33 @@
-//! The SQLite store: reports, baselines and the evaluator response cache in one file.
+//! The store: reports, reruns, baselines, the evaluator response cache, counterfactual
+//! audits and the audit log, in an embedded SQLite file (the default, no set-up) or on a
+//! team's PostgreSQL server. Both speak through one interface ([`db::Sql`]), so the
+//! store's logic is written once.
 //!
-//! The schema is versioned with `PRAGMA user_version`; migrations run in order,
-//! one `BEGIN IMMEDIATE` transaction each, so two processes opening a fresh file
-//! at once cannot both apply the same migration. Nothing here takes an API key.
+//! The schema is versioned (see `schema`); migrations run in order, one transaction
+//! each, serialised between processes (SQLite: `BEGIN IMMEDIATE`; PostgreSQL: an
+//! advisory lock). Writes are serialised the same way, so a drift reference is always a
+//! whole report and a rerun is counted once; reads never wait for writes (WAL / MVCC).
+//! Nothing here takes an API key.
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use rusqlite::{Connection, ErrorCode};
+use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 
 mod audit;
 mod audit_head;
 mod baselines;
+#[cfg(test)]
+mod both_backends;
 mod cache;
 mod counterfactual;
+pub(crate) mod db;
 mod error;
 pub mod location;
 mod mac;
+pub mod pg;
+mod pg_schema;
 mod prune;
 mod reports;
 mod reruns;
@@ -29,6 +39,7 @@ mod test_support;
 pub use crate::model::HistoryRow;
 pub use audit::{ChainBreak, Verified};
 pub use cache::DocCache;
+use db::Sql;
 pub use error::StoreError;
 pub use location::Location;
 pub use prune::{PruneRules, Pruned};
@@ -39,13 +50,25 @@ use schema::{migrate, open_error, refuse_foreign_schema, refuse_newer, user_vers
 /// How long a writer waits for another process's write lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// `Send + Sync`: one connection behind a mutex. Each process (or each `open`)
-/// gets its own connection; WAL and the busy timeout let them write concurrently.
+/// The PostgreSQL advisory lock every write transaction takes: writers one at a time,
+/// as on SQLite, so "the newest report of this document" cannot change mid-write.
+const PG_WRITE_LOCK: i64 = 0x6279_6f70_5752; // "byopWR"
+
+enum Backend {
+    /// One connection behind a mutex. Each process (or each `open`) gets its own
+    /// connection; WAL and the busy timeout let them write concurrently.
+    Sqlite(Mutex<Connection>),
+    /// A pool of connections to the server (taken out only when the store is dropped).
+    Postgres(Option<pg::Pool>),
+}
+
+/// `Send + Sync`.
 pub struct Store {
-    conn: Mutex<Connection>,
-    /// Shown in errors; `:memory:` for in-memory stores.
+    backend: Backend,
+    /// Shown in errors: the file path, `:memory:`, or the server URL without its password.
     label: String,
-    /// The per-user key rows are authenticated with.
+    /// The key rows are authenticated with: the per-user key for a file, the team key
+    /// for a server (see `secret`).
     key: [u8; 32],
     /// The key the audit log is chained under: the per-user key unless the caller
     /// chooses another (a team's key, to verify the log elsewhere).
@@ -64,30 +87,64 @@ impl std::fmt::Debug for Store {
 }
 
 impl Store {
-    /// Open with the per-user key (see `secret`); without a user folder, a key for this
-    /// process only (nothing stored earlier verifies, and a warning says so). A key file
-    /// others may read is an error.
+    /// Open the store `path` names (a file, or a URL: see [`Location`]). A file's rows
+    /// are keyed with the per-user key (without a user folder, a key for this process
+    /// only, with a warning; a key file others may read is an error), so a committed or
+    /// shared file never verifies; a server's with the team key, which it needs.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let key = match secret::user_key() {
-            Ok(key) => key,
-            Err(secret::KeyError::Refused(e)) => return Err(e),
-            Err(secret::KeyError::Unavailable(e)) => {
-                tracing::warn!("store key: {e}; stored rows will not verify across runs");
-                secret::ephemeral_key()
+        match Location::parse(path)? {
+            Location::File(file) => {
+                let key = match secret::user_key() {
+                    Ok(key) => key,
+                    Err(secret::KeyError::Refused(e)) => return Err(e),
+                    Err(secret::KeyError::Unavailable(e)) => {
+                        tracing::warn!("store key: {e}; stored rows will not verify across runs");
+                        secret::ephemeral_key()
+                    }
+                };
+                Self::open_with_key(&file, key)
             }
+            Location::Postgres(url) => {
+                let key = secret::team_key()?.ok_or_else(|| {
+                    StoreError(format!(
+                        "{}: a team store needs the team key: set BYOP_STORE_KEY (64 hex digits, the same for every member; `openssl rand -hex 32` makes one)",
+                        location::redact(&url)
+                    ))
+                })?;
+                Self::open_postgres(&url, key)
+            }
+        }
+    }
+
+    /// Open a PostgreSQL store at `url` with `key`, migrating its schema.
+    pub fn open_postgres(url: &str, key: [u8; 32]) -> Result<Store, StoreError> {
+        let label = location::redact(url);
+        let pool = pg::connect(url)?;
+        // The audit head this user last saw of the server's log, kept in their data
+        // folder under the URL without its password.
+        let head_path =
+            secret::data_dir().map(|dir| audit_head::head_path(&dir, Path::new(&label)));
+        let store = Store {
+            backend: Backend::Postgres(Some(pool)),
+            label,
+            key,
+            chain_key: key,
+            head_path,
+            rejected: AtomicU64::new(0),
         };
-        Self::open_with_key(path, key)
+        store.migrate_postgres()?;
+        Ok(store)
     }
 
     /// Open (creating folders and schema), WAL, busy_timeout, migrations. `path` may be
-    /// a URL (see [`Location`]): one this build cannot open is refused before anything
-    /// is created, so a server URL never becomes a folder named after it.
+    /// a URL naming a file (see [`Location`]); a server URL is refused here, before
+    /// anything is created, so it never becomes a folder named after it.
     pub fn open_with_key(path: &Path, key: [u8; 32]) -> Result<Store, StoreError> {
         let path = match Location::parse(path)? {
             Location::File(p) => p,
             server @ Location::Postgres(_) => {
                 return Err(StoreError(format!(
-                    "{}: this byop cannot store on PostgreSQL yet; use a SQLite file (--db PATH)",
+                    "{}: a server store is opened with Store::open",
                     server.shown()
                 )));
             }
@@ -119,9 +176,14 @@ impl Store {
             .map_err(|e| StoreError(format!("cannot open in-memory database: {e}")))?;
         Self::init(conn, ":memory:".to_string(), false, secret::ephemeral_key())
     }
-    /// The database path as given to `open` (`:memory:` for in-memory stores).
+    /// The database as given to `open` (`:memory:` for in-memory stores; a server's URL
+    /// without its password).
     pub fn path(&self) -> PathBuf {
         PathBuf::from(&self.label)
+    }
+    /// Whether this store is on a server.
+    pub fn is_server(&self) -> bool {
+        matches!(self.backend, Backend::Postgres(_))
     }
     fn init(
         mut conn: Connection,
@@ -162,7 +224,7 @@ impl Store {
             .map_err(|e| fail("enabling foreign keys", e))?;
         migrate(&mut conn, &label)?;
         Ok(Store {
-            conn: Mutex::new(conn),
+            backend: Backend::Sqlite(Mutex::new(conn)),
             label,
             key,
             chain_key: key,
@@ -170,13 +232,129 @@ impl Store {
             rejected: AtomicU64::new(0),
         })
     }
-    /// A poisoned lock only means another thread panicked mid-call; SQLite rolled
-    /// back its transaction, so the connection is still consistent.
+
+    /// The SQLite connection. A poisoned lock only means another thread panicked
+    /// mid-call; SQLite rolled back its transaction, so the connection is consistent.
     fn conn(&self) -> MutexGuard<'_, Connection> {
-        self.conn
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        match &self.backend {
+            Backend::Sqlite(m) => lock(m),
+            Backend::Postgres(_) => panic!("not a SQLite store"),
+        }
     }
+
+    /// Run `op` on a consistent view of the store (a read-only snapshot on a server).
+    pub(crate) fn read<R: Send>(
+        &self,
+        what: &str,
+        op: impl FnOnce(&mut dyn Sql) -> Result<R, StoreError> + Send,
+    ) -> Result<R, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(m) => op(&mut db::Lite(&lock(m))),
+            Backend::Postgres(pool) => pg::on_own_thread(|| {
+                let mut client = self.pg_client(pool)?;
+                let mut tx = client
+                    .build_transaction()
+                    .read_only(true)
+                    .isolation_level(postgres::IsolationLevel::RepeatableRead)
+                    .start()
+                    .map_err(|e| self.fail(what, pg::describe(&e)))?;
+                let out = op(&mut tx)?;
+                tx.commit().map_err(|e| self.fail(what, pg::describe(&e)))?;
+                Ok(out)
+            }),
+        }
+    }
+
+    /// Run `op` in one write transaction, writers one at a time; committed when `op`
+    /// succeeds and `commit` is true, else rolled back.
+    pub(crate) fn write<R: Send>(
+        &self,
+        what: &str,
+        commit: bool,
+        op: impl FnOnce(&mut dyn Sql) -> Result<R, StoreError> + Send,
+    ) -> Result<R, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(m) => {
+                let mut conn = lock(m);
+                let tx = conn
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(|e| self.fail("starting transaction", e))?;
+                let out = op(&mut db::Lite(&tx))?;
+                if commit {
+                    tx.commit().map_err(|e| self.fail(what, e))?;
+                }
+                Ok(out)
+            }
+            Backend::Postgres(pool) => pg::on_own_thread(|| {
+                let mut client = self.pg_client(pool)?;
+                let mut tx = client
+                    .transaction()
+                    .map_err(|e| self.fail(what, pg::describe(&e)))?;
+                tx.execute("SELECT pg_advisory_xact_lock($1)", &[&PG_WRITE_LOCK])
+                    .map_err(|e| self.fail(what, pg::describe(&e)))?;
+                let out = op(&mut tx)?;
+                if commit {
+                    tx.commit().map_err(|e| self.fail(what, pg::describe(&e)))?;
+                }
+                Ok(out)
+            }),
+        }
+    }
+
+    /// PostgreSQL: `VACUUM` (outside a transaction); the database size before and after.
+    fn vacuum_server(&self) -> Result<(u64, u64), StoreError> {
+        let Backend::Postgres(pool) = &self.backend else {
+            unreachable!("vacuum_server on a file store")
+        };
+        pg::on_own_thread(|| {
+            let mut client = self.pg_client(pool)?;
+            let fail = |e: postgres::Error| self.fail("vacuum", pg::describe(&e));
+            let mut size = || -> Result<u64, StoreError> {
+                let row = client
+                    .query_one("SELECT pg_database_size(current_database())", &[])
+                    .map_err(fail)?;
+                Ok(row.get::<_, i64>(0).max(0) as u64)
+            };
+            let before = size()?;
+            client.batch_execute("VACUUM").map_err(fail)?;
+            let after = {
+                let row = client
+                    .query_one("SELECT pg_database_size(current_database())", &[])
+                    .map_err(fail)?;
+                row.get::<_, i64>(0).max(0) as u64
+            };
+            Ok((before, after))
+        })
+    }
+
+    /// Apply the missing PostgreSQL migrations, each in its own transaction under an
+    /// advisory lock, so concurrent starters apply each once.
+    fn migrate_postgres(&self) -> Result<(), StoreError> {
+        let Backend::Postgres(pool) = &self.backend else {
+            return Ok(());
+        };
+        pg::on_own_thread(|| {
+            let mut client = self.pg_client(pool)?;
+            pg_schema::migrate_postgres(&mut client, &self.label)
+        })
+    }
+
+    fn pg_client(
+        &self,
+        pool: &Option<pg::Pool>,
+    ) -> Result<
+        r2d2::PooledConnection<
+            r2d2_postgres::PostgresConnectionManager<tokio_postgres_rustls::MakeRustlsConnect>,
+        >,
+        StoreError,
+    > {
+        let pool = pool
+            .as_ref()
+            .ok_or_else(|| StoreError(format!("database {}: closed", self.label)))?;
+        pool.get()
+            .map_err(|e| StoreError(format!("{} {}: {e}", pg::UNREACHABLE, self.label)))
+    }
+
     pub(crate) fn key(&self) -> &[u8; 32] {
         &self.key
     }
@@ -201,9 +379,31 @@ impl Store {
         })
     }
 
-    fn err(&self, what: &str, e: rusqlite::Error) -> StoreError {
+    /// An error of either backend, about `what`, with any password scrubbed.
+    fn fail(&self, what: &str, e: impl std::fmt::Display) -> StoreError {
         StoreError(format!("database {}: {what}: {e}", self.label))
     }
+
+    /// The same, from the SQL interface's error text.
+    pub(crate) fn err(&self, what: &str, e: String) -> StoreError {
+        self.fail(what, e)
+    }
+}
+
+impl Drop for Store {
+    /// The driver's connections close by blocking on their own runtime, which may not
+    /// happen inside another: the pool is dropped on a thread of its own.
+    fn drop(&mut self) {
+        if let Backend::Postgres(pool) = &mut self.backend
+            && let Some(pool) = pool.take()
+        {
+            pg::on_own_thread(move || drop(pool));
+        }
+    }
+}
+
+fn lock(m: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Run `op` again while SQLite reports busy/locked, until `BUSY_TIMEOUT` has passed.
@@ -313,7 +513,7 @@ mod tests {
             panic!("writer panicked while holding the connection");
         })
         .join();
-        assert!(store.conn.is_poisoned());
+        assert!(matches!(&store.backend, Backend::Sqlite(m) if m.is_poisoned()));
         store.put_cached_response("k", "p", "m", "raw").unwrap();
         assert_eq!(store.cached_response("k").unwrap().as_deref(), Some("raw"));
     }

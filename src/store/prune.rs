@@ -2,8 +2,9 @@
 //! Baselines (and the reports they point at) stay unless asked; the audit log is
 //! append-only and hash-chained, so it is never pruned.
 
-use rusqlite::{TransactionBehavior, params};
 use serde::Serialize;
+
+use super::db::{Sql, vals};
 
 use super::Store;
 use super::error::StoreError;
@@ -41,104 +42,124 @@ impl Store {
     pub fn prune(
         &self,
         rules: &PruneRules,
-        exists: &dyn Fn(&str) -> bool,
+        exists: &(dyn Fn(&str) -> bool + Sync),
     ) -> Result<Pruned, StoreError> {
-        let mut conn = self.conn();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| self.err("starting transaction", e))?;
-        let fail = |e| self.err("pruning", e);
-        let mut out = Pruned::default();
-        let keys: Vec<String> = tx
-            .prepare(
-                "SELECT doc_key FROM reports UNION SELECT doc_key FROM baselines
-                 UNION SELECT doc_key FROM responses WHERE doc_key IS NOT NULL
-                 UNION SELECT doc_key FROM counterfactual_audits",
-            )
-            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
-            .map_err(fail)?;
-        for key in keys.iter().filter(|k| !exists(k)) {
-            out.gone_documents += 1;
-            if rules.baselines {
-                out.baselines += tx
-                    .execute("DELETE FROM baselines WHERE doc_key = ?1", [key])
-                    .map_err(fail)? as u64;
+        self.write("pruning", !rules.dry_run, |tx| {
+            let fail = |e| self.err("pruning", e);
+            let mut out = Pruned::default();
+            let keys: Vec<String> = tx
+                .query(
+                    "SELECT doc_key FROM reports UNION SELECT doc_key FROM baselines
+                     UNION SELECT doc_key FROM responses WHERE doc_key IS NOT NULL
+                     UNION SELECT doc_key FROM counterfactual_audits",
+                    &[],
+                )
+                .and_then(|rows| rows.iter().map(|r| r.text(0)).collect())
+                .map_err(fail)?;
+            for key in keys.iter().filter(|k| !exists(k)) {
+                out.gone_documents += 1;
+                self.prune_document(tx, key, rules, &mut out)?;
             }
-            out.reports += tx
-                .execute(
-                    &format!("DELETE FROM reports WHERE doc_key = ?1 AND {NOT_A_BASELINE}"),
-                    [key],
-                )
-                .map_err(fail)? as u64;
-            out.responses += tx
-                .execute("DELETE FROM responses WHERE doc_key = ?1", [key])
-                .map_err(fail)? as u64;
-            out.counterfactual_audits += tx
-                .execute(
-                    "DELETE FROM counterfactual_audits WHERE doc_key = ?1",
-                    [key],
-                )
-                .map_err(fail)? as u64;
+            if let Some(n) = rules.keep_last {
+                out.reports += tx
+                    .execute(
+                        &format!(
+                            "DELETE FROM reports WHERE {NOT_A_BASELINE} AND report_id IN (
+                               SELECT report_id FROM (
+                                 SELECT report_id, ROW_NUMBER() OVER (
+                                   PARTITION BY doc_key ORDER BY timestamp_ns DESC, rowid DESC) AS n
+                                 FROM reports) AS ranked
+                               WHERE n > ?1)"
+                        ),
+                        vals![n as i64],
+                    )
+                    .map_err(fail)?;
+            }
+            if let Some(days) = rules.older_than_days {
+                self.prune_older(tx, days, &mut out)?;
+            }
+            Ok(out)
+        })
+    }
+
+    /// Everything of a document that no longer exists (its baselines only if asked).
+    fn prune_document(
+        &self,
+        tx: &mut dyn Sql,
+        key: &str,
+        rules: &PruneRules,
+        out: &mut Pruned,
+    ) -> Result<(), StoreError> {
+        let fail = |e| self.err("pruning", e);
+        if rules.baselines {
+            out.baselines += tx
+                .execute("DELETE FROM baselines WHERE doc_key = ?1", vals![key])
+                .map_err(fail)?;
         }
-        if let Some(n) = rules.keep_last {
-            out.reports += tx
-                .execute(
-                    &format!(
-                        "DELETE FROM reports WHERE {NOT_A_BASELINE} AND report_id IN (
-                           SELECT report_id FROM (
-                             SELECT report_id, ROW_NUMBER() OVER (
-                               PARTITION BY doc_key ORDER BY timestamp_ns DESC, rowid DESC) AS n
-                             FROM reports)
-                           WHERE n > ?1)"
-                    ),
-                    [n as i64],
-                )
-                .map_err(fail)? as u64;
-        }
-        if let Some(days) = rules.older_than_days {
-            let cutoff =
-                time::OffsetDateTime::now_utc() - time::Duration::days(days.min(365_000) as i64);
-            let cutoff_ns = cutoff.unix_timestamp_nanos().clamp(0, i64::MAX as i128) as i64;
-            out.reports += tx
-                .execute(
-                    &format!("DELETE FROM reports WHERE timestamp_ns < ?1 AND {NOT_A_BASELINE}"),
-                    params![cutoff_ns],
-                )
-                .map_err(fail)? as u64;
-            out.counterfactual_audits += tx
-                .execute(
-                    "DELETE FROM counterfactual_audits WHERE timestamp_ns < ?1",
-                    params![cutoff_ns],
-                )
-                .map_err(fail)? as u64;
-            // Same format as the rows' `created_at` (RFC 3339, UTC, whole seconds), so
-            // text order is time order.
-            let cutoff_text = cutoff
-                .replace_nanosecond(0)
-                .unwrap_or(cutoff)
-                .format(&time::format_description::well_known::Rfc3339)
-                .unwrap_or_default();
-            out.responses += tx
-                .execute("DELETE FROM responses WHERE created_at < ?1", [cutoff_text])
-                .map_err(fail)? as u64;
-        }
-        if rules.dry_run {
-            tx.rollback().map_err(fail)?;
-        } else {
-            tx.commit().map_err(fail)?;
-        }
-        Ok(out)
+        out.reports += tx
+            .execute(
+                &format!("DELETE FROM reports WHERE doc_key = ?1 AND {NOT_A_BASELINE}"),
+                vals![key],
+            )
+            .map_err(fail)?;
+        out.responses += tx
+            .execute("DELETE FROM responses WHERE doc_key = ?1", vals![key])
+            .map_err(fail)?;
+        out.counterfactual_audits += tx
+            .execute(
+                "DELETE FROM counterfactual_audits WHERE doc_key = ?1",
+                vals![key],
+            )
+            .map_err(fail)?;
+        Ok(())
+    }
+
+    /// Reports, audits and cached answers older than `days`.
+    fn prune_older(&self, tx: &mut dyn Sql, days: u64, out: &mut Pruned) -> Result<(), StoreError> {
+        let fail = |e| self.err("pruning", e);
+        let cutoff =
+            time::OffsetDateTime::now_utc() - time::Duration::days(days.min(365_000) as i64);
+        let cutoff_ns = cutoff.unix_timestamp_nanos().clamp(0, i64::MAX as i128) as i64;
+        out.reports += tx
+            .execute(
+                &format!("DELETE FROM reports WHERE timestamp_ns < ?1 AND {NOT_A_BASELINE}"),
+                vals![cutoff_ns],
+            )
+            .map_err(fail)?;
+        out.counterfactual_audits += tx
+            .execute(
+                "DELETE FROM counterfactual_audits WHERE timestamp_ns < ?1",
+                vals![cutoff_ns],
+            )
+            .map_err(fail)?;
+        // Same format as the rows' `created_at` (RFC 3339, UTC, whole seconds), so
+        // text order is time order.
+        let cutoff_text = cutoff
+            .replace_nanosecond(0)
+            .unwrap_or(cutoff)
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default();
+        out.responses += tx
+            .execute(
+                "DELETE FROM responses WHERE created_at < ?1",
+                vals![cutoff_text],
+            )
+            .map_err(fail)?;
+        Ok(())
     }
 
     /// Give the space of deleted rows back to the file system; the file size before and after.
     pub fn vacuum(&self) -> Result<(u64, u64), StoreError> {
+        if self.is_server() {
+            return self.vacuum_server();
+        }
         let conn = self.conn();
         let size = |c: &rusqlite::Connection| -> rusqlite::Result<u64> {
             let pages: i64 = c.query_row("PRAGMA page_count", [], |r| r.get(0))?;
             let page: i64 = c.query_row("PRAGMA page_size", [], |r| r.get(0))?;
             Ok((pages * page) as u64)
         };
-        let fail = |e| self.err("vacuum", e);
+        let fail = |e: rusqlite::Error| self.err("vacuum", e.to_string());
         let before = size(&conn).map_err(fail)?;
         conn.execute_batch("VACUUM").map_err(fail)?;
         // The WAL holds the rewritten pages until a checkpoint; fold them in and truncate it.

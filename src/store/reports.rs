@@ -1,9 +1,9 @@
 //! Reports: save, look up by id or prefix, history, latest, identical inputs. Every row
 //! carries a MAC under the per-user key; a row that does not verify is never returned.
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::json;
 
+use super::db::{Sql, Val, each_row, vals};
 use super::error::StoreError;
 use super::mac;
 use super::{HistoryRow, Store, timestamp_ns};
@@ -53,20 +53,20 @@ impl Row {
     }
 
     /// Read `COLUMNS` starting at column `at`.
-    fn read(r: &rusqlite::Row, at: usize) -> rusqlite::Result<Row> {
+    pub(super) fn read(r: &super::db::Row, at: usize) -> Result<Row, String> {
         Ok(Row {
-            report_id: r.get(at)?,
-            doc_key: r.get(at + 1)?,
-            timestamp: r.get(at + 2)?,
-            playbook_id: r.get(at + 3)?,
-            playbook_version: r.get(at + 4)?,
-            playbook_hash: r.get(at + 5)?,
-            inputs_fingerprint: r.get(at + 6)?,
-            mode: r.get(at + 7)?,
-            status: r.get(at + 8)?,
-            consistency_score: r.get(at + 9)?,
-            report_json: r.get(at + 10)?,
-            mac: r.get(at + 11)?,
+            report_id: r.text(at)?,
+            doc_key: r.text(at + 1)?,
+            timestamp: r.text(at + 2)?,
+            playbook_id: r.text(at + 3)?,
+            playbook_version: r.text(at + 4)?,
+            playbook_hash: r.text(at + 5)?,
+            inputs_fingerprint: r.text(at + 6)?,
+            mode: r.text(at + 7)?,
+            status: r.text(at + 8)?,
+            consistency_score: r.real(at + 9)?,
+            report_json: r.text(at + 10)?,
+            mac: r.opt_text(at + 11)?,
         })
     }
 
@@ -131,21 +131,15 @@ impl Store {
     /// The report of the first row (in query order) that verifies and parses.
     pub(super) fn first_verified(
         &self,
-        conn: &Connection,
+        tx: &mut dyn Sql,
         sql: &str,
-        params: &[&dyn rusqlite::ToSql],
+        params: &[Val],
     ) -> Result<Option<Report>, StoreError> {
-        // Cached: a batch asks the same few queries once per document.
-        let mut stmt = conn
-            .prepare_cached(sql)
-            .map_err(|e| self.err("reading report", e))?;
-        let rows = stmt
-            .query_map(params, |r| Row::read(r, 0))
-            .map_err(|e| self.err("reading report", e))?;
-        for row in rows {
-            let row = row.map_err(|e| self.err("reading report", e))?;
+        let mut found = None;
+        each_row(tx, sql, params, &|e| self.err("reading report", e), |r| {
+            let row = Row::read(&r, 0).map_err(|e| self.err("reading report", e))?;
             if !self.row_verifies(&row) {
-                continue;
+                return Ok(true);
             }
             let report = serde_json::from_str(&row.report_json).map_err(|e| {
                 StoreError(format!(
@@ -153,9 +147,10 @@ impl Store {
                     self.label
                 ))
             })?;
-            return Ok(Some(report));
-        }
-        Ok(None)
+            found = Some(report);
+            Ok(false)
+        })?;
+        Ok(found)
     }
 
     /// Insert a report (`report.report_id` must be set). `doc_key` identifies the document.
@@ -219,55 +214,59 @@ impl Store {
         prepared: &[PreparedReport],
         events: &[crate::model::AuditEvent],
     ) -> Result<Vec<String>, StoreError> {
-        let mut conn = self.conn();
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| self.err("starting transaction", e))?;
-        let mut stored = Vec::with_capacity(prepared.len());
-        for p in prepared {
-            let original = match &p.newest {
-                Newest::Unknown => self.repeated(&tx, p)?,
-                seen => match (seen, self.newest_id(&tx, &p.row)?) {
-                    (Newest::None, None) => None,
-                    (Newest::Id { id, repeats }, Some(now)) if *id == now => {
-                        repeats.then(|| id.clone())
-                    }
-                    _ => self.repeated(&tx, p)?,
-                },
-            };
-            let row = &p.row;
-            let inserted = match &original {
-                Some(original) => {
-                    self.insert_rerun(&tx, &row.report_id, &row.doc_key, &row.timestamp, original)?
-                }
-                None => self.insert_report(&tx, row, &p.row_mac)?,
-            };
-            // What was just written is known; an id already stored is looked up.
-            stored.push(match (inserted, original) {
-                (true, Some(original)) => original,
-                (true, None) => row.report_id.clone(),
-                (false, _) => self.stored_id(&tx, &row.report_id)?,
-            });
-        }
-        let head = self.append_audit_in(&tx, events)?;
-        tx.commit().map_err(|e| self.err("saving report", e))?;
+        let (stored, head) = self.write("saving report", true, |tx| {
+            let mut stored = Vec::with_capacity(prepared.len());
+            for p in prepared {
+                stored.push(self.save_one(tx, p)?);
+            }
+            let head = self.append_audit_in(tx, events)?;
+            Ok((stored, head))
+        })?;
         self.record_head(head);
         Ok(stored)
     }
 
-    /// The id of the newest row for `row`'s document, playbook and mode (verified or not).
-    fn newest_id(&self, tx: &Connection, row: &Row) -> Result<Option<String>, StoreError> {
-        tx.prepare_cached(&format!(
-            "SELECT report_id FROM reports WHERE doc_key = ?1 AND playbook_hash = ?2 AND mode = ?3
-             {NEWEST_FIRST} LIMIT 1"
-        ))
-        .and_then(|mut stmt| {
-            stmt.query_row(params![row.doc_key, row.playbook_hash, row.mode], |r| {
-                r.get(0)
-            })
-            .optional()
+    /// Write one prepared report (or its rerun); the id it is stored under.
+    fn save_one(&self, tx: &mut dyn Sql, p: &PreparedReport) -> Result<String, StoreError> {
+        let original = match &p.newest {
+            Newest::Unknown => self.repeated(tx, p)?,
+            seen => match (seen, self.newest_id(tx, &p.row)?) {
+                (Newest::None, None) => None,
+                (Newest::Id { id, repeats }, Some(now)) if *id == now => {
+                    repeats.then(|| id.clone())
+                }
+                _ => self.repeated(tx, p)?,
+            },
+        };
+        let row = &p.row;
+        let inserted = match &original {
+            Some(original) => {
+                self.insert_rerun(tx, &row.report_id, &row.doc_key, &row.timestamp, original)?
+            }
+            None => self.insert_report(tx, row, &p.row_mac)?,
+        };
+        // What was just written is known; an id already stored is looked up.
+        Ok(match (inserted, original) {
+            (true, Some(original)) => original,
+            (true, None) => row.report_id.clone(),
+            (false, _) => self.stored_id(tx, &row.report_id)?,
         })
-        .map_err(|e| self.err("reading report", e))
+    }
+
+    /// The id of the newest row for `row`'s document, playbook and mode (verified or not).
+    fn newest_id(&self, tx: &mut dyn Sql, row: &Row) -> Result<Option<String>, StoreError> {
+        let fail = |e| self.err("reading report", e);
+        tx.query_opt(
+            &format!(
+                "SELECT report_id FROM reports WHERE doc_key = ?1 AND playbook_hash = ?2 AND mode = ?3
+                 {NEWEST_FIRST} LIMIT 1"
+            ),
+            vals![&row.doc_key, &row.playbook_hash, &row.mode],
+        )
+        .map_err(fail)?
+        .map(|r| r.text(0))
+        .transpose()
+        .map_err(fail)
     }
 
     fn report_row(&self, doc_key: &str, report: &Report) -> Result<(Row, String), StoreError> {
@@ -285,80 +284,84 @@ impl Store {
     }
 
     /// Whether a row was inserted (an id already stored is left as it is).
-    fn insert_report(&self, tx: &Connection, row: &Row, row_mac: &str) -> Result<bool, StoreError> {
-        tx.prepare_cached(
-            "INSERT OR IGNORE INTO reports (report_id, doc_key, timestamp, timestamp_ns, playbook_id,
+    fn insert_report(
+        &self,
+        tx: &mut dyn Sql,
+        row: &Row,
+        row_mac: &str,
+    ) -> Result<bool, StoreError> {
+        tx.execute(
+            "INSERT INTO reports (report_id, doc_key, timestamp, timestamp_ns, playbook_id,
                 playbook_version, playbook_hash, inputs_fingerprint, mode, status, consistency_score,
                 report_json, mac)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-        )
-        .and_then(|mut stmt| {
-            stmt.execute(params![
-                row.report_id,
-                row.doc_key,
-                row.timestamp,
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+             ON CONFLICT DO NOTHING",
+            vals![
+                &row.report_id,
+                &row.doc_key,
+                &row.timestamp,
                 timestamp_ns(&row.timestamp),
-                row.playbook_id,
-                row.playbook_version,
-                row.playbook_hash,
-                row.inputs_fingerprint,
-                row.mode,
-                row.status,
+                &row.playbook_id,
+                &row.playbook_version,
+                &row.playbook_hash,
+                &row.inputs_fingerprint,
+                &row.mode,
+                &row.status,
                 row.consistency_score,
-                row.report_json,
+                &row.report_json,
                 row_mac,
-            ])
-        })
+            ],
+        )
         .map(|inserted| inserted == 1)
         .map_err(|e| self.err("saving report", e))
     }
 
     /// By full id or unique prefix. An ambiguous prefix is an error listing the matches.
     pub fn get_report(&self, id: &str) -> Result<Option<Report>, StoreError> {
-        let conn = self.conn();
-        match self.resolve_id(&conn, id)? {
-            Some(full) => self.first_verified(
-                &conn,
-                &format!("SELECT {COLUMNS} FROM reports WHERE report_id = ?1"),
-                params![full],
-            ),
+        self.read("reading report", |tx| match self.resolve_id(tx, id)? {
+            Some(full) => self.verified_report_by_id(tx, &full),
             None => Ok(None),
-        }
+        })
     }
     /// The full id for `id` (full id or unique prefix).
     pub(super) fn resolve_id(
         &self,
-        conn: &Connection,
+        tx: &mut dyn Sql,
         id: &str,
     ) -> Result<Option<String>, StoreError> {
         let id = id.trim();
         if id.is_empty() {
             return Err(StoreError("empty report id".into()));
         }
-        let exact: Option<String> = conn
-            .query_row(
+        let fail = |e| self.err("looking up report", e);
+        let exact = tx
+            .query_opt(
                 "SELECT report_id FROM reports WHERE report_id = ?1",
-                [id],
-                |r| r.get(0),
+                vals![id],
             )
-            .optional()
-            .map_err(|e| self.err("looking up report", e))?;
+            .map_err(fail)?;
         if exact.is_some() {
-            return Ok(exact);
+            return Ok(Some(id.to_string()));
         }
         // The id of a rerun stands for the report it repeated.
-        if let Some(original) = self.rerun_of(conn, id)? {
+        if let Some(original) = self.rerun_of(tx, id)? {
             return Ok(Some(original));
         }
         // substr, not LIKE: ids may not contain LIKE wildcards, but a prefix given by a user might.
         const SHOWN: usize = 5;
-        let mut stmt = conn
-            .prepare("SELECT report_id FROM reports WHERE substr(report_id, 1, length(?1)) = ?1 ORDER BY report_id LIMIT ?2")
-            .map_err(|e| self.err("looking up report", e))?;
-        let matches = stmt
-            .query_map(params![id, SHOWN as i64 + 1], |r| r.get::<_, String>(0))
-            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-            .map_err(|e| self.err("looking up report", e))?;
+        let matches = tx
+            .query(
+                "SELECT report_id FROM reports
+                 WHERE substr(report_id, 1, length(CAST(?1 AS TEXT))) = CAST(?1 AS TEXT)
+                 ORDER BY report_id LIMIT ?2",
+                vals![id, SHOWN as i64 + 1],
+            )
+            .and_then(|rows| {
+                rows.iter()
+                    .map(|r| r.text(0))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .map_err(fail)?;
         match matches.len() {
             0 => Ok(None),
             1 => Ok(matches.into_iter().next()),
@@ -384,47 +387,28 @@ impl Store {
         doc_key: Option<&str>,
         limit: usize,
     ) -> Result<Vec<HistoryRow>, StoreError> {
-        let conn = self.conn();
         let sql = format!(
             "SELECT EXISTS (SELECT 1 FROM baselines b WHERE b.report_id = r.report_id AND b.doc_key = r.doc_key),
                     {COLUMNS}
-             FROM reports r WHERE (?1 IS NULL OR r.doc_key = ?1) {NEWEST_FIRST}"
+             FROM reports r WHERE (CAST(?1 AS TEXT) IS NULL OR r.doc_key = ?1) {NEWEST_FIRST}"
         );
-        let mut stmt = conn
-            .prepare(&sql)
-            .map_err(|e| self.err("reading history", e))?;
-        let rows = stmt
-            .query_map(params![doc_key], |r| {
-                Ok((r.get::<_, bool>(0)?, Row::read(r, 1)?))
-            })
-            .map_err(|e| self.err("reading history", e))?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (is_baseline, row) = row.map_err(|e| self.err("reading history", e))?;
-            if out.len() >= limit {
-                break;
-            }
-            let timestamp_ns = timestamp_ns(&row.timestamp);
-            if self.row_verifies(&row) {
-                out.push((
-                    timestamp_ns,
-                    HistoryRow {
-                        report_id: row.report_id,
-                        timestamp: row.timestamp,
-                        document: row.doc_key,
-                        playbook_id: row.playbook_id,
-                        playbook_version: row.playbook_version,
-                        mode: row.mode,
-                        status: row.status,
-                        consistency_score: row.consistency_score,
-                        is_baseline,
-                        rerun_id: None,
-                    },
-                ));
-            }
-        }
-        drop(stmt);
-        out.extend(self.rerun_history(&conn, doc_key, limit)?);
+        let mut out = self.read("reading history", |tx| {
+            let fail = |e| self.err("reading history", e);
+            let mut out = Vec::new();
+            each_row(tx, &sql, vals![doc_key], &fail, |r| {
+                if out.len() >= limit {
+                    return Ok(false);
+                }
+                let is_baseline = r.flag(0).map_err(fail)?;
+                let row = Row::read(&r, 1).map_err(fail)?;
+                if self.row_verifies(&row) {
+                    out.push((timestamp_ns(&row.timestamp), history_row(row, is_baseline)));
+                }
+                Ok(true)
+            })?;
+            out.extend(self.rerun_history(tx, doc_key, limit)?);
+            Ok(out)
+        })?;
         // Newest first; a rerun after its report when both have the same time.
         out.sort_by(|a, b| {
             b.0.cmp(&a.0)
@@ -441,13 +425,15 @@ impl Store {
         playbook_hash: &str,
         exclude_id: Option<&str>,
     ) -> Result<Option<Report>, StoreError> {
-        let conn = self.conn();
         let sql = format!(
             "SELECT {COLUMNS} FROM reports
-             WHERE doc_key = ?1 AND playbook_hash = ?2 AND (?3 IS NULL OR report_id <> ?3)
+             WHERE doc_key = ?1 AND playbook_hash = ?2
+               AND (CAST(?3 AS TEXT) IS NULL OR report_id <> ?3)
              {NEWEST_FIRST}"
         );
-        self.first_verified(&conn, &sql, params![doc_key, playbook_hash, exclude_id])
+        self.read("reading report", |tx| {
+            self.first_verified(tx, &sql, vals![doc_key, playbook_hash, exclude_id])
+        })
     }
 
     /// Most recent report of this document and playbook hash made in `mode`.
@@ -457,12 +443,13 @@ impl Store {
         playbook_hash: &str,
         mode: Mode,
     ) -> Result<Option<Report>, StoreError> {
-        let conn = self.conn();
         let sql = format!(
             "SELECT {COLUMNS} FROM reports
              WHERE doc_key = ?1 AND playbook_hash = ?2 AND mode = ?3 {NEWEST_FIRST}"
         );
-        self.first_verified(&conn, &sql, params![doc_key, playbook_hash, mode.as_str()])
+        self.read("reading report", |tx| {
+            self.first_verified(tx, &sql, vals![doc_key, playbook_hash, mode.as_str()])
+        })
     }
 
     /// Most recent report for identical inputs, playbook and mode (any document path).
@@ -472,29 +459,41 @@ impl Store {
         playbook_hash: &str,
         mode: &str,
     ) -> Result<Option<Report>, StoreError> {
-        let conn = self.conn();
         let sql = format!(
             "SELECT {COLUMNS} FROM reports
              WHERE inputs_fingerprint = ?1 AND playbook_hash = ?2 AND mode = ?3 {NEWEST_FIRST}"
         );
-        self.first_verified(
-            &conn,
-            &sql,
-            params![inputs_fingerprint, playbook_hash, mode],
-        )
+        self.read("reading report", |tx| {
+            self.first_verified(tx, &sql, vals![inputs_fingerprint, playbook_hash, mode])
+        })
     }
 
     /// A baseline's report, if both the baseline row and the report verify.
     pub(super) fn verified_report_by_id(
         &self,
-        conn: &Connection,
+        tx: &mut dyn Sql,
         report_id: &str,
     ) -> Result<Option<Report>, StoreError> {
         self.first_verified(
-            conn,
+            tx,
             &format!("SELECT {COLUMNS} FROM reports WHERE report_id = ?1"),
-            params![report_id],
+            vals![report_id],
         )
+    }
+}
+
+fn history_row(row: Row, is_baseline: bool) -> HistoryRow {
+    HistoryRow {
+        report_id: row.report_id,
+        timestamp: row.timestamp,
+        document: row.doc_key,
+        playbook_id: row.playbook_id,
+        playbook_version: row.playbook_version,
+        mode: row.mode,
+        status: row.status,
+        consistency_score: row.consistency_score,
+        is_baseline,
+        rerun_id: None,
     }
 }
 

@@ -3,9 +3,9 @@
 //! pointing at that report, not as another copy. `byop history` lists it as a rerun;
 //! its id resolves to the stored report. Rows carry a MAC like every other row.
 
-use rusqlite::{Connection, OptionalExtension, params};
 use serde_json::json;
 
+use super::db::{Sql, each_row, vals};
 use super::error::StoreError;
 use super::reports::{COLUMNS, PreparedReport, repeats};
 use super::{Store, mac, timestamp_ns};
@@ -16,19 +16,28 @@ impl Store {
     /// mode when the report repeats it unchanged.
     pub(super) fn repeated(
         &self,
-        conn: &Connection,
+        tx: &mut dyn Sql,
         p: &PreparedReport,
     ) -> Result<Option<String>, StoreError> {
-        let sql = format!(
-            "SELECT {COLUMNS} FROM reports WHERE doc_key = ?1 AND playbook_hash = ?2 AND mode = ?3
-             ORDER BY timestamp_ns DESC, rowid DESC LIMIT 1"
-        );
         let row = &p.row;
-        let latest = self.first_verified(
-            conn,
-            &sql,
-            params![row.doc_key, row.playbook_hash, row.mode],
-        )?;
+        let fail = |e| self.err("reading report", e);
+        // Only the newest row: an older report repeated is a change, not a rerun.
+        let newest = tx
+            .query_opt(
+                &format!(
+                    "SELECT {COLUMNS} FROM reports WHERE doc_key = ?1 AND playbook_hash = ?2 AND mode = ?3
+                     ORDER BY timestamp_ns DESC, rowid DESC LIMIT 1"
+                ),
+                vals![&row.doc_key, &row.playbook_hash, &row.mode],
+            )
+            .map_err(fail)?;
+        let Some(newest) = newest else {
+            return Ok(None);
+        };
+        let id = super::reports::Row::read(&newest, 0)
+            .map_err(fail)?
+            .report_id;
+        let latest = self.verified_report_by_id(tx, &id)?;
         Ok(latest
             .filter(|l| repeats(l, row, &p.results))
             .map(|l| l.report_id))
@@ -36,7 +45,7 @@ impl Store {
 
     pub(super) fn insert_rerun(
         &self,
-        conn: &Connection,
+        tx: &mut dyn Sql,
         rerun_id: &str,
         doc_key: &str,
         timestamp: &str,
@@ -47,20 +56,18 @@ impl Store {
             "rerun",
             &json!([rerun_id, original, doc_key, timestamp]),
         );
-        conn.prepare_cached(
-            "INSERT OR IGNORE INTO reruns (rerun_id, report_id, doc_key, timestamp, timestamp_ns, mac)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )
-        .and_then(|mut stmt| {
-            stmt.execute(params![
+        tx.execute(
+            "INSERT INTO reruns (rerun_id, report_id, doc_key, timestamp, timestamp_ns, mac)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING",
+            vals![
                 rerun_id,
                 original,
                 doc_key,
                 timestamp,
                 timestamp_ns(timestamp),
                 row_mac
-            ])
-        })
+            ],
+        )
         .map(|inserted| inserted == 1)
         .map_err(|e| self.err("saving rerun", e))
     }
@@ -68,29 +75,31 @@ impl Store {
     /// The stored report a rerun id stands for (a row that does not verify is ignored).
     pub(super) fn rerun_of(
         &self,
-        conn: &Connection,
+        tx: &mut dyn Sql,
         rerun_id: &str,
     ) -> Result<Option<String>, StoreError> {
-        let row: Option<(String, String, String, Option<String>)> = conn
-            .prepare_cached(
+        let fail = |e| self.err("looking up report", e);
+        let row = tx
+            .query_opt(
                 "SELECT report_id, doc_key, timestamp, mac FROM reruns WHERE rerun_id = ?1",
+                vals![rerun_id],
             )
-            .and_then(|mut stmt| {
-                stmt.query_row([rerun_id], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-                })
-            })
-            .optional()
-            .map_err(|e| self.err("looking up report", e))?;
-        Ok(row.and_then(|(original, doc_key, timestamp, m)| {
-            self.rerun_verifies(rerun_id, &original, &doc_key, &timestamp, m.as_deref())
-                .then_some(original)
-        }))
+            .map_err(fail)?;
+        let Some(r) = row else {
+            return Ok(None);
+        };
+        let (original, doc_key, timestamp, m) =
+            (|| -> Result<_, String> { Ok((r.text(0)?, r.text(1)?, r.text(2)?, r.opt_text(3)?)) })(
+            )
+            .map_err(fail)?;
+        Ok(self
+            .rerun_verifies(rerun_id, &original, &doc_key, &timestamp, m.as_deref())
+            .then_some(original))
     }
 
     /// The id a saved report is stored under: its own, or the one it repeated.
-    pub(super) fn stored_id(&self, conn: &Connection, id: &str) -> Result<String, StoreError> {
-        Ok(self.rerun_of(conn, id)?.unwrap_or_else(|| id.to_string()))
+    pub(super) fn stored_id(&self, tx: &mut dyn Sql, id: &str) -> Result<String, StoreError> {
+        Ok(self.rerun_of(tx, id)?.unwrap_or_else(|| id.to_string()))
     }
 
     fn rerun_verifies(
@@ -117,41 +126,44 @@ impl Store {
     /// stored report's mode, status and score.
     pub(super) fn rerun_history(
         &self,
-        conn: &Connection,
+        tx: &mut dyn Sql,
         doc_key: Option<&str>,
         limit: usize,
     ) -> Result<Vec<(Option<i64>, HistoryRow)>, StoreError> {
-        let mut stmt = conn
-            .prepare(
-                "SELECT x.rerun_id, x.report_id, x.doc_key, x.timestamp, x.mac, x.timestamp_ns
-                 FROM reruns x WHERE (?1 IS NULL OR x.doc_key = ?1)
-                 ORDER BY x.timestamp_ns DESC, x.rowid DESC",
-            )
-            .map_err(|e| self.err("reading history", e))?;
-        let rows = stmt
-            .query_map(params![doc_key], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, Option<String>>(4)?,
-                    r.get::<_, Option<i64>>(5)?,
-                ))
-            })
-            .map_err(|e| self.err("reading history", e))?;
+        let fail = |e| self.err("reading history", e);
+        let mut found = Vec::new();
+        each_row(
+            tx,
+            "SELECT x.rerun_id, x.report_id, x.doc_key, x.timestamp, x.mac, x.timestamp_ns
+             FROM reruns x WHERE (CAST(?1 AS TEXT) IS NULL OR x.doc_key = ?1)
+             ORDER BY x.timestamp_ns DESC, x.rowid DESC",
+            vals![doc_key],
+            &fail,
+            |r| {
+                if found.len() >= limit {
+                    return Ok(false);
+                }
+                let row = (|| -> Result<_, String> {
+                    Ok((
+                        r.text(0)?,
+                        r.text(1)?,
+                        r.text(2)?,
+                        r.text(3)?,
+                        r.opt_text(4)?,
+                        r.opt_int(5)?,
+                    ))
+                })()
+                .map_err(fail)?;
+                let (rerun_id, original, key, timestamp, m, _) = &row;
+                if self.rerun_verifies(rerun_id, original, key, timestamp, m.as_deref()) {
+                    found.push(row);
+                }
+                Ok(true)
+            },
+        )?;
         let mut out = Vec::new();
-        for row in rows {
-            if out.len() >= limit {
-                break;
-            }
-            let (rerun_id, original, key, timestamp, m, ns) =
-                row.map_err(|e| self.err("reading history", e))?;
-            if !self.rerun_verifies(&rerun_id, &original, &key, &timestamp, m.as_deref()) {
-                continue;
-            }
-            let sql = format!("SELECT {COLUMNS} FROM reports WHERE report_id = ?1");
-            let Some(report) = self.first_verified(conn, &sql, params![original])? else {
+        for (rerun_id, original, key, timestamp, _, ns) in found {
+            let Some(report) = self.verified_report_by_id(tx, &original)? else {
                 continue;
             };
             out.push((

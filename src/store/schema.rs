@@ -1,13 +1,14 @@
 //! The schema, versioned with `PRAGMA user_version`: migrations run in order, one
 //! `BEGIN IMMEDIATE` transaction each, so two processes opening a fresh file at once
-//! cannot both apply the same migration.
+//! cannot both apply the same migration. The same migrations for PostgreSQL are in
+//! `pg_schema`.
 
 use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 
 use super::error::StoreError;
 
 /// Ordered schema migrations; migration `i` takes the schema from version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[
+pub(super) const MIGRATIONS: &[&str] = &[
     // v1
     "CREATE TABLE reports (
         report_id          TEXT PRIMARY KEY NOT NULL,

@@ -10,6 +10,43 @@ use std::path::{Path, PathBuf};
 use super::error::StoreError;
 
 pub const KEY_FILE: &str = "store-key";
+/// The team key's file in the user's data folder (when `BYOP_STORE_KEY` is not set).
+pub const TEAM_KEY_FILE: &str = "team-key";
+
+/// The team key a shared store's rows are authenticated with: `BYOP_STORE_KEY` (in CI,
+/// a secret), else the `team-key` file in the user's data folder; 64 hex digits, the
+/// same for every member. Never from the workspace. `None` when neither is set.
+pub fn team_key() -> Result<Option<[u8; 32]>, StoreError> {
+    if let Some(text) = std::env::var("BYOP_STORE_KEY")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+    {
+        return parse_team_key(&text, "BYOP_STORE_KEY").map(Some);
+    }
+    let Some(path) = data_dir().map(|d| d.join(TEAM_KEY_FILE)) else {
+        return Ok(None);
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            refuse_shared(&path)?;
+            parse_team_key(&text, &path.display().to_string()).map(Some)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(StoreError(format!("cannot read {}: {e}", path.display()))),
+    }
+}
+
+/// 64 hex digits (256 bits): a passphrase would be guessable offline from any row's MAC.
+fn parse_team_key(text: &str, from: &str) -> Result<[u8; 32], StoreError> {
+    hex::decode(text.trim())
+        .ok()
+        .and_then(|b| <[u8; 32]>::try_from(b).ok())
+        .ok_or_else(|| {
+            StoreError(format!(
+                "{from}: the team key must be 64 hex digits (`openssl rand -hex 32` makes one)"
+            ))
+        })
+}
 
 /// Why there is no per-user key.
 #[derive(Debug)]
@@ -157,5 +194,22 @@ pub fn create_private_file(path: &Path) -> Result<(), StoreError> {
         Ok(_) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
         Err(e) => Err(StoreError(format!("cannot create {}: {e}", path.display()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_team_key_is_256_bits_in_hex() {
+        let hex64 = "ab".repeat(32);
+        assert_eq!(parse_team_key(&hex64, "k").unwrap(), [0xab; 32]);
+        let err = parse_team_key("correct horse battery staple", "BYOP_STORE_KEY")
+            .unwrap_err()
+            .0;
+        assert!(err.contains("64 hex digits"), "{err}");
+        assert!(!err.contains("horse"), "{err}");
+        assert!(parse_team_key(&"ab".repeat(16), "k").is_err());
     }
 }
