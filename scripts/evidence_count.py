@@ -3,7 +3,7 @@ per check, claims examined / grounded (from the notes), findings (evidence citat
 failing results) and failing outputs; every finding is written to OUT/flagged.json."""
 import json,glob,sys,os,collections
 d=sys.argv[1]
-checks=['quotes_grounded','quotes_verbatim','references_grounded','entities_grounded']
+checks=['quotes_grounded','quotes_verbatim','quotes_paraphrased','references_grounded','entities_grounded']
 flag=[];fails=collections.Counter();notes=collections.defaultdict(lambda:[0,0])
 import re
 for f in sorted([g for g in glob.glob(d+'/*.json') if not g.endswith('flagged.json')]):

@@ -28,7 +28,7 @@ SEED = 2211
 N_OUTPUTS = 60
 KINDS = ["reference", "amount", "percentage", "duration", "date", "defined_term", "party",
          "legal_citation", "quote"]
-GROUNDING = ["quotes_grounded", "quotes_verbatim", "references_grounded", "entities_grounded"]
+GROUNDING = ["quotes_grounded", "quotes_verbatim", "quotes_paraphrased", "references_grounded", "entities_grounded"]
 
 
 # ---------------------------------------------------------------- choosing the outputs

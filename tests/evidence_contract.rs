@@ -764,7 +764,7 @@ fn a_misquote_in_pieces_shows_and_fixes_every_piece() {
     );
     assert_eq!(src.replacement.as_deref(), Some(src.excerpt.as_str()));
     assert!(
-        o.hits[0].note.contains("[-indirect-]"),
+        o.hits[0].note.contains("has “direct” for “indirect”"),
         "{}",
         o.hits[0].note
     );

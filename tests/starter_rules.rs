@@ -472,10 +472,12 @@ const UNCHECKED: &[(&str, &str, bool)] = &[
         "- The original Agreement redacts the confidentiality term ([***…]).",
         true,
     ),
+    // A redaction marker copied from the source is the source's blank, not a statement of
+    // what the output did not check.
     (
         "contract_016_summarize_1__qwen-2.5-72b",
         "- The maximum total annual bonuses are capped at [*****] dollars for each year of the agreement.",
-        true,
+        false,
     ),
     (
         "contract_003_modify_payment_2__gpt-5",
@@ -674,6 +676,52 @@ fn unchecked_areas_disclosure_table() {
         (out.verdict == Verdict::Pass, out.notes)
     });
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Every `required_section` check of the built-in playbooks carries its own examples (data):
+/// each `disclosure` example passes and each `not_disclosure` example fails, appended to a
+/// neutral passage that fails alone.
+#[test]
+fn required_section_examples_in_the_playbooks_hold_both_ways() {
+    let mut ran = 0;
+    for id in byop::engine::playbook::builtin_ids() {
+        let pb = byop::engine::playbook::builtin_by_id(id).expect("built in");
+        for (i, check) in pb.playbook.checks.iter().enumerate() {
+            let Some(rule) = check
+                .rules
+                .as_ref()
+                .filter(|r| r.kind == "required_section")
+            else {
+                continue;
+            };
+            let Some(examples) = rule.params.get("examples") else {
+                continue;
+            };
+            assert_eq!(
+                apply(&pb, i, NEUTRAL, (0, NEUTRAL.len())).verdict,
+                Verdict::Fail
+            );
+            for (key, want) in [
+                ("disclosure", Verdict::Pass),
+                ("not_disclosure", Verdict::Fail),
+            ] {
+                let list = examples[key].as_array().expect("a list of examples");
+                assert!(!list.is_empty(), "{}: no `{key}` examples", check.id);
+                for e in list {
+                    let e = e.as_str().expect("an example is a string");
+                    let text = format!("{NEUTRAL}\n{e}\n");
+                    let out = apply(&pb, i, &text, (0, text.len()));
+                    assert_eq!(
+                        out.verdict, want,
+                        "{}: {key} example {e:?}: {}",
+                        check.id, out.notes
+                    );
+                    ran += 1;
+                }
+            }
+        }
+    }
+    assert!(ran >= 10, "only {ran} examples ran");
 }
 
 #[test]

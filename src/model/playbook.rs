@@ -155,6 +155,12 @@ pub enum FixSpec {
         #[serde(default = "default_condition")]
         condition: String,
     },
+    /// Put the source's exact words in place of a misquote (the grounding check finds them:
+    /// the passage its word alignment chose, ellipses kept). Not applied by `--fix`.
+    RestoreSourceWords {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

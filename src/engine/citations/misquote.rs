@@ -1,31 +1,246 @@
-//! What a misquote changed: the quoted words against the text's own, word by word.
+//! What a misquote changed: the quoted words against the source's own, word by word, in the
+//! matching space (typography, case and markdown aside). An ellipsis in the quote is an
+//! omission the quote admits: the words it stands for are never blamed.
 
-use similar::{ChangeTag, TextDiff};
+use similar::{Algorithm, DiffOp, capture_diff_slices};
 
-/// A word diff in `git diff --word-diff` style: `[-words the text has-]` where the quote
-/// dropped or changed them, `{+words the quote added+}`. Whitespace differences are not
-/// shown; unchanged words stay as they are.
-pub fn word_diff(quoted: &str, text: &str) -> String {
-    let diff = TextDiff::from_words(text, quoted);
-    let mut out = String::new();
-    for change in diff.iter_all_changes() {
-        let value = change.value();
-        match change.tag() {
-            ChangeTag::Equal => out.push_str(value),
-            _ if value.trim().is_empty() => out.push_str(value),
-            ChangeTag::Delete => {
-                out.push_str("[-");
-                out.push_str(value);
-                out.push_str("-]");
+use super::normalize::normalize;
+
+/// One word of a text: its matching form (lowercase, typography normalized) and its byte
+/// range in the text it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Word {
+    pub key: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// The words of `text` (alphanumeric runs in matching space), with their pieces: a piece
+/// ends at each ellipsis (`...`, `…`). Byte ranges are `base`-relative whole-text offsets.
+pub(super) fn words_in_pieces(text: &str, base: usize) -> Vec<Vec<Word>> {
+    let norm = normalize(text, base);
+    let mut pieces: Vec<Vec<Word>> = vec![Vec::new()];
+    let t = norm.text.as_str();
+    let mut i = 0;
+    while i < t.len() {
+        let rest = &t[i..];
+        if rest.starts_with("...") {
+            if !pieces.last().is_some_and(Vec::is_empty) {
+                pieces.push(Vec::new());
             }
-            ChangeTag::Insert => {
-                out.push_str("{+");
-                out.push_str(value);
-                out.push_str("+}");
-            }
+            i += rest.bytes().take_while(|&b| b == b'.').count();
+            continue;
+        }
+        let c = rest.chars().next().unwrap_or(' ');
+        if !c.is_alphanumeric() {
+            i += c.len_utf8();
+            continue;
+        }
+        let len: usize = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric())
+            .map(char::len_utf8)
+            .sum();
+        let (a, b) = (i, i + len);
+        if let Some(piece) = pieces.last_mut() {
+            piece.push(Word {
+                key: t[a..b].to_string(),
+                start: norm.src[a].0,
+                end: norm.src[b - 1].1,
+            });
+        }
+        i = b;
+    }
+    pieces.retain(|p| !p.is_empty());
+    pieces
+}
+
+/// How a quote departs from the source at one place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeKind {
+    /// Source words the quote leaves out without an ellipsis.
+    Omission,
+    /// Words the quote adds.
+    Insertion,
+    /// Source words the quote has other words for.
+    Substitution,
+}
+
+/// One change: the source's words there and the quote's (either may be empty).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub kind: ChangeKind,
+    pub source: String,
+    pub quoted: String,
+}
+
+impl Change {
+    /// "omits “of notice”", "adds “no”", "has “arise” for “rise”".
+    pub fn describe(&self) -> String {
+        match self.kind {
+            ChangeKind::Omission => format!("omits “{}”", self.source),
+            ChangeKind::Insertion => format!("adds “{}”", self.quoted),
+            ChangeKind::Substitution => format!("has “{}” for “{}”", self.quoted, self.source),
         }
     }
+}
+
+/// The word diff of one piece: `quoted` against `source`, both as words of their texts.
+pub(super) struct PieceDiff {
+    pub changes: Vec<Change>,
+    /// `git diff --word-diff` style: `[-source words-]`, `{+quoted words+}`.
+    pub rendered: String,
+    /// Words the two share in order.
+    pub equal: usize,
+}
+
+pub(super) fn diff_piece(
+    quoted: &[Word],
+    quote_text: &str,
+    source: &[Word],
+    source_text: &str,
+) -> PieceDiff {
+    let qk: Vec<&str> = quoted.iter().map(|w| w.key.as_str()).collect();
+    let sk: Vec<&str> = source.iter().map(|w| w.key.as_str()).collect();
+    let shown = |words: &[Word], text: &str| {
+        words
+            .iter()
+            .filter_map(|w| text.get(w.start..w.end))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut out = PieceDiff {
+        changes: Vec::new(),
+        rendered: String::new(),
+        equal: 0,
+    };
+    let mut push = |s: &str| {
+        if !s.is_empty() {
+            if !out.rendered.is_empty() {
+                out.rendered.push(' ');
+            }
+            out.rendered.push_str(s);
+        }
+    };
+    let mut ops = capture_diff_slices(Algorithm::Myers, &sk, &qk);
+    slide_omissions(&mut ops, source, source_text);
+    for op in ops {
+        let old = &source[op.old_range()];
+        let new = &quoted[op.new_range()];
+        let (s, q) = (shown(old, source_text), shown(new, quote_text));
+        let kind = match op {
+            DiffOp::Equal { len, .. } => {
+                out.equal += len;
+                push(&s);
+                continue;
+            }
+            DiffOp::Delete { .. } => ChangeKind::Omission,
+            DiffOp::Insert { .. } => ChangeKind::Insertion,
+            DiffOp::Replace { .. } => ChangeKind::Substitution,
+        };
+        if !s.is_empty() {
+            push(&format!("[-{s}-]"));
+        }
+        if !q.is_empty() {
+            push(&format!("{{+{q}+}}"));
+        }
+        out.changes.push(Change {
+            kind,
+            source: s,
+            quoted: q,
+        });
+    }
     out
+}
+
+/// An omission between two unchanged runs can often slide (`agreement (the "Agreement")` →
+/// the quote's `agreement`: which `agreement` went?). Put it where the source's punctuation
+/// sets the dropped words apart — a parenthetical, a clause between commas — so the diff
+/// names the words the quote really left out.
+fn slide_omissions(ops: &mut [DiffOp], source: &[Word], text: &str) {
+    let gap = |a: usize, b: usize| text.get(source[a].end..source[b].start).unwrap_or("");
+    // Punctuation before the run's first word and after its last word.
+    let score = |a: usize, b: usize| {
+        let before = a > 0 && gap(a - 1, a).contains(['(', ',', ';', '[']);
+        let after = b < source.len() && gap(b - 1, b).contains([')', ',', ';', ']']);
+        usize::from(before) + usize::from(after)
+    };
+    for k in 1..ops.len().saturating_sub(1) {
+        let (
+            DiffOp::Equal { len: before, .. },
+            DiffOp::Delete {
+                old_index, old_len, ..
+            },
+            DiffOp::Equal { len: after, .. },
+        ) = (ops[k - 1], ops[k], ops[k + 1])
+        else {
+            continue;
+        };
+        let same = |x: usize, y: usize| source[x].key == source[y].key;
+        let mut left = 0;
+        while left < before && same(old_index - left - 1, old_index + old_len - left - 1) {
+            left += 1;
+        }
+        let mut right = 0;
+        while right < after && same(old_index + right, old_index + old_len + right) {
+            right += 1;
+        }
+        let start = old_index - left;
+        let Some(best) = (0..=left + right)
+            .map(|d| start + d)
+            .max_by_key(|&a| (score(a, a + old_len), a == old_index))
+        else {
+            continue;
+        };
+        if best == old_index {
+            continue;
+        }
+        let shift = best as isize - old_index as isize;
+        let moved = |op: DiffOp, by: isize, grow: isize| match op {
+            DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => DiffOp::Equal {
+                old_index: old_index.wrapping_add_signed(by),
+                new_index: new_index.wrapping_add_signed(by),
+                len: len.wrapping_add_signed(grow),
+            },
+            DiffOp::Delete {
+                old_index,
+                old_len,
+                new_index,
+            } => DiffOp::Delete {
+                old_index: old_index.wrapping_add_signed(by),
+                old_len,
+                new_index: new_index.wrapping_add_signed(by),
+            },
+            other => other,
+        };
+        ops[k - 1] = moved(ops[k - 1], 0, shift);
+        ops[k] = moved(ops[k], shift, 0);
+        ops[k + 1] = moved(ops[k + 1], shift, -shift);
+    }
+}
+
+/// A word diff in `git diff --word-diff` style: `[-words the text has-]` where the quote
+/// dropped or changed them, `{+words the quote added+}`; words only (punctuation, case and
+/// markdown are not changes). When the quote and the text have the same number of pieces
+/// between ellipses, each piece is compared with its own, so an ellipsis is never blamed
+/// for the words it stands for.
+pub fn word_diff(quoted: &str, text: &str) -> String {
+    let q = words_in_pieces(quoted, 0);
+    let t = words_in_pieces(text, 0);
+    if q.len() == t.len() {
+        q.iter()
+            .zip(&t)
+            .map(|(qp, tp)| diff_piece(qp, quoted, tp, text).rendered)
+            .collect::<Vec<_>>()
+            .join(" … ")
+    } else {
+        let flat = |p: Vec<Vec<Word>>| p.into_iter().flatten().collect::<Vec<_>>();
+        diff_piece(&flat(q), quoted, &flat(t), text).rendered
+    }
 }
 
 #[cfg(test)]
@@ -38,13 +253,50 @@ mod tests {
         let quoted = "The Supplier shall notify the Customer immediately in writing.";
         assert_eq!(
             word_diff(quoted, text),
-            "The Supplier shall [-promptly-] notify the Customer {+immediately+} in writing."
+            "The Supplier shall [-promptly-] notify the Customer {+immediately+} in writing"
         );
     }
 
     #[test]
-    fn identical_text_has_no_marks() {
+    fn identical_words_have_no_marks_whatever_the_punctuation_and_markdown() {
         let t = "no change here";
         assert_eq!(word_diff(t, t), t);
+        assert_eq!(word_diff("**No** change, here.", t), "no change here");
+    }
+
+    #[test]
+    fn an_ellipsis_is_not_blamed_for_the_words_it_stands_for() {
+        let text = "The Company shall pay … within thirty days of the invoice";
+        let quoted = "The Company shall pay ... within thirty days of invoice";
+        assert_eq!(
+            word_diff(quoted, text),
+            "The Company shall pay … within thirty days of [-the-] invoice"
+        );
+    }
+
+    #[test]
+    fn a_dropped_parenthetical_is_named_as_the_source_sets_it_apart() {
+        let text =
+            "for the period of this agreement (the \"Agreement\"), the principal underwriter";
+        let quoted = "for the period of this agreement, the principal underwriter";
+        assert_eq!(
+            word_diff(quoted, text),
+            "for the period of this agreement [-the Agreement-] the principal underwriter"
+        );
+    }
+
+    #[test]
+    fn a_substitution_names_both_words() {
+        let q = words_in_pieces("which may arise out of any", 0);
+        let s = words_in_pieces("which may rise out of any", 0);
+        let d = diff_piece(
+            &q[0],
+            "which may arise out of any",
+            &s[0],
+            "which may rise out of any",
+        );
+        assert_eq!(d.changes.len(), 1);
+        assert_eq!(d.changes[0].describe(), "has “arise” for “rise”");
+        assert_eq!(d.equal, 5);
     }
 }

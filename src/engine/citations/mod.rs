@@ -3,7 +3,9 @@
 //! Evaluator quotes differ from the document in predictable ways (typographic
 //! quotes and dashes, re-flowed whitespace, case, dropped markdown, `...` for
 //! skipped text, the odd typo). We try, in order: exact, normalized, split at
-//! ellipses (each piece on its own), fuzzy (a misquote: shown, never evidence). Matching
+//! ellipses (each piece on its own), fuzzy (a misquote: shown, never evidence). A quote that
+//! is not verbatim is then classified by aligning its words with the source (`classify`):
+//! misquote, paraphrase or not in the source. Matching
 //! in normalized space keeps a map from every
 //! normalized byte back to the source character, so results are always
 //! whole-document byte offsets on char boundaries.
@@ -11,14 +13,17 @@ use std::cell::OnceCell;
 
 use crate::model::Located;
 
+mod classify;
 mod fuzzy;
 mod misquote;
 mod normalize;
 pub mod relocate;
 
+use classify::WordIndex;
+pub use classify::{Classified, Tier, Tiers};
 pub use fuzzy::FUZZY_MIN_SIMILARITY;
 use fuzzy::{FUZZY_MAX_CHARS, FUZZY_MIN_CHARS, FuzzyIndex};
-pub use misquote::word_diff;
+pub use misquote::{Change, ChangeKind, word_diff};
 use normalize::{
     Normalized, ellipsis_pieces, floor_boundary, normalize, trim_normalized, trim_quote_marks,
 };
@@ -77,6 +82,7 @@ pub struct Locator<'a> {
     body: (usize, usize),
     norm: Normalized,
     fuzzy: OnceCell<FuzzyIndex>,
+    words: OnceCell<WordIndex>,
 }
 
 impl<'a> Locator<'a> {
@@ -89,6 +95,7 @@ impl<'a> Locator<'a> {
             body: (start, end),
             norm: normalize(&text[start..end], start),
             fuzzy: OnceCell::new(),
+            words: OnceCell::new(),
         }
     }
 

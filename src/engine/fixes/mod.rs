@@ -21,9 +21,9 @@ pub fn for_finding(
     result: &CheckResult,
     span: Option<(usize, usize)>,
 ) -> Vec<Fix> {
-    let mut out: Vec<Fix> = source_words(t, result, span)
+    let mut out: Vec<Fix> = check
+        .and_then(|c| own_fix(t, c, result, span))
         .into_iter()
-        .chain(check.and_then(|c| own_fix(t, c, result, span)))
         .collect();
     if let Some((s, _)) = span {
         let at = t.line_index.line_start(t.line_index.line_of(s));
@@ -139,6 +139,7 @@ fn own_fix(
                 vec![Edit::insert(at, format!("\n\n{text}"))],
             ))
         }
+        FixSpec::RestoreSourceWords { title } => source_words(t, result, span, title.clone()),
         FixSpec::QualifyTerm { condition } => {
             let (s, e) = span?;
             let q = qualify(t.text.get(s..e)?)?;
@@ -158,7 +159,12 @@ fn own_fix(
 
 /// A misquote's fix, computed by the grounding check: the source's exact words in place of
 /// the quoted ones. Not applied by `--fix` (the author should see what changed).
-fn source_words(t: &FixTarget, result: &CheckResult, span: Option<(usize, usize)>) -> Option<Fix> {
+fn source_words(
+    t: &FixTarget,
+    result: &CheckResult,
+    span: Option<(usize, usize)>,
+    title: Option<String>,
+) -> Option<Fix> {
     let (s, e) = span?;
     let c = result
         .evidence_citations
@@ -167,7 +173,7 @@ fn source_words(t: &FixTarget, result: &CheckResult, span: Option<(usize, usize)
     let words = c.source.as_ref()?.replacement.clone()?;
     (e <= t.text.len() && t.text.get(s..e)? != words).then(|| {
         unsafe_fix(
-            "Replace the misquote with the source's exact words".into(),
+            title.unwrap_or_else(|| "Replace the misquote with the source's exact words".into()),
             true,
             vec![Edit {
                 start: s,

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::entities::{self, Entity, EntityKind, canon_word, tokens};
 use super::references::{self, RefKind, Reference};
-use crate::engine::citations::{Location, Locator};
+use crate::engine::citations::{Classified, Location, Locator, Tiers};
 
 /// How many distinct source amounts rounded figures and totals are compared with: each
 /// such claim scans them, so this bounds the work per claim whatever the source holds.
@@ -245,5 +245,11 @@ impl<'a> Source<'a> {
             .borrow_mut()
             .insert(quote.to_string(), l.clone());
         l
+    }
+
+    /// A quote's tier (verbatim, misquote, paraphrase, not in the source), its passage and
+    /// word diff: the same answer for every check that asks.
+    pub fn classify(&self, quote: &str, tiers: &Tiers) -> Classified {
+        self.locator.classify(quote, &self.locate(quote), tiers)
     }
 }

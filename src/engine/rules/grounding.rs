@@ -16,7 +16,7 @@ use super::markdown::is_heading_line;
 use super::markdown::sentence_bounds;
 use super::regexes::compile_all;
 use super::skip::{SkipRules, Skipped, compile_skips, label_end, label_line};
-use crate::engine::citations::{Locator, word_diff};
+use crate::engine::citations::{Classified, Locator, Tier, Tiers};
 use crate::engine::grounding::drafted::{self, Drafted};
 use crate::engine::grounding::{EntityKind, RefKind, Source, entities, quotes, references};
 use crate::model::text::{around, ceil_char_boundary, floor_char_boundary};
@@ -41,9 +41,13 @@ struct Params {
     /// quotes: shorter quotes are terms, not passages (default 4 words).
     #[serde(default)]
     min_words: Option<usize>,
-    /// quotes: `unlocated` (not in the source) or `misquoted` (fuzzy match only).
+    /// quotes: which tier this check reports: `unlocated` (not in the source), `misquoted`
+    /// or `paraphrased`.
     #[serde(default)]
     flag: Option<String>,
+    /// quotes: where the tiers part (the same for every quote check of a playbook).
+    #[serde(default)]
+    tiers: Option<TierParams>,
     /// entities: a stated fact is a claim about the source only when its sentence (or line)
     /// also points at the source ("Section 4 provides", "the Agreement", "currently").
     #[serde(default)]
@@ -61,9 +65,21 @@ struct Params {
     proposal_after: Vec<String>,
 }
 
+/// The thresholds between a quote's tiers (see `citations::Tiers`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TierParams {
+    misquote_min_similarity: f64,
+    paraphrase_min_shared: f64,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum What {
-    Quotes { min_words: usize, misquoted: bool },
+    Quotes {
+        min_words: usize,
+        flag: Tier,
+        tiers: Tiers,
+    },
     References,
     Entities,
 }
@@ -83,19 +99,39 @@ fn compile_with(value: serde_json::Value, what: What) -> Result<GroundingRule, R
     let p: Params = super::kind::params(value)?;
     let what = match what {
         What::Quotes { .. } => {
-            let misquoted = match p.flag.as_deref() {
-                None | Some("unlocated") => false,
-                Some("misquoted") => true,
+            let flag = match p.flag.as_deref() {
+                None | Some("unlocated") => Tier::NotInSource,
+                Some("misquoted") => Tier::Misquote,
+                Some("paraphrased") => Tier::Paraphrase,
                 Some(other) => {
                     return Err(RuleError::at(
                         vec![super::kind::Seg::key("flag")],
-                        format!("unknown flag `{other}` (expected `unlocated` or `misquoted`)"),
+                        format!(
+                            "unknown flag `{other}` (expected `unlocated`, `misquoted` or `paraphrased`)"
+                        ),
                     ));
+                }
+            };
+            let tiers = match &p.tiers {
+                None => Tiers::DEFAULT,
+                Some(t) => {
+                    let unit = |v: f64| (0.0..=1.0).contains(&v);
+                    if !unit(t.misquote_min_similarity) || !unit(t.paraphrase_min_shared) {
+                        return Err(RuleError::at(
+                            vec![super::kind::Seg::key("tiers")],
+                            "tier thresholds are shares between 0 and 1",
+                        ));
+                    }
+                    Tiers {
+                        misquote_min: t.misquote_min_similarity,
+                        paraphrase_min: t.paraphrase_min_shared,
+                    }
                 }
             };
             What::Quotes {
                 min_words: p.min_words.unwrap_or(4).max(1),
-                misquoted,
+                flag,
+                tiers,
             }
         }
         w => w,
@@ -136,7 +172,8 @@ fn kind_named(k: &str) -> Option<EntityKind> {
 pub fn compile_quotes(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
     let w = What::Quotes {
         min_words: 4,
-        misquoted: false,
+        flag: Tier::NotInSource,
+        tiers: Tiers::DEFAULT,
     };
     Ok(Arc::new(compile_with(value, w)?))
 }
@@ -173,9 +210,10 @@ impl CompiledRule for GroundingRule {
         let (hits, tally, code) = match self.what {
             What::Quotes {
                 min_words,
-                misquoted,
+                flag,
+                tiers,
             } => {
-                let (h, t) = self.quotes(cx, source, &skipped, &drafted, min_words, misquoted);
+                let (h, t) = self.quotes(cx, source, &skipped, &drafted, min_words, (flag, tiers));
                 (h, t, CODE_QUOTE)
             }
             What::References => {
@@ -189,8 +227,13 @@ impl CompiledRule for GroundingRule {
         };
         let noun = match self.what {
             What::Quotes {
-                misquoted: true, ..
+                flag: Tier::Misquote,
+                ..
             } => "quote(s) misquoted",
+            What::Quotes {
+                flag: Tier::Paraphrase,
+                ..
+            } => "paraphrase(s) in quotation marks",
             What::Quotes { .. } => "quote(s) not in the source",
             What::References => "reference(s) to parts the source does not have",
             What::Entities => "fact(s) not in the source",
@@ -222,8 +265,9 @@ impl CompiledRule for GroundingRule {
 
     fn describe(&self) -> String {
         match self.what {
-            What::Quotes { misquoted: false, min_words } => format!("Locates every passage of {min_words}+ words the output quotes from the source (exact, normalized, ellipsis pieces, fuzzy); fails on quotes the source does not contain. Proves a violation."),
-            What::Quotes { misquoted: true, .. } => "Fails on quotes that only match the source approximately (a misquote); the fix replaces them with the source's exact words. Proves a violation.".into(),
+            What::Quotes { flag: Tier::Misquote, .. } => "Fails on misquotes: quotes whose words largely align with a source passage but drop, add or swap words; the finding shows the passage and the exact word changes, the fix restores the source's words. Proves a violation.".into(),
+            What::Quotes { flag: Tier::Paraphrase, .. } => "Fails on paraphrases in quotation marks: quotes whose content words are in one source passage but whose wording is not. Proves a violation.".into(),
+            What::Quotes { min_words, .. } => format!("Aligns every passage of {min_words}+ words the output quotes from the source with the source's words; fails on quotes whose content the source does not have (misquotes and paraphrases are other checks' tiers). Proves a violation."),
             What::References => "Every section, clause, article, paragraph, §, exhibit, schedule, annex or appendix reference must exist in the source's numbering and headings. Proves a violation.".into(),
             What::Entities => "Amounts, percentages, durations, dates, defined terms, organisations and people the output states must appear in the source (compared by value: \"$1,000,000\" = \"one million dollars\"). Proves a violation.".into(),
         }
@@ -339,7 +383,7 @@ impl GroundingRule {
         skipped: &Skipped,
         drafted: &Drafted,
         min_words: usize,
-        misquoted: bool,
+        (flag, tiers): (Tier, Tiers),
     ) -> (Vec<Hit>, Tally) {
         let prompt = cx.companions.prompt.map(|p| Locator::new(p, (0, p.len())));
         let mut t = Tally::default();
@@ -392,54 +436,23 @@ impl GroundingRule {
                 continue;
             }
             t.examined += 1;
-            let excerpt = |a: usize, b: usize| source.text[a..b].to_string();
-            // Differing only in spacing or punctuation ("and /or" for "and/or") is verbatim.
-            let same_words = |a: &str, b: &str| {
-                let w = |s: &str| {
-                    s.chars()
-                        .filter(|c| c.is_alphanumeric())
-                        .flat_map(char::to_lowercase)
-                        .collect::<String>()
-                };
-                w(a) == w(b)
+            let c = source.classify(&for_locating(&q.text), &tiers);
+            // Differing only in page furniture, brackets or a slashed number is verbatim.
+            let raw = || {
+                c.pieces
+                    .iter()
+                    .filter_map(|&(a, b)| source.text.get(a..b))
+                    .collect::<Vec<_>>()
+                    .join(" … ")
             };
-            // What the source says where the quote points: every piece, in the quote's order.
-            let found = loc
-                .pieces
-                .iter()
-                .map(|&(a, b)| excerpt(a, b))
-                .collect::<Vec<_>>()
-                .join(" … ");
-            if loc.located == Located::Fuzzy
-                && (same_words(&q.text, &found) || same_words_but_artefacts(&q.text, &found))
+            if c.tier == Tier::Verbatim
+                || (c.tier == Tier::Misquote && same_words_but_artefacts(&q.text, &raw()))
             {
                 t.grounded += 1;
                 continue;
             }
-            match (loc.located, misquoted) {
-                _ if loc.is_evidence() => t.grounded += 1,
-                (Located::Fuzzy, true) => hits.push(Hit {
-                    start: q.start,
-                    end: q.end,
-                    note: format!(
-                        "misquoted: the source reads “{}” ({})",
-                        clip(&found),
-                        clip(&word_diff(&q.text, &found))
-                    ),
-                    source: Some(SourceRef {
-                        start: loc.start,
-                        end: loc.end,
-                        excerpt: found.clone(),
-                        replacement: (!q.block).then(|| found.clone()),
-                    }),
-                }),
-                (Located::Unlocated, false) => hits.push(Hit {
-                    start: q.start,
-                    end: q.end,
-                    note: "quote not in the source".into(),
-                    source: None,
-                }),
-                _ => {}
+            if c.tier == flag {
+                hits.push(quote_hit(&q, &c));
             }
         }
         (hits, t)
@@ -864,5 +877,49 @@ fn clip(s: &str) -> String {
     match s.char_indices().nth(200) {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s,
+    }
+}
+
+/// A quote's finding in its tier: a misquote shows the source's passage and the exact word
+/// changes and carries the source's words for the fix; a paraphrase shows the passage.
+fn quote_hit(q: &quotes::Quote, c: &Classified) -> Hit {
+    let (start, end) = (
+        c.pieces.first().map_or(0, |p| p.0),
+        c.pieces.last().map_or(0, |p| p.1),
+    );
+    let source = |replacement: Option<String>| {
+        (!c.pieces.is_empty()).then(|| SourceRef {
+            start,
+            end,
+            excerpt: c.passage.clone(),
+            replacement,
+        })
+    };
+    let (note, source) = match c.tier {
+        Tier::Misquote => {
+            let changes: Vec<String> = c.changes.iter().map(|ch| ch.describe()).collect();
+            (
+                format!(
+                    "misquoted: the source reads “{}”; the quote {}",
+                    clip(&c.passage),
+                    clip(&changes.join("; "))
+                ),
+                source((!q.block).then(|| c.passage.clone())),
+            )
+        }
+        Tier::Paraphrase => (
+            format!(
+                "paraphrase in quotation marks: the source has this in other words: “{}”",
+                clip(&c.passage)
+            ),
+            source(None),
+        ),
+        _ => ("quote not in the source".into(), None),
+    };
+    Hit {
+        start: q.start,
+        end: q.end,
+        note,
+        source,
     }
 }

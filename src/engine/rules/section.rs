@@ -1,5 +1,10 @@
 //! `required_section`: the body must contain a matching heading or statement
 //! (e.g. "## Not checked / missing information", "we did not review …").
+//!
+//! A statement inside a placeholder copied from the source (`[*****]`, `[REDACTED]`) is the
+//! source's blank, not the output saying what it did not check: `placeholders` (data) mark
+//! those spans, and a statement that overlaps one does not count. `examples` (data, not read
+//! by the rule) are texts that must pass and fail; a test runs them.
 
 use std::sync::Arc;
 
@@ -21,6 +26,24 @@ struct Params {
     /// Shorter bodies are `indeterminate` ("extremely short or clearly partial").
     #[serde(default = "default_min_chars")]
     min_body_chars: usize,
+    /// Copied blanks and redaction markers: a statement overlapping one does not count.
+    #[serde(default)]
+    placeholders: Vec<String>,
+    /// Texts that must pass (`disclosure`) and fail (`not_disclosure`); run by a test.
+    #[serde(default)]
+    #[allow(dead_code)]
+    examples: Option<Examples>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Examples {
+    #[serde(default)]
+    #[allow(dead_code)]
+    disclosure: Vec<String>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    not_disclosure: Vec<String>,
 }
 
 fn default_min_chars() -> usize {
@@ -38,6 +61,7 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
         ));
     }
     let mut rule = SectionRule::new(h, s, p.min_body_chars);
+    rule.placeholders = compile_all("placeholders", &p.placeholders)?;
     rule.counts = (p.headings.len(), p.statements.len());
     Ok(Arc::new(rule))
 }
@@ -64,6 +88,8 @@ pub struct SectionRule {
     headings: Option<Regex>,
     statements: Option<Regex>,
     min_body_chars: usize,
+    /// Copied placeholders (`[*****]`, `[REDACTED]`): statements inside them do not count.
+    placeholders: Option<Regex>,
     /// Heading and statement pattern counts, for the documentation page.
     counts: (usize, usize),
 }
@@ -74,6 +100,7 @@ impl SectionRule {
             headings,
             statements,
             min_body_chars,
+            placeholders: None,
             counts: (0, 0),
         }
     }
@@ -114,7 +141,20 @@ impl SectionRule {
             }
         }
         if let Some(re) = &self.statements {
+            let blanks: Vec<(usize, usize)> = self.placeholders.as_ref().map_or(Vec::new(), |p| {
+                p.find_iter(body_text)
+                    .map(|m| (m.start(), m.end()))
+                    .collect()
+            });
+            // Placeholders come in text order, so one pass over both lists is linear.
+            let mut next_blank = 0;
             for m in re.find_iter(body_text) {
+                while blanks.get(next_blank).is_some_and(|b| b.1 <= m.start()) {
+                    next_blank += 1;
+                }
+                if blanks.get(next_blank).is_some_and(|b| b.0 < m.end()) {
+                    continue;
+                }
                 let (s, e) = (body.0 + m.start(), body.0 + m.end());
                 if !prose.is_quoted(s, e) && !found.iter().any(|h| h.start <= s && e <= h.end) {
                     found.push(Hit {
