@@ -152,6 +152,24 @@ pub enum StoreAction {
         #[arg(long, env = "BYOP_DB")]
         db: Option<PathBuf>,
     },
+    /// Write the store's reports, reruns, baselines and counterfactual audits to stdout
+    /// as JSON lines, each authenticated with the team key (BYOP_STORE_KEY), else your
+    /// own key, for `byop store import` into another store (file or server).
+    Export {
+        /// Only rows from this day (YYYY-MM-DD, UTC) or time (RFC 3339) on, with the
+        /// reports their reruns and baselines point at.
+        #[arg(long, value_name = "DATE")]
+        since: Option<String>,
+        #[arg(long, env = "BYOP_DB")]
+        db: Option<PathBuf>,
+    },
+    /// Read a `byop store export` file into the store: every line's MAC is checked
+    /// before anything is written, then all rows are written at once.
+    Import {
+        file: PathBuf,
+        #[arg(long, env = "BYOP_DB")]
+        db: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand, Debug)]
