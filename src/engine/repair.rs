@@ -66,6 +66,7 @@ fn validation_ignoring(
     let errors: Vec<ValidationIssue> = deterministic
         .iter()
         .filter(|(_, r)| r.result != Verdict::Pass)
+        .filter(|(c, r)| !plan_not_an_error(c, r, report.validation.as_ref()))
         .filter(|(c, r)| !(suppressed(&c.id) && r.evidence_citations.is_empty()))
         .map(|(c, r)| ValidationIssue {
             check_id: c.id.clone(),
@@ -79,6 +80,32 @@ fn validation_ignoring(
         errors,
         inputs_fingerprint: report.integrity.inputs_fingerprint.clone(),
     }
+}
+
+/// A plan check the plan `validation` does not count as an error to repair: any plan
+/// check when the validation passed, the advisory feasibility flags, and a check that
+/// could not decide without reporting an error (a time budget with availability unknown).
+fn plan_not_an_error(
+    check: &crate::model::Check,
+    result: &crate::model::CheckResult,
+    validation: Option<&crate::model::Validation>,
+) -> bool {
+    const PLAN_KINDS: [&str; 6] = [
+        "plan_schema",
+        "time_budget",
+        "constraints",
+        "grounded_entities",
+        "coverage",
+        "feasibility",
+    ];
+    let kind = check.rules.as_ref().map_or("", |r| r.kind.as_str());
+    let Some(v) = validation.filter(|_| PLAN_KINDS.contains(&kind)) else {
+        return false;
+    };
+    if v.status == crate::model::ValidationStatus::Pass || kind == "feasibility" {
+        return true;
+    }
+    result.result != Verdict::Fail && !v.errors.iter().any(|e| result.notes.contains(e.as_str()))
 }
 
 fn message(notes: &str, question: &str) -> String {
