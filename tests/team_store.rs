@@ -211,4 +211,86 @@ mod pg_backend {
         assert!(err.contains("cannot reach the team store"), "{err}");
         assert!(!err.contains("hunter2"), "{err}");
     }
+
+    /// Local file store (the user's own key), as Ws::cmd opens it, with the team key set
+    /// so exports are authenticated for the team.
+    fn local(ws: &Ws, args: &[&str]) -> std::process::Output {
+        ws.cmd()
+            .env_remove("DATABASE_URL")
+            .env("BYOP_STORE_KEY", TEAM_KEY)
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    /// A team seeds its server from a local store, and a teammate takes a copy offline;
+    /// every line's MAC is checked on import, and an edited file imports nothing.
+    #[test]
+    fn export_from_a_file_import_into_the_server_and_back_verified_by_mac() {
+        let Some(server) = pg::server() else {
+            return;
+        };
+        let url = pg::fresh_database(server);
+        let (alice, bob) = (Ws::new(), Ws::new());
+        let check = ["check", "--mode", "deterministic", "--format", "json"];
+        let o = local(&alice, &[&check[..], &["nda_review.ai.md"]].concat());
+        assert!(matches!(o.status.code(), Some(0 | 1 | 3)), "{}", stderr(&o));
+        let id = json(&o)["byop_report"]["report_id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let o = local(&alice, &["baseline", "save", "nda_review.ai.md"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = local(&alice, &["store", "export"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stderr(&o).contains("1 report(s)"), "{}", stderr(&o));
+        assert!(stderr(&o).contains("1 baseline(s)"), "{}", stderr(&o));
+        let export = stdout(&o);
+        assert_eq!(export.lines().count(), 2, "{export}");
+        alice.write("export.jsonl", &export);
+
+        // An edited line (the report moved to another document) is refused, naming the
+        // line; nothing reaches the server.
+        alice.write(
+            "edited.jsonl",
+            &export.replacen("nda_review", "nda_reviev", 1),
+        );
+        let edited = alice.path("edited.jsonl");
+        let o = team(&alice, &url, &["store", "import", edited.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("edited.jsonl:1:"), "{}", stderr(&o));
+        assert!(stderr(&o).contains("MAC does not verify"), "{}", stderr(&o));
+        let o = team(&alice, &url, &["report", &id, "--format", "json"]);
+        assert_eq!(o.status.code(), Some(2), "nothing imported: {}", stdout(&o));
+
+        let file = alice.path("export.jsonl");
+        let o = team(&alice, &url, &["store", "import", file.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).contains("1 report(s)"), "{}", stdout(&o));
+        let o = team(
+            &alice,
+            &url,
+            &["baseline", "show", "nda_review.ai.md", "--format", "json"],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(json(&o)["byop_report"]["report_id"], id.as_str());
+        // Importing again adds nothing.
+        let o = team(&alice, &url, &["store", "import", file.to_str().unwrap()]);
+        assert!(stdout(&o).contains("0 report(s)"), "{}", stdout(&o));
+
+        // Bob takes the server's rows into his own file store (his own key).
+        let o = team(&bob, &url, &["store", "export", "--since", "2000-01-01"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        bob.write("offline.jsonl", &stdout(&o));
+        let offline = bob.path("offline.jsonl");
+        let o = local(&bob, &["store", "import", offline.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = local(&bob, &["report", &id, "--format", "json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(json(&o)["byop_report"]["report_id"], id.as_str());
+        // Nothing from after the future.
+        let o = team(&bob, &url, &["store", "export", "--since", "2200-01-01"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).trim().is_empty(), "{}", stdout(&o));
+    }
 }

@@ -83,8 +83,12 @@ pub enum Command {
         #[arg(long, default_value_t = 200)]
         limit: usize,
     },
-    /// Compare variants' outputs over a dataset of scenarios.
+    /// Compare variants' outputs over a dataset of scenarios (`dataset run`: generate them first).
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Dataset(DatasetArgs),
+    /// Generate one daily plan from NOTES with a variant, validate it, repair it once if it
+    /// fails, and print it as JSON with its validation.
+    Plan(PlanArgs),
     /// Keep the store small: prune old reports, give space back.
     Store {
         #[command(subcommand)]
@@ -149,6 +153,24 @@ pub enum StoreAction {
     },
     /// Give the space of deleted rows back to the file system.
     Vacuum {
+        #[arg(long, env = "BYOP_DB")]
+        db: Option<PathBuf>,
+    },
+    /// Write the store's reports, reruns, baselines and counterfactual audits to stdout
+    /// as JSON lines, each authenticated with the team key (BYOP_STORE_KEY), else your
+    /// own key, for `byop store import` into another store (file or server).
+    Export {
+        /// Only rows from this day (YYYY-MM-DD, UTC) or time (RFC 3339) on, with the
+        /// reports their reruns and baselines point at.
+        #[arg(long, value_name = "DATE")]
+        since: Option<String>,
+        #[arg(long, env = "BYOP_DB")]
+        db: Option<PathBuf>,
+    },
+    /// Read a `byop store export` file into the store: every line's MAC is checked
+    /// before anything is written, then all rows are written at once.
+    Import {
+        file: PathBuf,
         #[arg(long, env = "BYOP_DB")]
         db: Option<PathBuf>,
     },
@@ -315,8 +337,44 @@ pub enum Format {
 
 #[derive(clap::Args, Debug, Clone)]
 pub struct DatasetArgs {
+    #[command(subcommand)]
+    pub action: Option<DatasetAction>,
     /// `DIR/scenarios/<name>.*` and `DIR/variants/<variant>/<name>.*`, or a `DIR/dataset.toml`.
+    #[arg(required = true)]
+    pub dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub opts: DatasetOpts,
+}
+
+#[derive(clap::Subcommand, Debug, Clone)]
+pub enum DatasetAction {
+    /// Generate every missing output (scenario × generation variant) with the evaluator's
+    /// provider, write them under DIR/runs/<run id>/, then compare every variant.
+    Run(DatasetRunArgs),
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct DatasetRunArgs {
+    /// A dataset whose variants include `variants/<name>/variant.toml`.
     pub dir: PathBuf,
+    /// The run folder under DIR/runs/ (default: a hash of the variants, the provider and the
+    /// models, so running the same experiment again fills in what is missing).
+    #[arg(long, value_name = "ID")]
+    pub run_id: Option<String>,
+    /// US dollars per million input tokens, for the estimated cost per variant.
+    #[arg(long, value_name = "USD")]
+    pub input_price: Option<f64>,
+    /// US dollars per million output tokens, for the estimated cost per variant.
+    #[arg(long, value_name = "USD")]
+    pub output_price: Option<f64>,
+    #[command(flatten)]
+    pub otlp: OtlpFlags,
+    #[command(flatten)]
+    pub opts: DatasetOpts,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct DatasetOpts {
     #[arg(long, default_value = "text")]
     pub format: DatasetFormat,
     #[arg(long, short)]
@@ -443,4 +501,33 @@ impl TrustFlags {
             _ => None,
         }
     }
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PlanArgs {
+    /// The user's notes (front matter may give `current_time` and `timezone`).
+    pub notes: PathBuf,
+    /// A built-in variant (v1_naive, v2_constraints, v3_validator, v4_repair) or the path of
+    /// a variant.toml (or of the folder holding one).
+    #[arg(long, default_value = "v4_repair")]
+    pub variant: String,
+    /// The user's now, ISO 8601 (over the notes' front matter).
+    #[arg(long)]
+    pub current_time: Option<String>,
+    /// IANA time zone, e.g. America/Toronto (over the notes' front matter).
+    #[arg(long)]
+    pub timezone: Option<String>,
+    /// Built-in playbook id or path (default: planproof_v1).
+    #[arg(long)]
+    pub playbook: Option<String>,
+    #[arg(long, env = "BYOP_DB")]
+    pub db: Option<PathBuf>,
+    #[arg(long)]
+    pub fresh: bool,
+    #[command(flatten)]
+    pub evaluator: EvaluatorFlags,
+    #[command(flatten)]
+    pub trust: TrustFlags,
+    #[command(flatten)]
+    pub otlp: OtlpFlags,
 }

@@ -18,10 +18,11 @@ use std::sync::Arc;
 use futures::future::join_all;
 use serde::Deserialize;
 
-use super::args::DatasetArgs;
+use super::args::{DatasetAction, DatasetArgs, DatasetOpts};
 use super::error::CliError;
-use crate::engine::dataset::{self, Row};
+use crate::engine::dataset::{self, Prices, Row};
 use crate::engine::document::decode;
+use crate::engine::generate;
 use crate::engine::runner::RunOptions;
 use crate::store::Store;
 use crate::workspace::boundary::{Boundary, read_bounded};
@@ -38,10 +39,28 @@ struct DatasetToml {
     variants: std::collections::BTreeMap<String, PathBuf>,
 }
 
-struct Layout {
-    playbook: Option<String>,
-    scenarios: Vec<(String, PathBuf)>,
-    variants: Vec<(String, Vec<(String, PathBuf)>)>,
+pub(super) struct Layout {
+    pub playbook: Option<String>,
+    pub scenarios: Vec<(String, PathBuf)>,
+    pub variants: Vec<(String, Vec<(String, PathBuf)>)>,
+    /// Variants that are generated: (name, its `variant.toml`). Their outputs are those of
+    /// the run the layout was read for.
+    pub generation: Vec<(String, PathBuf)>,
+}
+
+/// Where a run's outputs go: `DIR/runs/<run id>/<variant>/`.
+pub(super) fn run_dir(dir: &Path, run_id: &str) -> PathBuf {
+    dir.join("runs").join(run_id)
+}
+
+/// The file naming the last run of `byop dataset run`, read by `byop dataset DIR`.
+pub(super) const LATEST: &str = "LATEST";
+
+/// The last run's id, when it is a plain name.
+fn latest_run(dir: &Path) -> Option<String> {
+    let id = std::fs::read_to_string(dir.join("runs").join(LATEST)).ok()?;
+    let id = id.trim();
+    super::dataset_run::plain_id(id).then(|| id.to_string())
 }
 
 /// "nda.txt" → "nda", "review.ai.md" → "review".
@@ -60,7 +79,10 @@ fn files_in(dir: &Path, boundary: &Boundary) -> Result<Vec<(String, PathBuf)>, C
     let mut out = Vec::new();
     for p in rd.filter_map(Result::ok).map(|e| e.path()) {
         let real_dir = std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_dir());
-        if real_dir || name_of(&p).is_empty() {
+        let spec = p
+            .file_name()
+            .is_some_and(|f| f == generate::variant::FILE_NAME);
+        if real_dir || spec || name_of(&p).is_empty() {
             continue;
         }
         boundary
@@ -86,7 +108,11 @@ fn confined_dir(dir: &Path, boundary: &Boundary) -> Result<(), CliError> {
     )))
 }
 
-fn layout(dir: &Path, boundary: &Boundary) -> Result<Layout, CliError> {
+pub(super) fn layout(
+    dir: &Path,
+    boundary: &Boundary,
+    run_id: Option<&str>,
+) -> Result<Layout, CliError> {
     let toml_path = dir.join("dataset.toml");
     let conf: DatasetToml = match std::fs::read_to_string(&toml_path) {
         Ok(t) => toml::from_str(&t)
@@ -134,14 +160,26 @@ fn layout(dir: &Path, boundary: &Boundary) -> Result<Layout, CliError> {
     if variant_dirs.is_empty() {
         return Err(CliError(format!("{}: no variants", dir.display())));
     }
-    let variants = variant_dirs
-        .into_iter()
-        .map(|(name, d)| files_in(&d, boundary).map(|f| (name, f)))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut variants = Vec::new();
+    let mut generation = Vec::new();
+    for (name, d) in variant_dirs {
+        let spec = d.join(generate::variant::FILE_NAME);
+        if !spec.is_file() {
+            variants.push((name.clone(), files_in(&d, boundary)?));
+            continue;
+        }
+        generation.push((name.clone(), spec));
+        let outputs = run_id.map(|id| run_dir(dir, id).join(&name));
+        match outputs.filter(|o| o.is_dir()) {
+            Some(o) => variants.push((name, files_in(&o, boundary)?)),
+            None => variants.push((name, vec![])),
+        }
+    }
     Ok(Layout {
         playbook: conf.playbook,
         scenarios,
         variants,
+        generation,
     })
 }
 
@@ -164,10 +202,11 @@ struct Job {
     variant: String,
     resolved: Resolved,
     key: String,
+    generation: Option<generate::GenerationMeta>,
 }
 
 fn resolve_all(
-    args: &DatasetArgs,
+    (dir, args): (&Path, &DatasetOpts),
     (workspace, boundary): (&Policy, &Boundary),
     lay: &Layout,
 ) -> Result<Vec<Job>, CliError> {
@@ -199,7 +238,7 @@ fn resolve_all(
                 prompt: None,
                 locked: workspace.locked,
                 user_playbooks: args.trust.allow_playbook.clone(),
-                dataset_playbook: lay.playbook.clone().map(|p| (p, args.dir.clone())),
+                dataset_playbook: lay.playbook.clone().map(|p| (p, dir.to_path_buf())),
             })?;
             if let Some(p) = resolved.problems.first() {
                 return Err(CliError(format!("{}: {}", path.display(), p.message)));
@@ -207,6 +246,7 @@ fn resolve_all(
             jobs.push(Job {
                 scenario: name.clone(),
                 variant: variant.clone(),
+                generation: generate::meta_of(&resolved.doc.text),
                 resolved,
                 key: doc_key(path),
             });
@@ -214,20 +254,38 @@ fn resolve_all(
     }
     if jobs.is_empty() {
         return Err(CliError(format!(
-            "{}: the variants hold no outputs",
-            args.dir.display()
+            "{}: the variants hold no outputs (generation variants: run `byop dataset run`)",
+            dir.display()
         )));
     }
     Ok(jobs)
 }
 
 pub async fn run(args: DatasetArgs) -> Result<u8, CliError> {
+    match (args.action, args.dir) {
+        (Some(DatasetAction::Run(run)), _) => super::dataset_run::run(run).await,
+        (None, Some(dir)) => {
+            let run_id = latest_run(&dir);
+            compare(&dir, &args.opts, run_id.as_deref(), Prices::default()).await
+        }
+        (None, None) => Err(CliError("byop dataset: no DIR".into())),
+    }
+}
+
+/// Every variant's outputs through the playbook (a generation variant's: those of `run_id`),
+/// then the comparison, written where the options say.
+pub(super) async fn compare(
+    dir: &Path,
+    args: &DatasetOpts,
+    run_id: Option<&str>,
+    prices: Prices,
+) -> Result<u8, CliError> {
     let workspace = super::workspace_policy(&args.trust)?;
     let mut roots = super::single::roots(&workspace);
-    roots.push(args.dir.clone());
+    roots.push(dir.to_path_buf());
     let boundary = Boundary::new(roots);
-    let lay = layout(&args.dir, &boundary)?;
-    let jobs = resolve_all(&args, (&workspace, &boundary), &lay)?;
+    let lay = layout(dir, &boundary, run_id)?;
+    let jobs = resolve_all((dir, args), (&workspace, &boundary), &lay)?;
     let evaluator = super::single::batch_evaluator(&args.evaluator, args.mode, &workspace)?;
     let db = super::output::db_location(args.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
@@ -255,6 +313,7 @@ pub async fn run(args: DatasetArgs) -> Result<u8, CliError> {
             variant: j.variant,
             report,
             confidence,
+            generation: j.generation,
         });
     }
     if let Some(n) = notice {
@@ -273,7 +332,8 @@ pub async fn run(args: DatasetArgs) -> Result<u8, CliError> {
             }
         }
     }
-    let summary = dataset::summarize(&rows, compare);
+    let mut summary = dataset::summarize(&rows, compare);
+    dataset::price(&mut summary, prices);
     let body = match args.format {
         super::args::DatasetFormat::Text => crate::render::dataset::text(&summary),
         super::args::DatasetFormat::Json => {

@@ -7,12 +7,14 @@ mod baseline;
 mod check;
 mod counterfactual;
 mod dataset;
+mod dataset_run;
 mod diff;
 mod error;
 mod fix;
 mod history;
 mod log;
 mod output;
+mod plan;
 mod playbook;
 mod repair;
 mod report;
@@ -84,6 +86,7 @@ fn run(cli: Cli) -> Result<u8, CliError> {
             false => log::run(file, format, verify, db, limit),
         },
         Command::Dataset(args) => runtime.block_on(dataset::run(args)),
+        Command::Plan(args) => runtime.block_on(plan::run(args)),
         Command::Store { action } => store::run(action),
         Command::Playbook { action } => playbook::run(action),
         Command::Counterfactual(args) => runtime.block_on(counterfactual::run(args)),

@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::model::{Report, ValidationStatus, Verdict};
+use crate::engine::counterfactual::stats::mcnemar_exact_p;
+use crate::engine::generate::{GenerationMeta, Outcome};
+use crate::model::{RepairStatus, Report, ValidationStatus, Verdict};
 
 /// One evaluated output: which scenario and variant it is, its report, and the plan's
 /// self-reported confidence when it has one.
@@ -15,6 +17,8 @@ pub struct Row {
     pub variant: String,
     pub report: Report,
     pub confidence: Option<String>,
+    /// How the output was generated, when `byop dataset run` made it.
+    pub generation: Option<GenerationMeta>,
 }
 
 impl Row {
@@ -47,6 +51,46 @@ pub struct VariantStats {
     pub confidence_mismatches: usize,
     /// Outputs with a check that could not be decided.
     pub indeterminate: usize,
+    /// Outputs `byop dataset run` generated (the rest were written elsewhere).
+    pub generated: usize,
+    /// Generated outputs whose repair call was made / that it made pass.
+    pub repair_attempted: usize,
+    pub repaired: usize,
+    /// Generated outputs the strategy surfaced as rejected (failing after validation, and
+    /// after the repair when there was one).
+    pub rejected: usize,
+    /// Tokens the provider reported for the generated outputs (`None`: it reported none).
+    pub input_tokens: Option<u64>,
+    pub output_tokens: Option<u64>,
+    /// Estimated from the tokens and the prices the user gave.
+    pub cost_usd: Option<f64>,
+}
+
+/// US dollars per million tokens, as the user gave them.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Prices {
+    pub input: Option<f64>,
+    pub output: Option<f64>,
+}
+
+/// The estimated cost per variant, where tokens and a price are known.
+pub fn price(summary: &mut DatasetSummary, prices: Prices) {
+    for v in &mut summary.variants {
+        let part = |tokens: Option<u64>, price: Option<f64>| Some(tokens? as f64 * price? / 1e6);
+        v.cost_usd = match (
+            part(v.input_tokens, prices.input),
+            part(v.output_tokens, prices.output),
+        ) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
+        };
+    }
+}
+
+fn token_sum(rows: &[&Row], f: fn(&GenerationMeta) -> Option<u64>) -> Option<u64> {
+    rows.iter()
+        .filter_map(|r| r.generation.as_ref().and_then(f))
+        .fold(None, |acc, n| Some(acc.unwrap_or(0) + n))
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -85,6 +129,8 @@ pub struct Comparison {
     pub fixed: Vec<String>,
     /// Passed under `a`, failed under `b`.
     pub broken: Vec<String>,
+    /// McNemar's exact two-sided p over the flipped scenarios (1 when none flipped).
+    pub mcnemar_p: f64,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -108,6 +154,7 @@ fn stats(variant: &str, rows: &[&Row]) -> VariantStats {
         .filter(|m| m.time_available_minutes > 0 && m.time_overflow_minutes > 0)
         .count();
     let rate = |k: usize| if n == 0 { 0.0 } else { k as f64 / n as f64 };
+    let gens: Vec<&GenerationMeta> = rows.iter().filter_map(|r| r.generation.as_ref()).collect();
     VariantStats {
         variant: variant.to_string(),
         outputs: n,
@@ -142,6 +189,19 @@ fn stats(variant: &str, rows: &[&Row]) -> VariantStats {
                     .any(|c| c.result == Verdict::Indeterminate)
             })
             .count(),
+        generated: gens.len(),
+        repair_attempted: gens.iter().filter(|g| g.repair_attempted()).count(),
+        repaired: gens
+            .iter()
+            .filter(|g| g.repair == Some(RepairStatus::Repaired))
+            .count(),
+        rejected: gens
+            .iter()
+            .filter(|g| g.outcome == Outcome::Rejected)
+            .count(),
+        input_tokens: token_sum(rows, |g| g.input_tokens),
+        output_tokens: token_sum(rows, |g| g.output_tokens),
+        cost_usd: None,
     }
 }
 
@@ -276,6 +336,7 @@ fn compare_pair(
         both_fail: 0,
         fixed: vec![],
         broken: vec![],
+        mcnemar_p: 1.0,
     };
     for s in scenarios {
         let (Some(x), Some(y)) = (&s.cells[ia], &s.cells[ib]) else {
@@ -289,6 +350,7 @@ fn compare_pair(
             (true, false) => c.broken.push(s.scenario.clone()),
         }
     }
+    c.mcnemar_p = mcnemar_exact_p(c.fixed.len() as u64, c.broken.len() as u64);
     c
 }
 
@@ -326,6 +388,7 @@ mod tests {
             variant: v.into(),
             report: report(pass, m, failed),
             confidence: Some(conf.into()),
+            generation: None,
         }
     }
 

@@ -10,6 +10,7 @@ pub mod dataset;
 pub mod docs;
 pub mod document;
 pub mod fixes;
+pub mod generate;
 pub mod grounding;
 pub mod injection;
 pub mod live;

@@ -9,7 +9,7 @@ use crate::engine::document::Document;
 use crate::engine::playbook::LoadedPlaybook;
 use crate::engine::runner::run_deterministic;
 use crate::evaluator::repair::{self as prompt, REPAIR_CALL_ID, ValidationError};
-use crate::evaluator::{Call, CallObserver, Evaluator};
+use crate::evaluator::{Call, CallObserver, Evaluator, GenParams, ResponseCache};
 use crate::model::integrity::sha256_hex;
 use crate::model::{
     DetectionType, RepairRecord, RepairStatus, Report, ValidationIssue, ValidationRecord, Verdict,
@@ -66,6 +66,7 @@ fn validation_ignoring(
     let errors: Vec<ValidationIssue> = deterministic
         .iter()
         .filter(|(_, r)| r.result != Verdict::Pass)
+        .filter(|(c, r)| !plan_not_an_error(c, r, report.validation.as_ref()))
         .filter(|(c, r)| !(suppressed(&c.id) && r.evidence_citations.is_empty()))
         .map(|(c, r)| ValidationIssue {
             check_id: c.id.clone(),
@@ -79,6 +80,32 @@ fn validation_ignoring(
         errors,
         inputs_fingerprint: report.integrity.inputs_fingerprint.clone(),
     }
+}
+
+/// A plan check the plan `validation` does not count as an error to repair: any plan
+/// check when the validation passed, the advisory feasibility flags, and a check that
+/// could not decide without reporting an error (a time budget with availability unknown).
+fn plan_not_an_error(
+    check: &crate::model::Check,
+    result: &crate::model::CheckResult,
+    validation: Option<&crate::model::Validation>,
+) -> bool {
+    const PLAN_KINDS: [&str; 6] = [
+        "plan_schema",
+        "time_budget",
+        "constraints",
+        "grounded_entities",
+        "coverage",
+        "feasibility",
+    ];
+    let kind = check.rules.as_ref().map_or("", |r| r.kind.as_str());
+    let Some(v) = validation.filter(|_| PLAN_KINDS.contains(&kind)) else {
+        return false;
+    };
+    if v.status == crate::model::ValidationStatus::Pass || kind == "feasibility" {
+        return true;
+    }
+    result.result != Verdict::Fail && !v.errors.iter().any(|e| result.notes.contains(e.as_str()))
 }
 
 fn message(notes: &str, question: &str) -> String {
@@ -95,6 +122,9 @@ pub struct RepairContext<'a> {
     pub evaluator: Option<&'a Evaluator>,
     pub observer: Option<&'a dyn CallObserver>,
     pub cancel: &'a CancellationToken,
+    /// A generation variant's repair: its model and parameters, and the cache that keeps
+    /// answers by the exact request. `None`: the evaluator's own, never cached.
+    pub generation: Option<(&'a GenParams, Option<&'a dyn ResponseCache>)>,
 }
 
 /// Validate, repair once when needed, re-validate.
@@ -142,15 +172,17 @@ pub async fn repair(
         })
         .collect();
     let request = prompt::build(&doc.inputs, &errors);
-    let (answer, _raw) = evaluator
-        .repair_call(Call {
-            prompt: &request,
-            run: 1,
-            canary: false,
-            observer: cx.observer,
-            cancel: cx.cancel,
-        })
-        .await;
+    let call = Call {
+        prompt: &request,
+        run: 1,
+        canary: false,
+        observer: cx.observer,
+        cancel: cx.cancel,
+    };
+    let answer = match cx.generation {
+        Some((params, cache)) => evaluator.repair_generated(call, params, cache).await,
+        None => evaluator.repair_call(call).await.0,
+    };
     let corrected = match answer {
         Ok(text) => text,
         Err(e) => {
@@ -344,6 +376,7 @@ mod tests {
             evaluator: None,
             observer: None,
             cancel: &cancel,
+            generation: None,
         };
         let out = repair(&builtin(), &doc(BODY), cx()).await;
         assert_eq!(out.record.status, RepairStatus::Failed);

@@ -9,6 +9,7 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 use super::canary::{self, Canary};
+use super::generate::GenParams;
 use super::pacing::Pacing;
 use super::parse::parse_verdict;
 use super::settings::{EvaluatorSettings, ProviderKind};
@@ -127,6 +128,11 @@ impl Evaluator {
         }
     }
 
+    /// Where requests go (without the endpoint's path).
+    pub(super) fn base_url(&self) -> &str {
+        &self.inner.transport.base_url
+    }
+
     /// sha256 of everything that determines a response, including the run index.
     pub fn cache_key(&self, prompt: &CheckPrompt, run: u32) -> String {
         let inner = &self.inner;
@@ -169,6 +175,7 @@ impl Evaluator {
             names: (schema::TOOL_NAME, schema::OPENAI_SCHEMA_NAME),
             description: "Record the verdict of this check.",
             judge,
+            params: None,
         };
         let (result, raw_text) = self.drive(&call, &shape, &format).await;
         let outcome = RunOutcome { result, raw_text };
@@ -182,12 +189,23 @@ impl Evaluator {
     /// The one repair call (there is never a second): the corrected output, with the same permits,
     /// retries, limits and observer as a check's run. Never cached, never with a canary.
     pub async fn repair_call(&self, call: Call<'_>) -> (Result<String, EvalError>, Option<String>) {
+        self.repair_call_with(call, None).await
+    }
+
+    /// [`Self::repair_call`] with the model and sampling parameters of a generation variant
+    /// instead of the evaluator's.
+    pub(super) async fn repair_call_with(
+        &self,
+        call: Call<'_>,
+        params: Option<GenParams>,
+    ) -> (Result<String, EvalError>, Option<String>) {
         let format = std::sync::Mutex::new(self.response_format());
         let shape = Shape {
             schema: super::repair::repair_schema(),
             names: (super::repair::REPAIR_TOOL, super::repair::REPAIR_TOOL),
             description: "Record the corrected output.",
             judge: |reply, _, _| super::repair::judge(reply),
+            params,
         };
         let call = Call {
             canary: false,
@@ -198,7 +216,7 @@ impl Evaluator {
 
     /// Wait for a permit and any pause, then call, retry and judge until an answer or a
     /// final error; `format` ends as the response format of the last attempt.
-    async fn drive<T>(
+    pub(super) async fn drive<T>(
         &self,
         call: &Call<'_>,
         shape: &Shape<T>,
@@ -287,7 +305,10 @@ impl Evaluator {
             if let Some(o) = call.observer {
                 o.record(CallRecord {
                     provider: self.info().provider,
-                    model: self.inner.settings.model.clone(),
+                    model: shape
+                        .params
+                        .as_ref()
+                        .map_or_else(|| self.inner.settings.model.clone(), |p| p.model.clone()),
                     check_id: call.prompt.check_id.clone(),
                     run: call.run,
                     attempt,
@@ -346,6 +367,10 @@ impl Evaluator {
                 (&shape.schema, shape.names.1),
             ),
         };
+        let mut body = body;
+        if let Some(p) = &shape.params {
+            p.apply(&mut body);
+        }
         let request_sha = sha256_hex(body.to_string().as_bytes());
         let request = match settings.provider {
             ProviderKind::Anthropic => anthropic::request(client, &inner.endpoint, key, &body),
@@ -374,7 +399,7 @@ impl Evaluator {
 
 impl Evaluator {
     /// The response format an OpenAI-compatible call uses now.
-    fn response_format(&self) -> openai::ResponseFormat {
+    pub(super) fn response_format(&self) -> openai::ResponseFormat {
         let i = self.inner.format.load(Ordering::SeqCst);
         openai::ResponseFormat::ALL[i.min(openai::ResponseFormat::ALL.len() - 1)]
     }
@@ -416,12 +441,14 @@ impl Evaluator {
 }
 
 /// What an answer is asked for as, and how a reply is judged.
-struct Shape<T> {
-    schema: serde_json::Value,
+pub(super) struct Shape<T> {
+    pub schema: serde_json::Value,
     /// (Anthropic tool name, OpenAI json_schema name).
-    names: (&'static str, &'static str),
-    description: &'static str,
-    judge: fn(&ModelReply, &CheckPrompt, Option<&Canary>) -> Result<T, EvalError>,
+    pub names: (&'static str, &'static str),
+    pub description: &'static str,
+    pub judge: fn(&ModelReply, &CheckPrompt, Option<&Canary>) -> Result<T, EvalError>,
+    /// A generation's model and sampling parameters in place of the evaluator's.
+    pub params: Option<GenParams>,
 }
 
 /// The verdict of a reply: not cut off, parseable, within the check's result states, and

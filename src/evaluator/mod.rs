@@ -5,6 +5,7 @@ mod anthropic;
 mod cache;
 pub mod canary;
 mod client;
+pub mod generate;
 mod openai;
 mod pacing;
 mod parse;
@@ -19,6 +20,7 @@ mod types;
 
 pub use cache::{ResponseCache, RunResult};
 pub use client::{Call, Evaluator};
+pub use generate::{GenParams, Generated, Generation};
 pub use parse::{MAX_CITATIONS_PER_RUN, parse_verdict};
 pub use settings::{ApiKey, DEFAULT_MAX_RESPONSE_BYTES, EvaluatorSettings, ProviderKind};
 pub use types::{

@@ -65,9 +65,44 @@ pub fn text(s: &DatasetSummary) -> String {
     out + &tables(s)
 }
 
+/// Generation columns per variant: repairs and tokens (only when a variant was generated).
+fn generation(s: &DatasetSummary) -> String {
+    if s.variants.iter().all(|v| v.generated == 0) {
+        return String::new();
+    }
+    let opt = |n: Option<u64>| n.map_or_else(|| "-".into(), |n| n.to_string());
+    let mut out = format!(
+        "\nGenerated:\n  {:<16} {:>9} {:>9} {:>9} {:>9} {:>13} {:>13} {:>10}\n",
+        "variant",
+        "generated",
+        "repairs",
+        "repaired",
+        "rejected",
+        "input tokens",
+        "output tokens",
+        "cost"
+    );
+    for v in s.variants.iter().filter(|v| v.generated > 0) {
+        out += &format!(
+            "  {:<16} {:>9} {:>9} {:>9} {:>9} {:>13} {:>13} {:>10}\n",
+            v.variant,
+            v.generated,
+            v.repair_attempted,
+            v.repaired,
+            v.rejected,
+            opt(v.input_tokens),
+            opt(v.output_tokens),
+            v.cost_usd
+                .map_or_else(|| "-".into(), |c| format!("${c:.4}"))
+        );
+    }
+    out + "  (repairs: repair calls made; rejected: failing after the strategy's validation and repair; cost: from --input-price/--output-price)\n"
+}
+
 /// Per-check fail rates, the per-scenario table and the paired comparison.
 fn tables(s: &DatasetSummary) -> String {
-    let mut out = "\nFail rate per check:\n".to_string();
+    let mut out = generation(s);
+    out += "\nFail rate per check:\n";
     let names: Vec<&str> = s.variants.iter().map(|v| v.variant.as_str()).collect();
     out += &format!("  {:<28}", "check");
     for n in &names {
@@ -114,6 +149,7 @@ fn tables(s: &DatasetSummary) -> String {
             c.both_pass,
             c.both_fail
         );
+        out += &format!("  McNemar exact p = {:.4}\n", c.mcnemar_p);
         if !c.fixed.is_empty() {
             out += &format!("  fixed (fail → pass): {}\n", c.fixed.join(", "));
         }

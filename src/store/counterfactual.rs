@@ -10,9 +10,14 @@ use super::mac;
 use super::{Store, timestamp_ns};
 use crate::model::counterfactual::{Counterfactual, CounterfactualRow};
 
-const KIND: &str = "counterfactual";
+pub(super) const KIND: &str = "counterfactual";
 
-fn values(audit_id: &str, doc_key: &str, timestamp: &str, json: &str) -> serde_json::Value {
+pub(super) fn values(
+    audit_id: &str,
+    doc_key: &str,
+    timestamp: &str,
+    json: &str,
+) -> serde_json::Value {
     json!([audit_id, doc_key, timestamp, json])
 }
 

@@ -35,6 +35,7 @@ mod schema;
 pub mod secret;
 #[cfg(test)]
 mod test_support;
+mod transfer;
 
 pub use crate::model::HistoryRow;
 pub use audit::{ChainBreak, Verified};
@@ -46,6 +47,7 @@ pub use prune::{PruneRules, Pruned};
 pub use reports::{PreparedReport, Seen};
 pub use schema::SCHEMA_VERSION;
 use schema::{migrate, open_error, refuse_foreign_schema, refuse_newer, user_version};
+pub use transfer::{Line, Moved, transfer_key};
 
 /// How long a writer waits for another process's write lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

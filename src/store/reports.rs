@@ -30,7 +30,7 @@ pub(super) struct Row {
     pub(super) mode: String,
     status: String,
     consistency_score: f64,
-    report_json: String,
+    pub(super) report_json: String,
     mac: Option<String>,
 }
 
@@ -120,7 +120,7 @@ pub(super) fn repeats(latest: &Report, row: &Row, results: &Report) -> bool {
 }
 
 impl Store {
-    fn row_verifies(&self, row: &Row) -> bool {
+    pub(super) fn row_verifies(&self, row: &Row) -> bool {
         let ok = mac::verify(self.key(), "report", &row.values(), row.mac.as_deref());
         if !ok {
             self.reject(&format!("report {}", row.report_id));
@@ -269,7 +269,11 @@ impl Store {
         .map_err(fail)
     }
 
-    fn report_row(&self, doc_key: &str, report: &Report) -> Result<(Row, String), StoreError> {
+    pub(super) fn report_row(
+        &self,
+        doc_key: &str,
+        report: &Report,
+    ) -> Result<(Row, String), StoreError> {
         if report.report_id.trim().is_empty() {
             return Err(StoreError(
                 "cannot save a report without a report_id".into(),
@@ -284,7 +288,7 @@ impl Store {
     }
 
     /// Whether a row was inserted (an id already stored is left as it is).
-    fn insert_report(
+    pub(super) fn insert_report(
         &self,
         tx: &mut dyn Sql,
         row: &Row,

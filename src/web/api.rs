@@ -9,7 +9,7 @@ use axum::extract::{Extension, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use futures::Stream;
+use futures::{Stream, StreamExt};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -105,15 +105,24 @@ pub async fn run_events(
     Path(id): Path<String>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let rx = own_run(&state, &caller, &id)?.events.clone();
-    let stream = futures::stream::unfold((rx, true, false), |(mut rx, first, ended)| async move {
-        if ended || (!first && rx.changed().await.is_err()) {
-            return None;
-        }
-        let ev = rx.borrow_and_update().clone();
-        let data = serde_json::to_string(&ev).unwrap_or_default();
-        let event = Event::default().event(ev.name()).data(data);
-        Some((Ok(event), (rx, false, ev.is_final())))
-    });
+    // Each step sends the events not sent yet, until the final one.
+    let batches =
+        futures::stream::unfold((rx, 0usize, false), |(mut rx, sent, ended)| async move {
+            if ended || (sent > 0 && rx.changed().await.is_err()) {
+                return None;
+            }
+            let all = rx.borrow_and_update().clone();
+            let ended = all.last().is_some_and(run::RunEvent::is_final);
+            let fresh: Vec<Result<Event, Infallible>> = all[sent.min(all.len())..]
+                .iter()
+                .map(|ev| {
+                    let data = serde_json::to_string(ev).unwrap_or_default();
+                    Ok(Event::default().event(ev.name()).data(data))
+                })
+                .collect();
+            Some((fresh, (rx, all.len(), ended)))
+        });
+    let stream = batches.flat_map(futures::stream::iter);
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
 

@@ -285,12 +285,13 @@ impl RunEvent {
     }
 }
 
-/// A run in flight (or finished): who started it, its cancel switch, its latest event.
+/// A run in flight (or finished): who started it, its cancel switch, its events so far
+/// (a listener that comes late hears them all).
 pub struct RunHandle {
     /// The session id, or `token` for API callers.
     pub owner: String,
     pub cancel: CancellationToken,
-    pub events: watch::Receiver<RunEvent>,
+    pub events: watch::Receiver<Vec<RunEvent>>,
 }
 
 /// Runs kept for their late listeners; finished ones are dropped beyond this.
@@ -299,10 +300,12 @@ const KEPT_RUNS: usize = 64;
 /// Start `p` in the background; its events go to the returned run id's handle.
 pub fn start(state: &Arc<AppState>, p: Prepared, owner: String) -> String {
     let id = super::state::random_token()[..16].to_string();
-    let (tx, rx) = watch::channel(RunEvent::Started);
+    let (tx, rx) = watch::channel(vec![RunEvent::Started]);
     let cancel = CancellationToken::new();
     if state.runs.len() >= KEPT_RUNS {
-        state.runs.retain(|_, h| !h.events.borrow().is_final());
+        state
+            .runs
+            .retain(|_, h| !h.events.borrow().last().is_some_and(RunEvent::is_final));
     }
     state.runs.insert(
         id.clone(),
@@ -315,11 +318,13 @@ pub fn start(state: &Arc<AppState>, p: Prepared, owner: String) -> String {
     let tx = Arc::new(tx);
     let progress_tx = tx.clone();
     let progress: runner::ProgressFn = Arc::new(move |p: runner::Progress| {
-        progress_tx.send_replace(RunEvent::Progress {
-            message: p.message(),
-            done: p.done,
-            total: p.total_runs,
-            percentage: p.percentage(),
+        progress_tx.send_modify(|all| {
+            all.push(RunEvent::Progress {
+                message: p.message(),
+                done: p.done,
+                total: p.total_runs,
+                percentage: p.percentage(),
+            })
         });
     });
     let state = state.clone();
@@ -333,7 +338,7 @@ pub fn start(state: &Arc<AppState>, p: Prepared, owner: String) -> String {
             Err(e) if e.code == "cancelled" => RunEvent::Cancelled,
             Err(e) => RunEvent::Failed { error: e.body() },
         };
-        tx.send_replace(last);
+        tx.send_modify(|all| all.push(last));
     });
     id
 }

@@ -35,6 +35,7 @@ pub async fn repair_and_save(
             evaluator,
             observer: Some(recorder.as_ref() as &dyn CallObserver),
             cancel,
+            generation: None,
         },
     )
     .await;

@@ -282,7 +282,7 @@ pub fn export_repair(
     });
 }
 
-fn with_tracer(f: impl FnOnce(&SdkTracer, bool)) {
+pub(super) fn with_tracer(f: impl FnOnce(&SdkTracer, bool)) {
     let guard = slot().lock().unwrap_or_else(|e| e.into_inner());
     if let Some(i) = guard.as_ref() {
         f(&i.tracer, i.include_text);
@@ -366,7 +366,7 @@ fn validation_attrs(v: &ValidationRecord, which: &str) -> Vec<KeyValue> {
     ]
 }
 
-fn leaf(
+pub(super) fn leaf(
     tracer: &SdkTracer,
     cx: &Context,
     name: &'static str,
@@ -428,7 +428,7 @@ fn evaluate_spans<'a>(
     }
 }
 
-fn llm_span(tracer: &SdkTracer, cx: &Context, c: &CallRecord) {
+pub(super) fn llm_span(tracer: &SdkTracer, cx: &Context, c: &CallRecord) {
     let mut attrs = vec![
         KeyValue::new("gen_ai.system", c.provider.clone()),
         KeyValue::new("gen_ai.request.model", c.model.clone()),
@@ -460,7 +460,7 @@ fn llm_span(tracer: &SdkTracer, cx: &Context, c: &CallRecord) {
     span.end_with_timestamp(finish_of(c));
 }
 
-fn start_of(c: &CallRecord) -> SystemTime {
+pub(super) fn start_of(c: &CallRecord) -> SystemTime {
     time::OffsetDateTime::parse(
         &c.started_at,
         &time::format_description::well_known::Rfc3339,
@@ -469,12 +469,12 @@ fn start_of(c: &CallRecord) -> SystemTime {
     .unwrap_or_else(|_| SystemTime::now())
 }
 
-fn finish_of(c: &CallRecord) -> SystemTime {
+pub(super) fn finish_of(c: &CallRecord) -> SystemTime {
     start_of(c) + Duration::from_millis(c.latency_ms)
 }
 
 /// The request's end: now, or the last call's end if later (call times are to the second).
-fn end_of(started: SystemTime, calls: &[CallRecord]) -> SystemTime {
+pub(super) fn end_of(started: SystemTime, calls: &[CallRecord]) -> SystemTime {
     calls
         .iter()
         .map(finish_of)

@@ -321,6 +321,35 @@ pub fn check_pin(spec: &str, pin: Option<&str>, logic_hash: &str) -> Result<(), 
     }
 }
 
+/// A variant file may choose the prompt, the model and its parameters, never where the
+/// request and the key go: a key (or the name of one) is refused; an endpoint is ignored
+/// with a notice (requests go to the user's); a provider other than the user's `provider`
+/// is refused, since the user's key belongs to the user's provider.
+pub fn variant_endpoint(
+    keys: &crate::engine::generate::VariantKeys,
+    provider: &str,
+) -> Result<Vec<String>, String> {
+    if keys.key {
+        return Err(
+            "refused: a variant may not hold or name an API key (the key comes from your environment only)"
+                .into(),
+        );
+    }
+    if let Some(p) = (keys.provider.as_deref()).filter(|p| !p.trim().eq_ignore_ascii_case(provider))
+    {
+        return Err(format!(
+            "refused: provider `{}` is not yours (`{provider}`); choose the provider with --provider, not in a variant",
+            p.trim()
+        ));
+    }
+    Ok((keys.endpoint)
+        .then(|| {
+            "ignored base_url: requests and the key go only where you point them (ANTHROPIC_BASE_URL / OPENAI_BASE_URL)".to_string()
+        })
+        .into_iter()
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -398,5 +427,25 @@ mod tests {
         assert_eq!(split_pin("a@b.json"), ("a@b.json", None));
         assert!(check_pin("x", Some("sha256:ab"), "sha256:cd").is_err());
         assert!(check_pin("x", Some("sha256:ab"), "sha256:ab").is_ok());
+    }
+
+    #[test]
+    fn a_variant_never_chooses_where_the_key_goes() {
+        use crate::engine::generate::VariantKeys;
+        let keys = |provider: Option<&str>, endpoint: bool, key: bool| VariantKeys {
+            provider: provider.map(str::to_string),
+            endpoint,
+            key,
+        };
+        assert_eq!(
+            variant_endpoint(&keys(None, false, false), "anthropic"),
+            Ok(vec![])
+        );
+        let n = variant_endpoint(&keys(Some("Anthropic"), true, false), "anthropic").unwrap();
+        assert!(n[0].starts_with("ignored base_url"), "{n:?}");
+        let e = variant_endpoint(&keys(None, false, true), "anthropic").unwrap_err();
+        assert!(e.contains("API key"), "{e}");
+        let e = variant_endpoint(&keys(Some("openai"), false, false), "anthropic").unwrap_err();
+        assert!(e.contains("provider `openai`"), "{e}");
     }
 }

@@ -120,6 +120,8 @@ pub enum Step {
         #[serde(default)]
         append: bool,
     },
+    /// A generation answer (`byop dataset run`, `byop plan`): `{"output": text}`.
+    Generated { text: String },
 }
 
 fn default_confidence() -> f64 {
@@ -534,6 +536,9 @@ fn respond(wire: Wire, step: &Step, request: &RecordedRequest) -> Response {
             };
             let answer = json!({"corrected_output": corrected, "changes": "fake repair"});
             success(wire, &model, request, Answer::Json(answer))
+        }
+        Step::Generated { text } => {
+            success(wire, &model, request, Answer::Json(json!({"output": text})))
         }
         Step::Text { text } => success(wire, &model, request, Answer::Text(text.clone())),
         Step::Redirect { location } => {

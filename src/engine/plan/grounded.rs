@@ -119,6 +119,9 @@ fn flags_in(text: &str, notes: &Notes, at: (usize, usize), out: &mut Vec<Flag>) 
 }
 
 pub fn grounded_entities(a: &Analysis) -> Part {
+    if let Some(p) = super::validate::unread(a) {
+        return p;
+    }
     let (Some(cx), Some(notes)) = (&a.context, a.notes.as_deref()) else {
         return super::validate::no_context();
     };

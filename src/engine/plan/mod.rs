@@ -33,6 +33,16 @@ pub struct Analysis {
 }
 
 pub fn analyze(text: &str, body: (usize, usize), source: Option<&str>) -> Analysis {
+    analyze_with(text, body, None, source)
+}
+
+/// [`analyze`] with the body's layout when the caller has it built (a rule's context).
+pub fn analyze_with(
+    text: &str,
+    body: (usize, usize),
+    layout: Option<&crate::engine::document::Layout>,
+    source: Option<&str>,
+) -> Analysis {
     let settings = Settings::read(text, body);
     let today = settings
         .now()
@@ -40,7 +50,7 @@ pub fn analyze(text: &str, body: (usize, usize), source: Option<&str>) -> Analys
         .flatten()
         .map(|(n, _)| n.date().weekday());
     Analysis {
-        plan: parse::parse(text, body),
+        plan: parse::parse_with(text, body, layout),
         context: source.map(|s| context::extract(strip_front_matter(s), today)),
         settings,
         notes: source.map(|s| strip_front_matter(s).to_string()),

@@ -23,6 +23,27 @@ pub(super) fn no_context() -> Part {
     )
 }
 
+/// The plan could not be read: a validator that needs it is indeterminate, naming what
+/// was not understood (never a confident number from a plan half read).
+pub(super) fn unread(a: &Analysis) -> Option<Part> {
+    if a.plan.unread.is_empty() {
+        return None;
+    }
+    let errors = a
+        .plan
+        .unread
+        .iter()
+        .map(|u| format!("Plan could not be read: {u}"))
+        .collect();
+    Some(part(
+        Verdict::Indeterminate,
+        vec![],
+        errors,
+        vec![],
+        String::new(),
+    ))
+}
+
 fn part(
     verdict: Verdict,
     metrics: Vec<Metric>,
@@ -78,6 +99,9 @@ pub const CONFIDENCE_LEVELS: [&str; 3] = ["low", "medium", "high"];
 /// Plan schema: 3–7 items, integer timeboxes ≥ 5, `assumptions` and `questions` present,
 /// `confidence` (when given) low, medium or high.
 pub fn plan_schema(a: &Analysis, lim: &SchemaLimits) -> Part {
+    if let Some(p) = unread(a) {
+        return p;
+    }
     let p = &a.plan;
     let mut errors: Vec<String> = p.problems.iter().map(|e| format!("Plan: {e}")).collect();
     let mut spots = Vec::new();
@@ -229,6 +253,9 @@ type NowResult = Result<Option<(Now, Option<String>)>, String>;
 
 /// Time budget: planned vs available minutes; fails when availability is known and exceeded.
 pub fn time_budget(a: &Analysis) -> Part {
+    if let Some(p) = unread(a) {
+        return p;
+    }
     let planned = a.plan.planned_minutes();
     let mut metrics = vec![Metric::TimePlanned(planned)];
     let Some(cx) = &a.context else {
@@ -334,6 +361,9 @@ fn overlaps(s: Minute, e: Minute, b: &Block) -> bool {
 
 /// Constraints: blocked windows, must-do tasks and the stated availability.
 pub fn constraints(a: &Analysis) -> Part {
+    if let Some(p) = unread(a) {
+        return p;
+    }
     let Some(cx) = &a.context else {
         return part(
             Verdict::Indeterminate,
@@ -416,6 +446,9 @@ pub fn constraints(a: &Analysis) -> Part {
 
 /// Coverage: share of the notes' tasks the plan covers, on normalized intents.
 pub fn coverage(a: &Analysis, min_ratio: f64) -> Part {
+    if let Some(p) = unread(a) {
+        return p;
+    }
     let Some(cx) = &a.context else {
         return part(
             Verdict::Indeterminate,
@@ -504,6 +537,10 @@ fn is_break(task: &str) -> bool {
 
 /// Feasibility (advisory): no block over the limit unless asked, a break in a long day.
 pub fn feasibility(a: &Analysis, lim: &FeasibilityLimits) -> Part {
+    if let Some(mut p) = unread(a) {
+        p.advisory = true;
+        return p;
+    }
     let long_ok = a.context.as_ref().is_some_and(|c| c.long_block_requested);
     let mut errors = Vec::new();
     let mut spots = Vec::new();
@@ -697,7 +734,7 @@ mod tests {
         assert_eq!(v.metrics.constraints_violated, 2);
         assert_eq!(v.status, ValidationStatus::Fail);
         assert!(
-            v.errors.iter().any(|e| e == "Scheduled “12:00-13:00 Review vendor contract” at 12 PM–1 PM, during “Lunch with Priya” (12 PM–1 PM)"),
+            v.errors.iter().any(|e| e == "Scheduled “Review vendor contract” at 12 PM–1 PM, during “Lunch with Priya” (12 PM–1 PM)"),
             "{:?}",
             v.errors
         );

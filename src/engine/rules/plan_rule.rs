@@ -72,7 +72,7 @@ impl CompiledRule for PlanRule {
     }
 
     fn validation(&self, cx: &RuleContext) -> Option<Part> {
-        let a = plan::analyze(cx.text, cx.body, source(cx));
+        let a = plan::analyze_with(cx.text, cx.body, Some(cx.layout()), source(cx));
         Some((self.validator)(&a))
     }
 }

@@ -1,0 +1,224 @@
+//! `byop plan NOTES.md --variant v4_repair`: one daily plan generated from the notes with a
+//! variant, validated, repaired once when it fails, and printed as the plan JSON with its
+//! `validation` and `debug`. Exit 0: the plan passes (recommended); 1: it is rejected;
+//! 2: usage or input error (also: no evaluator); 3: no plan came back.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::args::PlanArgs;
+use super::check::NOT_EVALUATED;
+use super::error::CliError;
+use crate::engine::generate::{self, GenContext, Scenario, Variant};
+use crate::engine::runner::run_deterministic;
+use crate::model::ValidationStatus;
+use crate::store::Store;
+use crate::workspace::files::read_text;
+use crate::workspace::trust;
+use crate::workspace::{Request, Resolver};
+
+/// The four PlanProof variants, built in (the same files as the example dataset's).
+const BUILT_IN: [(&str, &str); 4] = [
+    (
+        "v1_naive",
+        include_str!("../../examples/planproof/generate/variants/v1_naive/variant.toml"),
+    ),
+    (
+        "v2_constraints",
+        include_str!("../../examples/planproof/generate/variants/v2_constraints/variant.toml"),
+    ),
+    (
+        "v3_validator",
+        include_str!("../../examples/planproof/generate/variants/v3_validator/variant.toml"),
+    ),
+    (
+        "v4_repair",
+        include_str!("../../examples/planproof/generate/variants/v4_repair/variant.toml"),
+    ),
+];
+
+/// Characters of the notes in `debug.context_preview`.
+const PREVIEW_CHARS: usize = 200;
+
+fn variant(spec: &str) -> Result<Variant, CliError> {
+    if let Some((name, text)) = BUILT_IN.iter().find(|(n, _)| *n == spec) {
+        return Variant::parse(name, &format!("built-in variant {name}"), text).map_err(CliError);
+    }
+    let mut path = PathBuf::from(spec);
+    if path.is_dir() {
+        path = path.join(generate::variant::FILE_NAME);
+    }
+    if !path.is_file() {
+        let names: Vec<&str> = BUILT_IN.iter().map(|(n, _)| *n).collect();
+        return Err(CliError(format!(
+            "--variant {spec}: neither a built-in variant ({}) nor a variant.toml",
+            names.join(", ")
+        )));
+    }
+    let name = path
+        .parent()
+        .and_then(Path::file_name)
+        .map_or_else(|| "variant".into(), |n| n.to_string_lossy().into_owned());
+    Variant::parse(&name, &path.display().to_string(), &read_text(&path)?).map_err(CliError)
+}
+
+pub async fn run(args: PlanArgs) -> Result<u8, CliError> {
+    let cwd = std::env::current_dir()?;
+    let workspace = super::workspace_policy(&args.trust)?;
+    super::start_telemetry(&args.otlp, &workspace)?;
+    let variant = variant(&args.variant)?;
+    let mut scenario = Scenario::new(
+        &args
+            .notes
+            .file_stem()
+            .map_or_else(|| "notes".into(), |s| s.to_string_lossy().into_owned()),
+        args.notes.clone(),
+        read_text(&args.notes)?,
+    );
+    scenario.current_time = args.current_time.clone().or(scenario.current_time);
+    scenario.timezone = args.timezone.clone().or(scenario.timezone);
+    let evaluator = match super::single::evaluator(&args.evaluator, &workspace)? {
+        Ok(e) => e,
+        Err(why) => {
+            return Err(CliError(format!(
+                "byop plan needs an evaluator to generate with: {}",
+                why.unwrap_or_else(|| "none configured".into())
+            )));
+        }
+    };
+    let label = format!("--variant {}", args.variant);
+    for n in trust::variant_endpoint(&variant.keys, &evaluator.info().provider)
+        .map_err(|e| CliError(format!("{label}: {e}")))?
+    {
+        crate::render::terminal::notice(&format!("{label}: {n}"));
+    }
+    let playbook = Resolver::new()
+        .resolve(Request {
+            text: String::new(),
+            path: None,
+            roots: super::single::roots(&workspace),
+            cli_playbook: Some((args.playbook.clone().unwrap_or("planproof_v1".into()), cwd)),
+            setting_playbook: None,
+            source: None,
+            prompt: None,
+            locked: workspace.locked,
+            user_playbooks: args.trust.allow_playbook.clone(),
+            dataset_playbook: None,
+        })?
+        .playbook;
+    let db = super::output::db_location(args.db.clone(), &workspace)?;
+    let store = Arc::new(Store::open(&db)?);
+    let recorder = crate::workspace::evaluate::Recorder::default();
+    let cancel = CancellationToken::new();
+    let started = std::time::SystemTime::now();
+    let produced = generate::produce(
+        &scenario,
+        &variant,
+        GenContext {
+            evaluator: &evaluator,
+            playbook: &playbook,
+            cache: Some(store.as_ref()),
+            observer: Some(&recorder),
+            cancel: &cancel,
+            fresh: args.fresh,
+        },
+    )
+    .await;
+    let calls = recorder.take();
+    crate::workspace::gen_trace::export(
+        &scenario,
+        &variant,
+        produced.as_ref().ok(),
+        &calls,
+        started,
+    );
+    crate::workspace::telemetry::shutdown();
+    let produced = match produced {
+        Ok(p) => p,
+        Err(e) => {
+            crate::render::terminal::eprint_line(&format!("byop: no plan generated: {e}"));
+            return Ok(NOT_EVALUATED);
+        }
+    };
+    let doc = generate::document(&produced.text, &scenario).map_err(CliError)?;
+    let report = run_deterministic(&playbook, &doc);
+    let body = response(&doc, &report, &produced, &scenario);
+    super::output::write(None, &(serde_json::to_string_pretty(&body)? + "\n"))?;
+    let passed = report
+        .validation
+        .as_ref()
+        .is_some_and(|v| v.status == ValidationStatus::Pass);
+    Ok(if passed { 0 } else { 1 })
+}
+
+/// The plan response: the plan as read, its validation, and how it was made.
+fn response(
+    doc: &crate::engine::document::Document,
+    report: &crate::model::Report,
+    produced: &generate::Produced,
+    scenario: &Scenario,
+) -> Value {
+    let plan = crate::engine::plan::parse::parse(&doc.text, doc.body);
+    let items: Vec<Value> = plan
+        .items
+        .iter()
+        .map(|i| json!({"task": i.task, "timebox_minutes": i.minutes, "why": i.why}))
+        .collect();
+    let meta = &produced.meta;
+    let preview: String = scenario.notes().chars().take(PREVIEW_CHARS).collect();
+    json!({
+        "plan": items,
+        "assumptions": plan.assumptions.unwrap_or_default(),
+        "questions": plan.questions.unwrap_or_default(),
+        "confidence": plan.confidence,
+        "validation": report.validation,
+        "debug": {
+            "variant": meta.variant,
+            "strategy": meta.strategy,
+            "model": meta.model,
+            "request_id": meta.request_id,
+            "outcome": meta.outcome,
+            "repair": meta.repair,
+            "errors_before_repair": produced.errors_before,
+            "context_preview": preview,
+            "input_tokens": meta.input_tokens,
+            "output_tokens": meta.output_tokens,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::generate::Strategy;
+
+    #[test]
+    fn the_shipped_variants_parse_with_their_strategies() {
+        let want = [
+            Strategy::Naive,
+            Strategy::Constraints,
+            Strategy::Validate,
+            Strategy::Repair,
+        ];
+        for ((name, _), strategy) in BUILT_IN.iter().zip(want) {
+            let v = variant(name).unwrap();
+            assert_eq!((v.name.as_str(), v.strategy), (*name, strategy));
+            assert!(v.template.contains("{{notes}}"), "{name}");
+            assert_eq!(v.keys, Default::default());
+        }
+        let legal = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/legal-generate/variants");
+        for (name, strategy) in [("terse", Strategy::Naive), ("cited", Strategy::Repair)] {
+            let v = variant(&legal.join(name).display().to_string()).unwrap();
+            assert_eq!((v.name.as_str(), v.strategy), (name, strategy));
+        }
+        assert!(
+            variant("v9_magic")
+                .unwrap_err()
+                .0
+                .contains("neither a built-in")
+        );
+    }
+}
