@@ -9,14 +9,13 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 use super::canary::{self, Canary};
-use super::generate::GenParams;
 use super::pacing::Pacing;
 use super::parse::parse_verdict;
 use super::settings::{EvaluatorSettings, ProviderKind};
 use super::transport::Transport;
 use super::types::{
-    CallObserver, CallRecord, CheckPrompt, EvalError, EvaluatorVerdict, ModelReply, RunOutcome,
-    Usage,
+    CallObserver, CallRecord, CheckPrompt, EvalError, EvaluatorVerdict, GenParams, ModelReply,
+    RunOutcome, Usage,
 };
 use super::{anthropic, openai, retry, schema};
 use crate::model::integrity::{canonical_json, sha256_hex};

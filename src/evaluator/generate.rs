@@ -7,7 +7,9 @@ use serde_json::{Value, json};
 
 use super::cache::ResponseCache;
 use super::client::{Call, Evaluator, Shape};
-use super::types::{CallObserver, CallRecord, CheckPrompt, EvalError, ModelReply, Usage};
+use super::types::{
+    CallObserver, CallRecord, CheckPrompt, EvalError, GenParams, ModelReply, Usage,
+};
 use crate::model::integrity::{canonical_json, sha256_hex};
 use crate::model::now_rfc3339;
 use std::sync::Mutex;
@@ -16,23 +18,6 @@ use std::sync::Mutex;
 pub const GENERATE_CALL_ID: &str = "generate";
 /// Name of the forced Anthropic tool and of the OpenAI `json_schema`.
 pub const GENERATE_TOOL: &str = "record_output";
-
-/// A variant's model and sampling parameters, sent in place of the evaluator's.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GenParams {
-    pub model: String,
-    pub temperature: f64,
-    pub max_tokens: u32,
-}
-
-impl GenParams {
-    /// Put the parameters in a request body of either wire format.
-    pub(super) fn apply(&self, body: &mut Value) {
-        body["model"] = json!(self.model);
-        body["temperature"] = json!(self.temperature);
-        body["max_tokens"] = json!(self.max_tokens);
-    }
-}
 
 /// A generated output and what it cost.
 #[derive(Debug, Clone, PartialEq)]

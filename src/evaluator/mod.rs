@@ -20,10 +20,10 @@ mod types;
 
 pub use cache::{ResponseCache, RunResult};
 pub use client::{Call, Evaluator};
-pub use generate::{GenParams, Generated, Generation};
+pub use generate::{Generated, Generation};
 pub use parse::{MAX_CITATIONS_PER_RUN, parse_verdict};
 pub use settings::{ApiKey, DEFAULT_MAX_RESPONSE_BYTES, EvaluatorSettings, ProviderKind};
 pub use types::{
-    CallObserver, CallRecord, CheckPrompt, EvalError, EvaluatorVerdict, QuotedSpan, RunOutcome,
-    Usage,
+    CallObserver, CallRecord, CheckPrompt, EvalError, EvaluatorVerdict, GenParams, QuotedSpan,
+    RunOutcome, Usage,
 };

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
 pub use crate::model::{CallRecord, Usage};
 use crate::model::{RunErrorKind, Verdict};
@@ -123,4 +124,21 @@ pub(crate) struct ModelReply {
 /// Receives every attempt of every call (the audit log, traces).
 pub trait CallObserver: Send + Sync {
     fn record(&self, record: CallRecord);
+}
+
+/// A variant's model and sampling parameters, sent in place of the evaluator's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenParams {
+    pub model: String,
+    pub temperature: f64,
+    pub max_tokens: u32,
+}
+
+impl GenParams {
+    /// Put the parameters in a request body of either wire format.
+    pub(super) fn apply(&self, body: &mut Value) {
+        body["model"] = json!(self.model);
+        body["temperature"] = json!(self.temperature);
+        body["max_tokens"] = json!(self.max_tokens);
+    }
 }
