@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
+use super::fuzzy::anchored_regions;
 use super::misquote::{Change, Word, diff_piece, words_in_pieces};
 use super::{Location, Locator};
 
@@ -141,30 +142,10 @@ impl WordIndex {
                 }
             }
         }
-        starts.sort_unstable();
-        let m = keys.len();
-        let slack = m / 2 + 3;
-        let max_region = 3 * (m + 2 * slack);
-        let mut regions: Vec<(usize, usize, usize)> = Vec::new(); // start, end, anchors
-        for s in starts {
-            let (r0, r1) = (
-                s.saturating_sub(slack).max(from),
-                (s + m + slack).min(self.words.len()),
-            );
-            match regions.last_mut() {
-                Some(last) if r0 <= last.1 && r1 - last.0 <= max_region => {
-                    last.1 = last.1.max(r1);
-                    last.2 += 1;
-                }
-                _ => regions.push((r0, r1, 1)),
-            }
-        }
-        regions.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
+        let slack = keys.len() / 2 + 3;
+        let mut regions = anchored_regions(starts, keys.len(), slack, 3, from, self.words.len());
+        regions.truncate(MAX_REGIONS);
         regions
-            .into_iter()
-            .take(MAX_REGIONS)
-            .map(|(a, b, _)| (a, b))
-            .collect()
     }
 
     /// The closest passage for `piece` at or after source word `from`.

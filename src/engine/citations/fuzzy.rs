@@ -23,6 +23,35 @@ pub(super) struct FuzzyIndex {
     words: HashMap<String, Vec<usize>>,
 }
 
+/// Windows of the quote's length plus `slack` either side around each implied start (at or
+/// after `from`, within `len`), merged when they overlap as long as a merged window stays
+/// under `spread` × its unmerged size, so repetitive text cannot make one huge alignment.
+/// The most anchored windows come first, then the leftmost.
+pub(super) fn anchored_regions(
+    mut starts: Vec<usize>,
+    m: usize,
+    slack: usize,
+    spread: usize,
+    from: usize,
+    len: usize,
+) -> Vec<(usize, usize)> {
+    starts.sort_unstable();
+    let max_region = spread * (m + 2 * slack);
+    let mut regions: Vec<(usize, usize, usize)> = Vec::new(); // start, end, anchors
+    for s in starts {
+        let (r0, r1) = (s.saturating_sub(slack).max(from), (s + m + slack).min(len));
+        match regions.last_mut() {
+            Some(last) if r0 <= last.1 && r1 - last.0 <= max_region => {
+                last.1 = last.1.max(r1);
+                last.2 += 1;
+            }
+            _ => regions.push((r0, r1, 1)),
+        }
+    }
+    regions.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
+    regions.into_iter().map(|(a, b, _)| (a, b)).collect()
+}
+
 impl FuzzyIndex {
     pub fn new(norm: &str) -> Self {
         let mut chars = Vec::with_capacity(norm.len());
@@ -73,32 +102,15 @@ impl FuzzyIndex {
                 }
             }
         }
-        implied.sort_unstable();
-
         // Windows around each implied start, merged when they overlap; the most anchored first.
         // Merged regions stay bounded so repetitive text cannot make one huge alignment.
         let slack = m / 5 + 4;
-        let max_region = 4 * (m + 2 * slack);
-        let mut regions: Vec<(usize, usize, usize)> = Vec::new(); // start, end, anchors
-        for s in implied {
-            let (r0, r1) = (
-                s.saturating_sub(slack).max(from),
-                (s + m + slack).min(self.chars.len()),
-            );
-            match regions.last_mut() {
-                Some(last) if r0 <= last.1 && r1 - last.0 <= max_region => {
-                    last.1 = last.1.max(r1);
-                    last.2 += 1;
-                }
-                _ => regions.push((r0, r1, 1)),
-            }
-        }
-        regions.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
+        let regions = anchored_regions(implied, m, slack, 4, from, self.chars.len());
 
         let quote: String = q.iter().collect();
         let mut budget = MAX_DP_CELLS;
         let mut best: Option<(f64, usize, usize)> = None;
-        for &(r0, r1, _) in regions.iter().take(MAX_REGIONS) {
+        for &(r0, r1) in regions.iter().take(MAX_REGIONS) {
             let cost = 2 * m * (r1 - r0);
             if cost > budget {
                 continue;
