@@ -256,7 +256,7 @@ impl CompiledRule for GroundingRule {
             });
         };
         let skipped = self.skips.prepare(cx.text, &cx.prose);
-        let drafted = self.drafted(cx, source, &skipped);
+        let drafted = cx.drafted(&self.drafted_key(), || self.drafted(cx, source, &skipped));
         let (hits, tally, code) = match self.what {
             What::Quotes {
                 min_words,
@@ -340,7 +340,16 @@ impl CompiledRule for GroundingRule {
 }
 
 impl GroundingRule {
-    /// The output's own drafted text (built once per rule application, linear in the text).
+    /// What the drafted-text analysis depends on besides the document and its source: the
+    /// drafting headings and labels, and the attribution words. Checks that agree share one
+    /// analysis per document version.
+    fn drafted_key(&self) -> String {
+        let sections = self.skips.sections.as_ref().map_or("", Regex::as_str);
+        let attribution = self.attribution.as_ref().map_or("", Regex::as_str);
+        format!("{sections}\u{0}{attribution}")
+    }
+
+    /// The output's own drafted text (linear in the text; see `drafted_key`).
     fn drafted(&self, cx: &RuleContext, source: &Source, skipped: &Skipped) -> Drafted {
         let sections = self.skips.sections.as_ref();
         let label_end = |line: &str| sections.and_then(|re| label_end(re, line));

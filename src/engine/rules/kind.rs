@@ -1,9 +1,12 @@
 //! What every rule kind shares: the trait a compiled rule implements, what it reads,
 //! what it returns, and how its parameters are read.
 
+use std::sync::Arc;
+
 use serde::de::DeserializeOwned;
 
 use super::markdown::ProseMap;
+use crate::engine::grounding::drafted::Drafted;
 use crate::model::Verdict;
 
 /// Which report-level computation a check asks for.
@@ -54,6 +57,9 @@ pub struct RuleContext<'a> {
     own_layout: std::cell::OnceCell<crate::engine::document::Layout>,
     /// The source companion indexed once for every grounding check of a run.
     grounding: std::cell::OnceCell<Option<crate::engine::grounding::Source<'a>>>,
+    /// The output's drafted text, analysed once per grounding configuration for every
+    /// grounding check of a run that shares it.
+    drafted: std::cell::RefCell<Vec<(String, Arc<Drafted>)>>,
 }
 
 /// What the output is checked against: the companions' texts (read through the workspace
@@ -98,6 +104,7 @@ impl<'a> RuleContext<'a> {
             document: None,
             own_layout: std::cell::OnceCell::new(),
             grounding: std::cell::OnceCell::new(),
+            drafted: std::cell::RefCell::default(),
         }
     }
 
@@ -132,6 +139,20 @@ impl<'a> RuleContext<'a> {
                     .map(crate::engine::grounding::Source::new)
             })
             .as_ref()
+    }
+
+    /// The output's drafted text as analysed under configuration `key`, built by `build` the
+    /// first time a check with that configuration asks (every grounding check of a playbook
+    /// usually shares one).
+    pub fn drafted(&self, key: &str, build: impl FnOnce() -> Drafted) -> Arc<Drafted> {
+        if let Some((_, d)) = self.drafted.borrow().iter().find(|(k, _)| k == key) {
+            return Arc::clone(d);
+        }
+        let built = Arc::new(build());
+        self.drafted
+            .borrow_mut()
+            .push((key.to_string(), Arc::clone(&built)));
+        built
     }
 
     pub fn with_companions(mut self, companions: Companions<'a>) -> Self {
