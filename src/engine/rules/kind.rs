@@ -60,6 +60,9 @@ pub struct RuleContext<'a> {
     /// The output's drafted text, analysed once per grounding configuration for every
     /// grounding check of a run that shares it.
     drafted: std::cell::RefCell<Vec<(String, Arc<Drafted>)>>,
+    /// The plan as read with its notes, once for every plan check (each reads it twice: for
+    /// its outcome and for its validation part).
+    plan: std::cell::OnceCell<crate::engine::plan::Analysis>,
 }
 
 /// What the output is checked against: the companions' texts (read through the workspace
@@ -105,6 +108,7 @@ impl<'a> RuleContext<'a> {
             own_layout: std::cell::OnceCell::new(),
             grounding: std::cell::OnceCell::new(),
             drafted: std::cell::RefCell::default(),
+            plan: std::cell::OnceCell::new(),
         }
     }
 
@@ -139,6 +143,19 @@ impl<'a> RuleContext<'a> {
                     .map(crate::engine::grounding::Source::new)
             })
             .as_ref()
+    }
+
+    /// The body read as a plan, with the `source` companion as the user's notes; built on
+    /// first use on the shared layout.
+    pub fn plan(&self) -> &crate::engine::plan::Analysis {
+        self.plan.get_or_init(|| {
+            crate::engine::plan::analyze_with(
+                self.text,
+                self.body,
+                Some(self.layout()),
+                self.companions.source,
+            )
+        })
     }
 
     /// The output's drafted text as analysed under configuration `key`, built by `build` the

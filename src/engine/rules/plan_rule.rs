@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::kind::{CompiledRule, Hit, RuleContext, RuleOutcome};
-use crate::engine::plan::{self, Analysis, Part};
+use crate::engine::plan::{Analysis, Part};
 use crate::model::Verdict;
 
 /// A validator over the analysed plan.
@@ -52,11 +52,6 @@ pub(super) fn without_params(
     Ok(rule(code, description.into(), validator))
 }
 
-/// The user's notes: the document's `source` companion.
-fn source<'a>(cx: &RuleContext<'a>) -> Option<&'a str> {
-    cx.companions.source
-}
-
 impl CompiledRule for PlanRule {
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
         self.validation(cx).map(|p| outcome(p, self.code))
@@ -72,8 +67,7 @@ impl CompiledRule for PlanRule {
     }
 
     fn validation(&self, cx: &RuleContext) -> Option<Part> {
-        let a = plan::analyze_with(cx.text, cx.body, Some(cx.layout()), source(cx));
-        Some((self.validator)(&a))
+        Some((self.validator)(cx.plan()))
     }
 }
 
