@@ -7,7 +7,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use support::evidence::{Inputs, apply, flagged};
-use support::workspace::{Ws, json, stderr, stdout};
+use support::workspace::{Ws, check, json, stderr, stdout};
 
 use byop::engine::rules::RuleOutcome;
 use byop::model::Verdict;
@@ -634,16 +634,7 @@ fn byop_check_with_the_evidence_playbook_reports_codes_and_source_locations() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v = json(&o);
-    let r = &v["byop_report"];
-    let by_id = |id: &str| {
-        r["check_results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["check_id"] == id)
-            .cloned()
-            .unwrap()
-    };
+    let by_id = |id: &str| check(&v, id);
     let verbatim = by_id("quotes_verbatim");
     assert_eq!(verbatim["result"], "fail");
     assert_eq!(verbatim["code"], "GROUNDING-QUOTE");

@@ -9,8 +9,8 @@ mod support;
 
 use std::path::PathBuf;
 
-use support::evidence::{Inputs, apply, flagged};
-use support::workspace::{Ws, json, stderr};
+use support::evidence::{Inputs, apply, check_in, flagged};
+use support::workspace::{Ws, check, json, stderr};
 
 const QUOTE_CHECKS: [(&str, &str); 3] = [
     ("misquote", "quotes_verbatim"),
@@ -191,29 +191,10 @@ fn byop_check_reports_each_tier_in_its_check() {
          Section 1 of the Agreement provides: \"Integrity Funds Distributor, LLC, (\"Integrity\"), shall be, for the period of this distribution agreement (the \"Agreement\"), the principal underwriter of shares issued by the Fund\".\n\n\
          The Agreement states: \"the Fund shall reimburse Integrity for all marketing costs within thirty days of each invoice\".\n",
     );
-    let o = ws.run(&[
-        "check",
-        "--mode",
-        "deterministic",
-        "--playbook",
-        "evidence_contract_v1",
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-        "review.ai.md",
-    ]);
+    let o = check_in(&ws, "json", "review.ai.md");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v = json(&o);
-    let by_id = |id: &str| {
-        v["byop_report"]["check_results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["check_id"] == id)
-            .cloned()
-            .unwrap()
-    };
+    let by_id = |id: &str| check(&v, id);
     let spans = |id: &str| -> Vec<String> {
         by_id(id)["evidence_citations"]
             .as_array()

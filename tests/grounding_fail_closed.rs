@@ -10,6 +10,7 @@
 mod support;
 
 use serde_json::Value;
+use support::evidence::{check_args, check_in};
 use support::workspace::{Ws, check, json, stdout};
 
 const REVIEW: &str = "contract_001_modify_payment_2__gemini-2.5-flash.ai.md";
@@ -36,18 +37,7 @@ fn planted(paragraph: &str) -> (Ws, String, Value) {
     };
     ws.write(SOURCE, &data(SOURCE));
     ws.write("review.ai.md", &text);
-    let out = ws.run(&[
-        "check",
-        "--mode",
-        "deterministic",
-        "--playbook",
-        "evidence_contract_v1",
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-        "review.ai.md",
-    ]);
+    let out = check_in(&ws, "json", "review.ai.md");
     let report = json(&out);
     (ws, text, report)
 }
@@ -167,18 +157,7 @@ fn references_are_indeterminate_when_the_source_numbering_cannot_be_read() {
         "---\nbyop:\n  source: plain.txt\n---\n# Review\n\nSection 4 provides that either party \
          may end the agreement on written notice.\n",
     );
-    let out = ws.run(&[
-        "check",
-        "--mode",
-        "deterministic",
-        "--playbook",
-        "evidence_contract_v1",
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-        "review.ai.md",
-    ]);
+    let out = check_in(&ws, "json", "review.ai.md");
     let report = json(&out);
     let c = check(&report, "references_grounded");
     assert_eq!(c["result"], "indeterminate", "{}", c["notes"]);
@@ -203,21 +182,10 @@ fn references_are_indeterminate_when_the_source_numbering_cannot_be_read() {
 #[test]
 fn verbose_text_lists_the_claims_set_aside_and_plain_text_does_not() {
     let (ws, _, _) = planted("");
-    let args = [
-        "check",
-        "--mode",
-        "deterministic",
-        "--playbook",
-        "evidence_contract_v1",
-        "--format",
-        "text",
-        "--fail-on",
-        "never",
-        "review.ai.md",
-    ];
+    let args = check_args("text", "review.ai.md");
     let plain = stdout(&ws.run(&args));
     assert!(!plain.contains("set aside reference"), "{plain}");
-    let mut verbose = args.to_vec();
+    let mut verbose = args.clone();
     verbose.push("--verbose");
     let v = stdout(&ws.run(&verbose));
     let line = v

@@ -4,9 +4,34 @@
 //! real source excerpts, each row expecting a finding on its span or none).
 
 use std::path::Path;
+use std::process::Output;
 
 use byop::engine::playbook::resolve;
 use byop::engine::rules::{Companions, RuleContext, RuleOutcome};
+
+use super::workspace::Ws;
+
+/// The arguments of `byop check` on `file` with the evidence playbook, deterministic checks
+/// only, never failing on findings, reported in `format`.
+pub fn check_args<'a>(format: &'a str, file: &'a str) -> Vec<&'a str> {
+    vec![
+        "check",
+        "--mode",
+        "deterministic",
+        "--playbook",
+        "evidence_contract_v1",
+        "--format",
+        format,
+        "--fail-on",
+        "never",
+        file,
+    ]
+}
+
+/// `byop check` of `file` in `ws` with the evidence playbook (see `check_args`).
+pub fn check_in(ws: &Ws, format: &str, file: &str) -> Output {
+    ws.run(&check_args(format, file))
+}
 
 pub struct Row {
     pub cause: &'static str,
