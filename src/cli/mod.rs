@@ -11,6 +11,7 @@ mod dataset_run;
 mod diff;
 mod error;
 mod fix;
+mod flags;
 mod history;
 mod log;
 mod output;
