@@ -202,6 +202,29 @@ const CASES: &[Case] = &[
         args: &[],
         expect: Expect::ProvedBy("pasted_text_reads_no_files_and_chooses_no_playbook"),
     },
+    Case {
+        key: "variant.base_url",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy("a_variant_cannot_choose_where_the_key_goes"),
+    },
+    Case {
+        key: "variant.key",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy("a_variant_cannot_choose_where_the_key_goes"),
+    },
+    Case {
+        key: "variant.model",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy(
+            "a_run_generates_validates_repairs_and_compares_and_a_second_run_makes_no_call",
+        ),
+    },
 ];
 
 /// The first column of the table under "## Who may set what".
