@@ -1,10 +1,11 @@
 //! The command-line arguments.
 
+use std::net::IpAddr;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::evaluator::ProviderKind;
+pub use super::flags::{DocInputs, EvaluatorFlags, OtlpFlags, TrustFlags};
 use crate::model::Mode;
 
 #[derive(Parser, Debug)]
@@ -101,7 +102,7 @@ pub enum Command {
     /// cue (who wrote it, for whom, how it is phrased) changes?
     Counterfactual(CounterfactualArgs),
     /// The runner as a web page and an HTTP API, on 127.0.0.1 with a per-launch token.
-    Serve(super::serve::ServeArgs),
+    Serve(ServeArgs),
     /// Inspect playbooks.
     Playbook {
         #[command(subcommand)]
@@ -198,13 +199,8 @@ pub struct CheckArgs {
     /// Write the report here instead of stdout (atomically).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-    /// Built-in playbook id or path.
-    #[arg(long)]
-    pub playbook: Option<String>,
-    #[arg(long)]
-    pub source: Option<PathBuf>,
-    #[arg(long)]
-    pub prompt: Option<PathBuf>,
+    #[command(flatten)]
+    pub inputs: DocInputs,
     #[arg(long, env = "BYOP_DB")]
     pub db: Option<PathBuf>,
     /// New evaluator samples instead of cached responses.
@@ -256,12 +252,8 @@ pub struct RepairArgs {
     /// `text`: the diff (or nothing); `json`: the report with both validations in `repair`.
     #[arg(long, default_value = "text")]
     pub format: HistoryFormat,
-    #[arg(long)]
-    pub playbook: Option<String>,
-    #[arg(long)]
-    pub source: Option<PathBuf>,
-    #[arg(long)]
-    pub prompt: Option<PathBuf>,
+    #[command(flatten)]
+    pub inputs: DocInputs,
     #[arg(long, env = "BYOP_DB")]
     pub db: Option<PathBuf>,
     #[command(flatten)]
@@ -299,13 +291,8 @@ pub struct CounterfactualArgs {
     pub format: CounterfactualFormat,
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-    /// Built-in playbook id or path.
-    #[arg(long)]
-    pub playbook: Option<String>,
-    #[arg(long)]
-    pub source: Option<PathBuf>,
-    #[arg(long)]
-    pub prompt: Option<PathBuf>,
+    #[command(flatten)]
+    pub inputs: DocInputs,
     #[arg(long, env = "BYOP_DB")]
     pub db: Option<PathBuf>,
     /// New evaluator samples instead of cached responses.
@@ -425,84 +412,6 @@ pub enum FailOn {
     Never,
 }
 
-impl clap::ValueEnum for Mode {
-    fn value_variants<'a>() -> &'a [Self] {
-        &[Mode::Deterministic, Mode::Screening, Mode::Full]
-    }
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.as_str()))
-    }
-}
-
-impl clap::ValueEnum for ProviderKind {
-    fn value_variants<'a>() -> &'a [Self] {
-        &[ProviderKind::Anthropic, ProviderKind::OpenAi]
-    }
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(match self {
-            ProviderKind::Anthropic => "anthropic",
-            ProviderKind::OpenAi => "openai",
-        }))
-    }
-}
-
-/// Which evaluator to use: the same three flags on every command that calls one.
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct EvaluatorFlags {
-    #[arg(long)]
-    pub provider: Option<ProviderKind>,
-    #[arg(long)]
-    pub model: Option<String>,
-    /// Send the key to the `evaluator.base_url` of a workspace byop.toml.
-    #[arg(long, env = "BYOP_TRUST_WORKSPACE_EVALUATOR")]
-    pub trust_workspace_evaluator: bool,
-}
-
-/// Where traces go and whether they hold text: the user's choice only (a workspace
-/// `byop.toml` may name the same endpoint, never another).
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct OtlpFlags {
-    /// Export a trace of every evaluation to this OTLP/HTTP endpoint (`/v1/traces`
-    /// appended; also OTEL_EXPORTER_OTLP_ENDPOINT).
-    #[arg(long = "otlp-endpoint", value_name = "URL")]
-    pub endpoint: Option<String>,
-    /// Put a 200-character preview of each document in its trace (also
-    /// BYOP_OTLP_INCLUDE_TEXT=1).
-    #[arg(long = "otlp-include-text")]
-    pub include_text: bool,
-}
-
-/// Who may choose the rules: the same flags on every command that judges a document.
-#[derive(clap::Args, Debug, Clone, Default)]
-pub struct TrustFlags {
-    /// Locked mode (CI): byop.toml, dataset.toml and front matter may not choose the
-    /// playbook or weaken checks; the playbook comes from --playbook or is a built-in.
-    /// Also on with BYOP_LOCKED=1, and automatically when CI=true.
-    #[arg(long, overrides_with = "no_locked")]
-    pub locked: bool,
-    /// Switch locked mode off, even when CI=true.
-    #[arg(long, overrides_with = "locked")]
-    pub no_locked: bool,
-    /// Plant no canary instructions in full mode (only you may switch them off).
-    #[arg(long)]
-    pub no_canary: bool,
-    /// A playbook file the documents' front matter may request (repeatable; built-ins
-    /// always may).
-    #[arg(long, value_name = "PATH")]
-    pub allow_playbook: Vec<std::path::PathBuf>,
-}
-
-impl TrustFlags {
-    /// `Some(true)`: `--locked`; `Some(false)`: `--no-locked`; `None`: the environment decides.
-    pub fn locked_flag(&self) -> Option<bool> {
-        match (self.locked, self.no_locked) {
-            (_, true) => Some(false),
-            (true, false) => Some(true),
-            _ => None,
-        }
-    }
-}
-
 #[derive(clap::Args, Debug)]
 pub struct PlanArgs {
     /// The user's notes (front matter may give `current_time` and `timezone`).
@@ -530,4 +439,27 @@ pub struct PlanArgs {
     pub trust: TrustFlags,
     #[command(flatten)]
     pub otlp: OtlpFlags,
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// The address to listen on. Only loopback addresses unless --allow-remote.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: IpAddr,
+    /// The port (0: any free port; the address printed says which).
+    #[arg(long, default_value_t = 8787)]
+    pub port: u16,
+    /// Listen on a non-loopback --host (every request still needs the token).
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// Another name clients reach this server by (`Host` header, e.g. `byop.lan:8787`);
+    /// requests naming any other host are refused (DNS rebinding). Repeatable.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub allow_host: Vec<String>,
+    #[arg(long, env = "BYOP_DB")]
+    pub db: Option<PathBuf>,
+    #[command(flatten)]
+    pub evaluator: EvaluatorFlags,
+    #[command(flatten)]
+    pub trust: TrustFlags,
 }

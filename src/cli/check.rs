@@ -32,7 +32,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
             "no AI-output documents found (include globs: *.ai.md, *.byop.md, *.aiout)".into(),
         ));
     }
-    if (args.source.is_some() || args.prompt.is_some()) && files.len() > 1 {
+    if (args.inputs.source.is_some() || args.inputs.prompt.is_some()) && files.len() > 1 {
         return Err(CliError(
             "--source/--prompt apply to a single document; give one file".into(),
         ));
@@ -170,10 +170,10 @@ fn resolve_one(
         text: read_text(path)?,
         path: Some(path),
         roots: roots.clone(),
-        cli_playbook: args.playbook.clone().map(|p| (p, cwd.to_path_buf())),
+        cli_playbook: args.inputs.playbook.clone().map(|p| (p, cwd.to_path_buf())),
         setting_playbook: None,
-        source: args.source.as_deref(),
-        prompt: args.prompt.as_deref(),
+        source: args.inputs.source.as_deref(),
+        prompt: args.inputs.prompt.as_deref(),
         locked: *locked,
         user_playbooks: args.trust.allow_playbook.clone(),
         dataset_playbook: None,

@@ -24,9 +24,7 @@ pub async fn run(args: CounterfactualArgs) -> Result<u8, CliError> {
     let resolved = super::single::resolve(
         super::single::DocFlags {
             file: path,
-            playbook: args.playbook.as_ref(),
-            source: args.source.as_ref(),
-            prompt: args.prompt.as_ref(),
+            inputs: &args.inputs,
             trust: &args.trust,
         },
         &cwd,

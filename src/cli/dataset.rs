@@ -18,7 +18,7 @@ use std::sync::Arc;
 use futures::future::join_all;
 use serde::Deserialize;
 
-use super::args::{DatasetAction, DatasetArgs, DatasetOpts};
+use super::args::DatasetOpts;
 use super::error::CliError;
 use crate::engine::dataset::{self, Prices, Row};
 use crate::engine::document::decode;
@@ -56,11 +56,22 @@ pub(super) fn run_dir(dir: &Path, run_id: &str) -> PathBuf {
 /// The file naming the last run of `byop dataset run`, read by `byop dataset DIR`.
 pub(super) const LATEST: &str = "LATEST";
 
+/// A run id that is safe as one folder name.
+pub(super) fn plain_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id != "."
+        && id != ".."
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
 /// The last run's id, when it is a plain name.
 fn latest_run(dir: &Path) -> Option<String> {
     let id = std::fs::read_to_string(dir.join("runs").join(LATEST)).ok()?;
     let id = id.trim();
-    super::dataset_run::plain_id(id).then(|| id.to_string())
+    plain_id(id).then(|| id.to_string())
 }
 
 /// "nda.txt" → "nda", "review.ai.md" → "review".
@@ -261,15 +272,13 @@ fn resolve_all(
     Ok(jobs)
 }
 
-pub async fn run(args: DatasetArgs) -> Result<u8, CliError> {
-    match (args.action, args.dir) {
-        (Some(DatasetAction::Run(run)), _) => super::dataset_run::run(run).await,
-        (None, Some(dir)) => {
-            let run_id = latest_run(&dir);
-            compare(&dir, &args.opts, run_id.as_deref(), Prices::default()).await
-        }
-        (None, None) => Err(CliError("byop dataset: no DIR".into())),
-    }
+/// `byop dataset DIR` (`byop dataset run` is dispatched to its own module).
+pub async fn run(dir: Option<PathBuf>, opts: &DatasetOpts) -> Result<u8, CliError> {
+    let Some(dir) = dir else {
+        return Err(CliError("byop dataset: no DIR".into()));
+    };
+    let run_id = latest_run(&dir);
+    compare(&dir, opts, run_id.as_deref(), Prices::default()).await
 }
 
 /// Every variant's outputs through the playbook (a generation variant's: those of `run_id`),

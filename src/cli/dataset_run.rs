@@ -11,7 +11,7 @@ use futures::future::join_all;
 use tokio_util::sync::CancellationToken;
 
 use super::args::DatasetRunArgs;
-use super::dataset::{LATEST, layout, run_dir};
+use super::dataset::{LATEST, layout, plain_id, run_dir};
 use super::error::CliError;
 use crate::engine::dataset::Prices;
 use crate::engine::document::decode;
@@ -22,17 +22,6 @@ use crate::store::Store;
 use crate::workspace::boundary::{Boundary, read_bounded};
 use crate::workspace::trust;
 use crate::workspace::{Request, Resolver};
-
-/// A run id that is safe as one folder name.
-pub(super) fn plain_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 64
-        && id != "."
-        && id != ".."
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-}
 
 pub async fn run(args: DatasetRunArgs) -> Result<u8, CliError> {
     let opts = &args.opts;

@@ -11,6 +11,7 @@ mod dataset_run;
 mod diff;
 mod error;
 mod fix;
+mod flags;
 mod history;
 mod log;
 mod output;
@@ -85,7 +86,10 @@ fn run(cli: Cli) -> Result<u8, CliError> {
             true => log::stats(format, since.as_deref(), db),
             false => log::run(file, format, verify, db, limit),
         },
-        Command::Dataset(args) => runtime.block_on(dataset::run(args)),
+        Command::Dataset(args) => match args.action {
+            Some(DatasetAction::Run(run)) => runtime.block_on(dataset_run::run(run)),
+            None => runtime.block_on(dataset::run(args.dir, &args.opts)),
+        },
         Command::Plan(args) => runtime.block_on(plan::run(args)),
         Command::Store { action } => store::run(action),
         Command::Playbook { action } => playbook::run(action),

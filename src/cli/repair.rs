@@ -108,9 +108,7 @@ pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
 fn doc_flags(args: &RepairArgs) -> super::single::DocFlags<'_> {
     super::single::DocFlags {
         file: &args.file,
-        playbook: args.playbook.as_ref(),
-        source: args.source.as_ref(),
-        prompt: args.prompt.as_ref(),
+        inputs: &args.inputs,
         trust: &args.trust,
     }
 }

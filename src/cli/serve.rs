@@ -5,34 +5,11 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::args::{EvaluatorFlags, TrustFlags};
+use super::args::ServeArgs;
 use super::error::CliError;
 use crate::engine::playbook;
 use crate::store::Store;
 use crate::web::{self, Offered, Settings};
-
-#[derive(clap::Args, Debug, Clone)]
-pub struct ServeArgs {
-    /// The address to listen on. Only loopback addresses unless --allow-remote.
-    #[arg(long, default_value = "127.0.0.1")]
-    pub host: IpAddr,
-    /// The port (0: any free port; the address printed says which).
-    #[arg(long, default_value_t = 8787)]
-    pub port: u16,
-    /// Listen on a non-loopback --host (every request still needs the token).
-    #[arg(long)]
-    pub allow_remote: bool,
-    /// Another name clients reach this server by (`Host` header, e.g. `byop.lan:8787`);
-    /// requests naming any other host are refused (DNS rebinding). Repeatable.
-    #[arg(long, value_name = "HOST:PORT")]
-    pub allow_host: Vec<String>,
-    #[arg(long, env = "BYOP_DB")]
-    pub db: Option<PathBuf>,
-    #[command(flatten)]
-    pub evaluator: EvaluatorFlags,
-    #[command(flatten)]
-    pub trust: TrustFlags,
-}
 
 pub async fn run(args: ServeArgs) -> Result<u8, CliError> {
     if !args.host.is_loopback() && !args.allow_remote {

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::args::{EvaluatorFlags, TrustFlags};
+use super::args::{DocInputs, EvaluatorFlags, TrustFlags};
 use super::error::CliError;
 use crate::evaluator::Evaluator;
 use crate::model::Mode;
@@ -15,9 +15,7 @@ use crate::workspace::{Request, Resolved, Resolver};
 /// The flags that name the document's playbook and companions.
 pub struct DocFlags<'a> {
     pub file: &'a Path,
-    pub playbook: Option<&'a String>,
-    pub source: Option<&'a PathBuf>,
-    pub prompt: Option<&'a PathBuf>,
+    pub inputs: &'a DocInputs,
     pub trust: &'a TrustFlags,
 }
 
@@ -41,10 +39,14 @@ pub fn resolve(flags: DocFlags, cwd: &Path, policy: &Policy) -> Result<Resolved,
         text: read_text(path)?,
         path: Some(path),
         roots: roots(policy),
-        cli_playbook: flags.playbook.cloned().map(|p| (p, cwd.to_path_buf())),
+        cli_playbook: flags
+            .inputs
+            .playbook
+            .clone()
+            .map(|p| (p, cwd.to_path_buf())),
         setting_playbook: None,
-        source: flags.source.map(PathBuf::as_path),
-        prompt: flags.prompt.map(PathBuf::as_path),
+        source: flags.inputs.source.as_deref(),
+        prompt: flags.inputs.prompt.as_deref(),
         locked: policy.locked,
         user_playbooks: flags.trust.allow_playbook.clone(),
         dataset_playbook: None,

@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::auth::Caller;
 use super::error::{ApiError, JsonBody};
+use super::events::{RunEvent, RunHandle};
 use super::run::{self, EvaluateRequest};
 use super::state::AppState;
 use super::view;
@@ -88,7 +89,7 @@ pub async fn start_run(
         .into_response())
 }
 
-fn own_run(state: &AppState, caller: &Caller, id: &str) -> Result<Arc<run::RunHandle>, ApiError> {
+fn own_run(state: &AppState, caller: &Caller, id: &str) -> Result<Arc<RunHandle>, ApiError> {
     state
         .runs
         .get(id)
@@ -112,7 +113,7 @@ pub async fn run_events(
                 return None;
             }
             let all = rx.borrow_and_update().clone();
-            let ended = all.last().is_some_and(run::RunEvent::is_final);
+            let ended = all.last().is_some_and(RunEvent::is_final);
             let fresh: Vec<Result<Event, Infallible>> = all[sent.min(all.len())..]
                 .iter()
                 .map(|ev| {

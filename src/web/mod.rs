@@ -6,6 +6,7 @@ mod api;
 mod auth;
 mod chart;
 mod error;
+mod events;
 mod pages;
 mod run;
 mod state;

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use dashmap::DashMap;
 
+use super::events::RunHandle;
 use crate::engine::playbook::LoadedPlaybook;
 use crate::evaluator::{ApiKey, ProviderKind};
 use crate::store::Store;
@@ -68,7 +69,7 @@ impl Session {
 pub struct AppState {
     pub settings: Settings,
     sessions: Mutex<VecDeque<Arc<Session>>>,
-    pub runs: DashMap<String, Arc<super::run::RunHandle>>,
+    pub runs: DashMap<String, Arc<RunHandle>>,
     texts: Mutex<VecDeque<(String, Arc<String>)>>,
 }
 

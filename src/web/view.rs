@@ -38,14 +38,14 @@ pub struct HistoryFilter {
 }
 
 impl HistoryFilter {
+    /// The filters other than `document` (which the store applies).
     fn keeps(&self, r: &HistoryRow) -> bool {
         let is = |want: &Option<String>, have: &str| {
             want.as_deref()
                 .filter(|w| !w.is_empty())
                 .is_none_or(|w| w.eq_ignore_ascii_case(have))
         };
-        is(&self.document, &r.document)
-            && is(&self.status, &r.status)
+        is(&self.status, &r.status)
             && is(&self.mode, &r.mode)
             && is(&self.playbook, &r.playbook_id)
     }
@@ -60,7 +60,9 @@ pub struct HistoryPage {
 }
 
 pub fn history_page(state: &AppState, f: &HistoryFilter) -> Result<HistoryPage, ApiError> {
-    let all = state.settings.store.history(None, SCAN_ROWS)?;
+    // The store selects the document's rows itself; the other filters apply to those.
+    let document = f.document.as_deref().filter(|d| !d.is_empty());
+    let all = state.settings.store.history(document, SCAN_ROWS)?;
     let limit = f.limit.unwrap_or(PAGE_ROWS).clamp(1, MAX_PAGE_ROWS);
     let offset = f.offset.unwrap_or(0);
     let matching: Vec<HistoryRow> = all.into_iter().filter(|r| f.keeps(r)).collect();
