@@ -15,7 +15,7 @@ pub mod text;
 pub mod validation;
 pub mod verdict;
 
-pub use audit::{AuditEvent, AuditRow, AuditState, CallRecord, Usage};
+pub use audit::{AuditEvent, AuditRow, AuditState, CallOutcome, CallRecord, Usage};
 pub use fix::{Edit, Fix};
 pub use history::HistoryRow;
 pub use inputs::Inputs;

@@ -90,6 +90,21 @@ impl Status {
     }
 }
 
+impl std::str::FromStr for Status {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        [
+            Status::Stable,
+            Status::Observe,
+            Status::Review,
+            Status::Alert,
+        ]
+        .into_iter()
+        .find(|status| status.as_str() == s)
+        .ok_or_else(|| format!("unknown status `{s}` (expected STABLE, OBSERVE, REVIEW or ALERT)"))
+    }
+}
+
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {

@@ -405,6 +405,11 @@ impl Store {
                 break;
             }
             let timestamp_ns = timestamp_ns(&row.timestamp);
+            // A verified row names a mode and a status this byop wrote; one it cannot read
+            // (a later version's) is left out like a row that does not verify.
+            let (Ok(mode), Ok(status)) = (row.mode.parse(), row.status.parse()) else {
+                continue;
+            };
             if self.row_verifies(&row) {
                 out.push((
                     timestamp_ns,
@@ -414,8 +419,8 @@ impl Store {
                         document: row.doc_key,
                         playbook_id: row.playbook_id,
                         playbook_version: row.playbook_version,
-                        mode: row.mode,
-                        status: row.status,
+                        mode,
+                        status,
                         consistency_score: row.consistency_score,
                         is_baseline,
                         rerun_id: None,
@@ -599,8 +604,8 @@ mod tests {
 
         let row = &store.history(Some("b.md"), 1).unwrap()[0];
         assert_eq!(row.document, "b.md");
-        assert_eq!(row.mode, "screening");
-        assert_eq!(row.status, "REVIEW");
+        assert_eq!(row.mode, Mode::Screening);
+        assert_eq!(row.status, Status::Review);
         assert_eq!(row.consistency_score, 0.75);
         assert_eq!(row.playbook_id, crate::engine::playbook::BUILTIN_ID);
         assert!(!row.is_baseline);
