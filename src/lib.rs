@@ -2,7 +2,8 @@
 //!
 //! Layers, each importing only those below it (see `docs/architecture.md`):
 //!
-//! - `cli`, `lsp` — front ends: translate arguments and LSP messages, nothing more.
+//! - `cli`, `lsp`, `web` — front ends: translate arguments, LSP messages and HTTP
+//!   requests, nothing more.
 //! - `workspace` — the edge both front ends share: `byop.toml`, resolving a document
 //!   (companions, playbook, evaluator), evaluating and saving.
 //! - `render` — reports as text, JSON, SARIF, JUnit, HTML, comparisons.
@@ -23,5 +24,6 @@ pub mod workspace;
 
 pub mod cli;
 pub mod lsp;
+pub mod web;
 
 pub mod fuzzing;

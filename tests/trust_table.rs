@@ -181,6 +181,20 @@ const CASES: &[Case] = &[
         args: &[],
         expect: Expect::ProvedBy("a_non_file_uri_gets_no_file_system_access"),
     },
+    Case {
+        key: "serve_bind",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy("a_non_loopback_address_needs_allow_remote"),
+    },
+    Case {
+        key: "serve_inputs",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy("pasted_text_reads_no_files_and_chooses_no_playbook"),
+    },
 ];
 
 /// The first column of the table under "## Who may set what".

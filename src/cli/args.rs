@@ -96,6 +96,8 @@ pub enum Command {
     /// Counterfactual audit: does the evaluator's verdict move when only an irrelevant
     /// cue (who wrote it, for whom, how it is phrased) changes?
     Counterfactual(CounterfactualArgs),
+    /// The runner as a web page and an HTTP API, on 127.0.0.1 with a per-launch token.
+    Serve(super::serve::ServeArgs),
     /// Inspect playbooks.
     Playbook {
         #[command(subcommand)]

@@ -16,6 +16,7 @@ mod output;
 mod playbook;
 mod repair;
 mod report;
+mod serve;
 mod single;
 mod store;
 
@@ -86,6 +87,7 @@ fn run(cli: Cli) -> Result<u8, CliError> {
         Command::Store { action } => store::run(action),
         Command::Playbook { action } => playbook::run(action),
         Command::Counterfactual(args) => runtime.block_on(counterfactual::run(args)),
+        Command::Serve(args) => runtime.block_on(serve::run(args)),
     };
     // Traces are exported in the background: send what is left before exiting.
     crate::workspace::telemetry::shutdown();

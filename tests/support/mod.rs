@@ -3,5 +3,6 @@
 
 pub mod evidence;
 pub mod fake_llm;
+pub mod server;
 pub mod sound_store;
 pub mod workspace;

@@ -1,0 +1,128 @@
+//! `byop serve`: the web page and HTTP API on 127.0.0.1 (another address only with
+//! `--allow-remote`), every request needing the token printed once at start-up.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::args::{EvaluatorFlags, TrustFlags};
+use super::error::CliError;
+use crate::engine::playbook;
+use crate::store::Store;
+use crate::web::{self, Offered, Settings};
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct ServeArgs {
+    /// The address to listen on. Only loopback addresses unless --allow-remote.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: IpAddr,
+    /// The port (0: any free port; the address printed says which).
+    #[arg(long, default_value_t = 8787)]
+    pub port: u16,
+    /// Listen on a non-loopback --host (every request still needs the token).
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// Another name clients reach this server by (`Host` header, e.g. `byop.lan:8787`);
+    /// requests naming any other host are refused (DNS rebinding). Repeatable.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub allow_host: Vec<String>,
+    #[arg(long, env = "BYOP_DB")]
+    pub db: Option<PathBuf>,
+    #[command(flatten)]
+    pub evaluator: EvaluatorFlags,
+    #[command(flatten)]
+    pub trust: TrustFlags,
+}
+
+pub async fn run(args: ServeArgs) -> Result<u8, CliError> {
+    if !args.host.is_loopback() && !args.allow_remote {
+        return Err(CliError(format!(
+            "refusing to listen on {}: not a loopback address; add --allow-remote to serve other machines (every request still needs the token)",
+            args.host
+        )));
+    }
+    let workspace = super::workspace_policy(&args.trust)?;
+    let db = super::output::db_location(args.db.clone(), &workspace)?;
+    let store = Arc::new(Store::open(&db)?);
+    let playbooks = offered(&args.trust.allow_playbook)?;
+    let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.host, args.port))
+        .await
+        .map_err(|e| CliError(format!("cannot listen on {}:{}: {e}", args.host, args.port)))?;
+    let port = listener.local_addr()?.port();
+    let token = web::random_token();
+    let settings = Settings {
+        store,
+        canary: crate::workspace::trust::canary(args.trust.no_canary.then_some(false), &workspace),
+        policy: workspace,
+        provider: args.evaluator.provider,
+        model: args.evaluator.model.clone(),
+        trust_workspace_evaluator: args.evaluator.trust_workspace_evaluator,
+        playbooks,
+        hosts: hosts(args.host, port, &args.allow_host),
+        token: token.clone(),
+    };
+    let shown = match args.host {
+        IpAddr::V6(h) => format!("[{h}]"),
+        IpAddr::V4(h) => h.to_string(),
+    };
+    // The one place the token is shown: like a notebook server's start-up line.
+    println!("byop serve: http://{shown}:{port}/?token={token}");
+    crate::render::terminal::notice(&format!(
+        "store {}; open the address above (it carries this launch's token); Ctrl-C stops",
+        db.display()
+    ));
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    web::serve(listener, web::AppState::new(settings), shutdown).await?;
+    Ok(0)
+}
+
+/// The `Host` values answered: the bound address, and `localhost` for a loopback one.
+fn hosts(host: IpAddr, port: u16, extra: &[String]) -> Vec<String> {
+    let mut out = vec![match host {
+        IpAddr::V6(h) => format!("[{h}]:{port}"),
+        IpAddr::V4(h) => format!("{h}:{port}"),
+    }];
+    if host.is_loopback() {
+        out.push(format!("localhost:{port}"));
+    }
+    out.extend(extra.iter().map(|h| h.to_ascii_lowercase()));
+    out
+}
+
+/// The picker: the built-in playbooks, then the files the user allowed.
+fn offered(allowed: &[PathBuf]) -> Result<Vec<Offered>, CliError> {
+    let cwd = std::env::current_dir()?;
+    let mut out: Vec<Offered> = playbook::builtin_ids()
+        .iter()
+        .filter_map(|id| {
+            let loaded = playbook::builtin_by_id(id)?;
+            Some(Offered {
+                id: id.to_string(),
+                label: format!("{id} {} (built-in)", loaded.playbook.version),
+                spec: (id.to_string(), cwd.clone()),
+                loaded,
+            })
+        })
+        .collect();
+    for path in allowed {
+        let abs = std::path::absolute(path)?;
+        let loaded = playbook::load_file(&abs)
+            .map_err(|e| CliError(format!("--allow-playbook {}: {e}", path.display())))?;
+        let id = loaded.playbook.id.clone();
+        if out.iter().any(|o| o.id == id) {
+            return Err(CliError(format!(
+                "--allow-playbook {}: a playbook with id `{id}` is already offered",
+                path.display()
+            )));
+        }
+        out.push(Offered {
+            label: format!("{id} {} ({})", loaded.playbook.version, path.display()),
+            id,
+            spec: (abs.display().to_string(), cwd.clone()),
+            loaded,
+        });
+    }
+    Ok(out)
+}
