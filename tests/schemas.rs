@@ -70,6 +70,21 @@ fn reports_from_the_binary_validate_against_the_report_schema() {
     let mut bad = report;
     bad["byop_report"]["presentation_rules"]["disclaimers"][1] = "Pass = safe.".into();
     assert!(!v.is_valid(&bad));
+    // A repair's record: its status and both validations' statuses are the schema's words.
+    let llm = FakeLlm::start_blocking(
+        Script::default().check("repair", vec![Step::repaired_appending("Nothing to add.")]),
+    );
+    let o = ws
+        .with_llm(&llm)
+        .args(["repair", "--format", "json", "nda_review.ai.md"])
+        .output()
+        .unwrap();
+    let repaired = stdout_json(&o);
+    assert_eq!(repaired["byop_report"]["repair"]["after"]["status"], "fail");
+    assert_valid(&v, &repaired, "repair report");
+    let mut bad = repaired;
+    bad["byop_report"]["repair"]["before"]["status"] = "failed".into();
+    assert!(!v.is_valid(&bad));
 }
 
 #[test]

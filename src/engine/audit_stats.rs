@@ -93,7 +93,9 @@ pub fn summarise(rows: &[AuditRow], since: Option<&str>) -> AuditStats {
         let e = &r.event;
         if let Some(c) = &e.call {
             st.calls += 1;
-            *st.calls_by_status.entry(c.outcome.clone()).or_default() += 1;
+            *st.calls_by_status
+                .entry(c.outcome.as_str().to_string())
+                .or_default() += 1;
             if c.cached {
                 st.cached_calls += 1;
             } else {
@@ -195,7 +197,7 @@ pub fn text(st: &AuditStats) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{AuditEvent, CallRecord, Usage};
+    use crate::model::{AuditEvent, CallOutcome, CallRecord, RunErrorKind, Usage};
 
     fn row(id: i64, req: &str, at: &str, state: AuditState, code: Option<&str>) -> AuditRow {
         AuditRow {
@@ -216,7 +218,14 @@ mod tests {
         }
     }
 
-    fn call(id: i64, req: &str, provider: &str, ms: u64, outcome: &str, cached: bool) -> AuditRow {
+    fn call(
+        id: i64,
+        req: &str,
+        provider: &str,
+        ms: u64,
+        outcome: CallOutcome,
+        cached: bool,
+    ) -> AuditRow {
         let mut r = row(id, req, "2026-01-01T00:00:01Z", AuditState::Call, None);
         r.event.call = Some(CallRecord {
             provider: provider.into(),
@@ -227,7 +236,7 @@ mod tests {
             started_at: "2026-01-01T00:00:01Z".into(),
             latency_ms: ms,
             status: Some(200),
-            outcome: outcome.into(),
+            outcome,
             cached,
             request_sha256: None,
             response_sha256: None,
@@ -252,9 +261,16 @@ mod tests {
             row(1, "a", "2026-01-01T00:00:00Z", AuditState::Received, None),
             row(2, "a", "2026-01-01T00:00:00Z", AuditState::Validated, None),
             row(3, "a", "2026-01-01T00:00:01Z", AuditState::Evaluating, None),
-            call(4, "a", "anthropic", 100, "ok", false),
-            call(5, "a", "anthropic", 300, "rate_limited", false),
-            call(6, "a", "anthropic", 0, "ok", true),
+            call(4, "a", "anthropic", 100, CallOutcome::Ok, false),
+            call(
+                5,
+                "a",
+                "anthropic",
+                300,
+                CallOutcome::Failed(RunErrorKind::RateLimited),
+                false,
+            ),
+            call(6, "a", "anthropic", 0, CallOutcome::Ok, true),
             row(
                 7,
                 "a",

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::engine::counterfactual::stats::mcnemar_exact_p;
 use crate::engine::generate::{GenerationMeta, Outcome};
-use crate::model::{RepairStatus, Report, ValidationStatus, Verdict};
+use crate::model::{RepairStatus, Report, Status, ValidationStatus, Verdict};
 
 /// One evaluated output: which scenario and variant it is, its report, and the plan's
 /// self-reported confidence when it has one.
@@ -104,7 +104,7 @@ pub struct CheckRate {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Cell {
     pub passed: bool,
-    pub status: String,
+    pub status: Status,
     pub failed_checks: Vec<String>,
     pub errors: Vec<String>,
     pub confidence: Option<String>,
@@ -208,7 +208,7 @@ fn stats(variant: &str, rows: &[&Row]) -> VariantStats {
 fn cell(r: &Row) -> Cell {
     Cell {
         passed: r.passed(),
-        status: r.report.summary.overall_status.as_str().to_string(),
+        status: r.report.summary.overall_status,
         failed_checks: r
             .report
             .check_results

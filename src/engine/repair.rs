@@ -12,7 +12,8 @@ use crate::evaluator::repair::{self as prompt, REPAIR_CALL_ID, ValidationError};
 use crate::evaluator::{Call, CallObserver, Evaluator, GenParams, ResponseCache};
 use crate::model::integrity::sha256_hex;
 use crate::model::{
-    DetectionType, RepairRecord, RepairStatus, Report, ValidationIssue, ValidationRecord, Verdict,
+    DetectionType, RepairRecord, RepairStatus, Report, ValidationIssue, ValidationRecord,
+    ValidationStatus, Verdict,
 };
 
 /// A repair's result: the record for the report, the deterministic report of the original,
@@ -74,7 +75,11 @@ fn validation_ignoring(
         })
         .collect();
     ValidationRecord {
-        status: if errors.is_empty() { "pass" } else { "fail" }.into(),
+        status: if errors.is_empty() {
+            ValidationStatus::Pass
+        } else {
+            ValidationStatus::Fail
+        },
         checks_run: deterministic.len(),
         checks_passed: deterministic.len() - errors.len(),
         errors,
@@ -251,7 +256,7 @@ fn distrust_new_instructions(before: &Report, after_report: &Report, after: &mut
                 new.len()
             ),
         });
-        after.status = "fail".into();
+        after.status = ValidationStatus::Fail;
     }
 }
 
@@ -272,7 +277,7 @@ fn distrust_new_suppressions(doc: &Document, repaired: &Document, after: &mut Va
                 "The repaired text adds or changes suppression comments{example}; a repair fixes the text, it does not silence checks."
             ),
         });
-        after.status = "fail".into();
+        after.status = ValidationStatus::Fail;
     }
 }
 
@@ -339,7 +344,7 @@ mod tests {
             .filter(|c| c.detection_method.kind == DetectionType::Deterministic)
             .count();
         assert_eq!(v.checks_run, deterministic);
-        assert_eq!(v.status, "fail");
+        assert_eq!(v.status, ValidationStatus::Fail);
         let ids: Vec<&str> = v.errors.iter().map(|e| e.check_id.as_str()).collect();
         assert_eq!(ids, ["unchecked_areas_disclosure"]);
         assert_eq!(v.inputs_fingerprint, report.integrity.inputs_fingerprint);

@@ -5,7 +5,7 @@ use super::client::{Call, Evaluator, allowed};
 use super::parse::parse_verdict;
 use super::types::{CallRecord, EvalError, EvaluatorVerdict, Usage};
 use crate::model::integrity::sha256_hex;
-use crate::model::now_rfc3339;
+use crate::model::{CallOutcome, now_rfc3339};
 
 /// Where answers are kept between runs (the store implements it).
 pub trait ResponseCache: Send + Sync {
@@ -91,7 +91,7 @@ impl Evaluator {
             started_at: now_rfc3339(),
             latency_ms: 0,
             status: None,
-            outcome: "ok".into(),
+            outcome: CallOutcome::Ok,
             cached: true,
             request_sha256: None,
             response_sha256: Some(sha256_hex(raw.as_bytes())),

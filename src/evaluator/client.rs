@@ -19,7 +19,7 @@ use super::types::{
 };
 use super::{anthropic, openai, retry, schema};
 use crate::model::integrity::{canonical_json, sha256_hex};
-use crate::model::{EvaluatorInfo, now_rfc3339};
+use crate::model::{CallOutcome, EvaluatorInfo, now_rfc3339};
 
 /// Calls one provider; cheap to clone (shares the HTTP client, the permits, the pause).
 #[derive(Clone)]
@@ -300,7 +300,7 @@ impl Evaluator {
         let started = Instant::now();
         let started_at = now_rfc3339();
         let (request_sha, exchange) = self.call(prompt, format, shape).await;
-        let record = |status: Option<u16>, outcome: &str, response: Option<&str>, usage: Usage| {
+        let record = |status: Option<u16>, outcome: CallOutcome, response: Option<&str>, usage: Usage| {
             if let Some(o) = call.observer {
                 o.record(CallRecord {
                     provider: self.info().provider,
@@ -314,7 +314,7 @@ impl Evaluator {
                     started_at: started_at.clone(),
                     latency_ms: started.elapsed().as_millis() as u64,
                     status,
-                    outcome: outcome.to_string(),
+                    outcome,
                     cached: false,
                     request_sha256: Some(request_sha.clone()),
                     response_sha256: response.map(|r| sha256_hex(r.as_bytes())),
@@ -325,12 +325,15 @@ impl Evaluator {
         let (status, reply) = match exchange {
             Ok(ok) => ok,
             Err(e) => {
-                record(e.1, e.0.kind_name(), None, Usage::default());
+                record(e.1, CallOutcome::Failed(e.0.kind()), None, Usage::default());
                 return Err((e.0, None));
             }
         };
         let answer = (shape.judge)(&reply, call.prompt, canary.as_ref());
-        let outcome = answer.as_ref().err().map_or("ok", |e| e.kind_name());
+        let outcome = answer
+            .as_ref()
+            .err()
+            .map_or(CallOutcome::Ok, |e| CallOutcome::Failed(e.kind()));
         record(Some(status), outcome, Some(&reply.raw), reply.usage);
         match answer {
             Ok(v) => Ok((v, reply.raw)),

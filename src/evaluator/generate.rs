@@ -205,7 +205,7 @@ impl Evaluator {
             started_at: now_rfc3339(),
             latency_ms: 0,
             status: None,
-            outcome: "ok".into(),
+            outcome: crate::model::CallOutcome::Ok,
             cached: true,
             request_sha256: None,
             response_sha256: None,
@@ -222,7 +222,7 @@ struct Tap<'a> {
 
 impl CallObserver for Tap<'_> {
     fn record(&self, record: CallRecord) {
-        if record.outcome == "ok" {
+        if record.outcome.is_ok() {
             let mut u = self.usage.lock().unwrap_or_else(|e| e.into_inner());
             let add = |a: Option<u64>, b: Option<u64>| match (a, b) {
                 (None, None) => None,

@@ -1,7 +1,9 @@
 //! The audit trail: what happened to an evaluation request, step by step, and every
 //! evaluator call it made, as data. The store chains the rows by hash.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::report::RunErrorKind;
 
 /// Tokens the provider says the call used.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,11 +28,56 @@ pub struct CallRecord {
     /// HTTP status, when a response arrived.
     pub status: Option<u16>,
     /// `ok`, or the error kind.
-    pub outcome: String,
+    pub outcome: CallOutcome,
     pub cached: bool,
     pub request_sha256: Option<String>,
     pub response_sha256: Option<String>,
     pub usage: Usage,
+}
+
+/// How an evaluator call ended: written `ok`, or the error kind's name (`rate_limited`,
+/// `timeout`, … as in a report's `raw_runs[].error`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CallOutcome {
+    Ok,
+    Failed(RunErrorKind),
+}
+
+impl CallOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CallOutcome::Ok => "ok",
+            CallOutcome::Failed(kind) => kind.as_str(),
+        }
+    }
+    pub fn is_ok(self) -> bool {
+        self == CallOutcome::Ok
+    }
+}
+
+impl std::fmt::Display for CallOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for CallOutcome {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for CallOutcome {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        if name == "ok" {
+            return Ok(CallOutcome::Ok);
+        }
+        let kind = serde::de::value::StrDeserializer::<serde::de::value::Error>::new(&name);
+        RunErrorKind::deserialize(kind)
+            .map(CallOutcome::Failed)
+            .map_err(|_| serde::de::Error::custom(format!("unknown call outcome `{name}`")))
+    }
 }
 
 /// A state an evaluation request passes through.
@@ -106,4 +153,33 @@ pub struct AuditRow {
     pub prev_hash: String,
     /// sha256 of this row's canonical JSON (without `row_hash`).
     pub row_hash: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_outcome_is_written_as_before_and_read_back() {
+        for (outcome, name) in [
+            (CallOutcome::Ok, "ok"),
+            (
+                CallOutcome::Failed(RunErrorKind::RateLimited),
+                "rate_limited",
+            ),
+            (CallOutcome::Failed(RunErrorKind::Refused), "refused"),
+        ] {
+            let json = serde_json::to_value(outcome).unwrap();
+            assert_eq!(json, name);
+            assert_eq!(
+                serde_json::from_value::<CallOutcome>(json).unwrap(),
+                outcome
+            );
+        }
+        let err = serde_json::from_str::<CallOutcome>("\"exploded\"").unwrap_err();
+        assert!(
+            err.to_string().contains("unknown call outcome `exploded`"),
+            "{err}"
+        );
+    }
 }

@@ -208,8 +208,34 @@ pub struct CorrectedRate {
 pub struct Tost {
     pub margin: f64,
     pub p: f64,
-    /// "equivalent", "different" or "inconclusive".
-    pub verdict: String,
+    pub verdict: Equivalence,
+}
+
+/// The verdict of an equivalence test (TOST on the log odds): `equivalent` when it
+/// rejects non-equivalence; else `different` when the adjusted difference test is
+/// significant; else `inconclusive`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Equivalence {
+    Equivalent,
+    Different,
+    Inconclusive,
+}
+
+impl Equivalence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Equivalence::Equivalent => "equivalent",
+            Equivalence::Different => "different",
+            Equivalence::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+impl std::fmt::Display for Equivalence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

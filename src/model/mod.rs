@@ -16,7 +16,7 @@ pub mod text;
 pub mod validation;
 pub mod verdict;
 
-pub use audit::{AuditEvent, AuditRow, AuditState, CallRecord, Usage};
+pub use audit::{AuditEvent, AuditRow, AuditState, CallOutcome, CallRecord, Usage};
 pub use fix::{Edit, Fix};
 pub use grounding::{ClaimKind, GroundingCounts, SetAside, SkippedClaim};
 pub use history::HistoryRow;

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::EvaluatorInfo;
+use super::validation::ValidationStatus;
 
 /// How the repair ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,8 +41,8 @@ pub struct ValidationIssue {
 /// The deterministic checks of one text: `pass` when none is left in `errors`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ValidationRecord {
-    /// `pass` or `fail`.
-    pub status: String,
+    /// `pass` when no deterministic check is left in `errors`.
+    pub status: ValidationStatus,
     pub errors: Vec<ValidationIssue>,
     /// Deterministic checks run / passed.
     pub checks_run: usize,

@@ -237,8 +237,8 @@ pub fn history(rows: &[HistoryRow], with_document: bool) -> String {
             "{:<20}  {:<8}  {:<13}  {:<7}  {:>11.2}  {:<16}{}{}\n",
             r.timestamp,
             r.playbook_version,
-            r.mode,
-            r.status,
+            r.mode.as_str(),
+            r.status.as_str(),
             r.consistency_score,
             r.report_id,
             match (r.is_baseline, &r.rerun_id) {

@@ -405,8 +405,11 @@ impl Store {
                 }
                 let is_baseline = r.flag(0).map_err(fail)?;
                 let row = Row::read(&r, 1).map_err(fail)?;
-                if self.row_verifies(&row) {
-                    out.push((timestamp_ns(&row.timestamp), history_row(row, is_baseline)));
+                let stamp = timestamp_ns(&row.timestamp);
+                if self.row_verifies(&row)
+                    && let Some(h) = history_row(row, is_baseline)
+                {
+                    out.push((stamp, h));
                 }
                 Ok(true)
             })?;
@@ -486,19 +489,24 @@ impl Store {
     }
 }
 
-fn history_row(row: Row, is_baseline: bool) -> HistoryRow {
-    HistoryRow {
+/// A history row from a stored report; `None` for a mode or status this byop did not write
+/// (a later version's), which is left out like a row that does not verify.
+fn history_row(row: Row, is_baseline: bool) -> Option<HistoryRow> {
+    let (Ok(mode), Ok(status)) = (row.mode.parse(), row.status.parse()) else {
+        return None;
+    };
+    Some(HistoryRow {
         report_id: row.report_id,
         timestamp: row.timestamp,
         document: row.doc_key,
         playbook_id: row.playbook_id,
         playbook_version: row.playbook_version,
-        mode: row.mode,
-        status: row.status,
+        mode,
+        status,
         consistency_score: row.consistency_score,
         is_baseline,
         rerun_id: None,
-    }
+    })
 }
 
 #[cfg(test)]
@@ -602,8 +610,8 @@ mod tests {
 
         let row = &store.history(Some("b.md"), 1).unwrap()[0];
         assert_eq!(row.document, "b.md");
-        assert_eq!(row.mode, "screening");
-        assert_eq!(row.status, "REVIEW");
+        assert_eq!(row.mode, Mode::Screening);
+        assert_eq!(row.status, Status::Review);
         assert_eq!(row.consistency_score, 0.75);
         assert_eq!(row.playbook_id, crate::engine::playbook::BUILTIN_ID);
         assert!(!row.is_baseline);

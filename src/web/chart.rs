@@ -51,8 +51,7 @@ pub fn drift(rows: &[HistoryRow]) -> Chart {
             } else {
                 PAD + i as f64 * span
             };
-            let status = serde_json::from_value(serde_json::Value::String(r.status.clone()))
-                .unwrap_or(crate::model::Status::Review);
+            let status = r.status;
             Point {
                 x: format!("{x:.1}"),
                 y: format!("{:.1}", y_of(r.consistency_score)),

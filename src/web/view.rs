@@ -45,8 +45,8 @@ impl HistoryFilter {
                 .filter(|w| !w.is_empty())
                 .is_none_or(|w| w.eq_ignore_ascii_case(have))
         };
-        is(&self.status, &r.status)
-            && is(&self.mode, &r.mode)
+        is(&self.status, r.status.as_str())
+            && is(&self.mode, r.mode.as_str())
             && is(&self.playbook, &r.playbook_id)
     }
 }

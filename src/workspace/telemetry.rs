@@ -357,7 +357,7 @@ fn validation_attrs(v: &ValidationRecord, which: &str) -> Vec<KeyValue> {
     let ids: Vec<String> = v.errors.iter().map(|e| e.check_id.clone()).collect();
     vec![
         KeyValue::new("byop.validation.which", which.to_string()),
-        KeyValue::new("byop.validation.status", v.status.clone()),
+        KeyValue::new("byop.validation.status", v.status.as_str()),
         KeyValue::new("byop.validation.errors", v.errors.len() as i64),
         KeyValue::new("byop.validation.failed_checks", ids.join(",")),
         KeyValue::new("byop.validation.checks_run", v.checks_run as i64),
@@ -437,7 +437,7 @@ pub(super) fn llm_span(tracer: &SdkTracer, cx: &Context, c: &CallRecord) {
         KeyValue::new("byop.attempt", i64::from(c.attempt)),
         KeyValue::new("byop.llm.latency_ms", c.latency_ms as i64),
         KeyValue::new("byop.llm.cached", c.cached),
-        KeyValue::new("byop.llm.outcome", c.outcome.clone()),
+        KeyValue::new("byop.llm.outcome", c.outcome.as_str()),
     ];
     if let Some(s) = c.status {
         attrs.push(KeyValue::new("http.response.status_code", i64::from(s)));
@@ -454,8 +454,8 @@ pub(super) fn llm_span(tracer: &SdkTracer, cx: &Context, c: &CallRecord) {
         .with_start_time(start_of(c))
         .with_attributes(attrs)
         .start_with_context(tracer, cx);
-    if c.outcome != "ok" {
-        span.set_status(Status::error(c.outcome.clone()));
+    if !c.outcome.is_ok() {
+        span.set_status(Status::error(c.outcome.as_str()));
     }
     span.end_with_timestamp(finish_of(c));
 }

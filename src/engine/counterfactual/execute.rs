@@ -239,7 +239,7 @@ fn assemble(
             tost: Tost {
                 margin: plan.margin,
                 p: tost_p,
-                verdict: verdict.as_str().to_string(),
+                verdict,
             },
             ri_p,
             mcnemar_chi2_cc_p: stats::mcnemar_chi2(b, c, true).1,

@@ -69,23 +69,7 @@ pub fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
     adjusted
 }
 
-/// The verdict of an equivalence test.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Equivalence {
-    Equivalent,
-    Different,
-    Inconclusive,
-}
-
-impl Equivalence {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Equivalence::Equivalent => "equivalent",
-            Equivalence::Different => "different",
-            Equivalence::Inconclusive => "inconclusive",
-        }
-    }
-}
+pub use crate::model::counterfactual::Equivalence;
 
 /// Two one-sided z tests that the log odds lies within `±margin`: the larger of
 /// `P[Z ≥ (θ + M)/SE]` and `P[Z ≤ (θ − M)/SE]`.
