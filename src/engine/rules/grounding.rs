@@ -48,7 +48,7 @@ struct Params {
     /// quotes: which tier this check reports: `unlocated` (not in the source), `misquoted`
     /// or `paraphrased`.
     #[serde(default)]
-    flag: Option<String>,
+    flag: Option<FlagName>,
     /// quotes: where the tiers part (the same for every quote check of a playbook).
     #[serde(default)]
     tiers: Option<TierParams>,
@@ -67,6 +67,25 @@ struct Params {
     source_attribution: Vec<String>,
     #[serde(default)]
     proposal_after: Vec<String>,
+}
+
+/// The quote tier a quote check reports, as a playbook names it.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum FlagName {
+    Unlocated,
+    Misquoted,
+    Paraphrased,
+}
+
+impl FlagName {
+    fn tier(self) -> Tier {
+        match self {
+            FlagName::Unlocated => Tier::NotInSource,
+            FlagName::Misquoted => Tier::Misquote,
+            FlagName::Paraphrased => Tier::Paraphrase,
+        }
+    }
 }
 
 /// An entity kind as a playbook names it.
@@ -144,19 +163,7 @@ fn compile_with(value: serde_json::Value, what: What) -> Result<GroundingRule, R
     let p: Params = super::kind::params(value)?;
     let what = match what {
         What::Quotes { .. } => {
-            let flag = match p.flag.as_deref() {
-                None | Some("unlocated") => Tier::NotInSource,
-                Some("misquoted") => Tier::Misquote,
-                Some("paraphrased") => Tier::Paraphrase,
-                Some(other) => {
-                    return Err(RuleError::at(
-                        vec![super::kind::Seg::key("flag")],
-                        format!(
-                            "unknown flag `{other}` (expected `unlocated`, `misquoted` or `paraphrased`)"
-                        ),
-                    ));
-                }
-            };
+            let flag = p.flag.map_or(Tier::NotInSource, FlagName::tier);
             let tiers = match &p.tiers {
                 None => Tiers::DEFAULT,
                 Some(t) => {

@@ -261,12 +261,24 @@ pub struct SetAsideSpan {
 
 /// Read a kind's parameters; an unknown or mistyped field is an error at that field.
 pub fn params<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, RuleError> {
-    serde_json::from_value(value).map_err(|e| {
-        let message = e.to_string();
-        let field = message.split('`').nth(1).filter(|_| {
-            message.starts_with("unknown field") || message.starts_with("missing field")
-        });
-        let path = field.map(|f| vec![Seg::key(f)]).unwrap_or_default();
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let message = e.inner().to_string();
+        // The path names the field, also an unknown one or a value outside an enum; a missing
+        // field is named only in the message, so it is added.
+        let mut path: Vec<Seg> = e
+            .path()
+            .iter()
+            .filter_map(|s| match s {
+                serde_path_to_error::Segment::Map { key } => Some(Seg::key(key)),
+                serde_path_to_error::Segment::Seq { index } => Some(Seg::Index(*index)),
+                _ => None,
+            })
+            .collect();
+        if message.starts_with("missing field")
+            && let Some(f) = message.split('`').nth(1)
+        {
+            path.push(Seg::key(f));
+        }
         RuleError::at(path, message)
     })
 }

@@ -142,6 +142,24 @@ mod tests {
     }
 
     #[test]
+    fn a_value_outside_a_parameter_enum_is_named_with_its_place() {
+        let e = compile(&parse(r#"{"kind":"quotes_grounded","flag":"sometimes"}"#)).unwrap_err();
+        assert_eq!(e.path, [Seg::key("flag")], "{}", e.message);
+        assert!(e.message.contains("unknown variant `sometimes`"), "{}", e.message);
+        assert!(e.message.contains("`misquoted`"), "{}", e.message);
+        let e = compile(&parse(
+            r#"{"kind":"entities_grounded","kinds":["amount","date","weather"]}"#,
+        ))
+        .unwrap_err();
+        assert_eq!(e.path, [Seg::key("kinds"), Seg::Index(2)], "{}", e.message);
+        let e = compile(&parse(
+            r#"{"kind":"quotes_grounded","tiers":{"misquote_min_similarity":0.5,"paraphrase_min_shared":0.7,"x":1}}"#,
+        ))
+        .unwrap_err();
+        assert_eq!(e.path, [Seg::key("tiers"), Seg::key("x")], "{}", e.message);
+    }
+
+    #[test]
     fn every_registered_kind_documents_itself() {
         let minimal = |kind: &str| match kind {
             "pattern" => r#"{"patterns":["x"]}"#,
