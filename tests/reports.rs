@@ -230,6 +230,7 @@ fn fixture_report(text: &str) -> Report {
         playbook_source: None,
         request_id: None,
         validation: None,
+        debug: None,
         repair: None,
         locked: false,
         evidence_contract: None,

@@ -23,6 +23,7 @@ use super::error::CliError;
 use crate::engine::dataset::{self, Prices, Row};
 use crate::engine::document::decode;
 use crate::engine::generate;
+use crate::engine::plan::observe::PlanFacts;
 use crate::engine::runner::RunOptions;
 use crate::store::Store;
 use crate::workspace::boundary::{Boundary, read_bounded};
@@ -316,13 +317,16 @@ pub(super) async fn compare(
         let report = r?;
         notice = notice.or_else(|| report.notices.first().cloned());
         let doc = &j.resolved.doc;
-        let confidence = crate::engine::plan::parse::parse(&doc.text, doc.body).confidence;
+        let source = doc.source.as_ref().map(|c| c.text());
+        let analysis = crate::engine::plan::analyze(&doc.text, doc.body, source);
+        let facts = report.validation.as_ref().map(|_| PlanFacts::of(&analysis));
         rows.push(Row {
             scenario: j.scenario,
             variant: j.variant,
             report,
-            confidence,
+            confidence: analysis.plan.confidence,
             generation: j.generation,
+            facts,
         });
     }
     if let Some(n) = notice {

@@ -225,6 +225,7 @@ async fn generate_missing(
             produced.as_ref().ok(),
             &recorder.take(),
             started,
+            None,
         );
         let produced =
             produced.map_err(|e| format!("{}/{}: generation failed: {e}", v.name, s.name))?;

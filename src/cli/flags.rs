@@ -60,8 +60,8 @@ pub struct OtlpFlags {
     /// appended; also OTEL_EXPORTER_OTLP_ENDPOINT).
     #[arg(long = "otlp-endpoint", value_name = "URL")]
     pub endpoint: Option<String>,
-    /// Put a 200-character preview of each document in its trace (also
-    /// BYOP_OTLP_INCLUDE_TEXT=1).
+    /// Put a 200-character preview of each document (and of a plan's notes) in its trace
+    /// and the notes' preview in a plan's printed `debug` (also BYOP_OTLP_INCLUDE_TEXT=1).
     #[arg(long = "otlp-include-text")]
     pub include_text: bool,
 }

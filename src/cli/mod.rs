@@ -124,6 +124,12 @@ fn start_telemetry(
     }
 }
 
+/// Whether the user allows text (previews) in traces and in printed `debug` objects.
+fn text_allowed(flags: &args::OtlpFlags) -> bool {
+    let env = |name: &str| std::env::var(name).ok();
+    crate::workspace::telemetry::user_allows_text(flags.include_text, &env)
+}
+
 /// The workspace governing the working folder, under the trust model: locked mode from
 /// the flags, `BYOP_LOCKED` or `CI`, and every ignored key said once on stderr.
 fn workspace_policy(flags: &TrustFlags) -> Result<crate::workspace::trust::Policy, CliError> {

@@ -14,7 +14,7 @@ use super::check::NOT_EVALUATED;
 use super::error::CliError;
 use crate::engine::generate::{self, GenContext, Scenario, Variant};
 use crate::engine::runner::run_deterministic;
-use crate::model::ValidationStatus;
+use crate::model::{PlanDebug, ValidationStatus};
 use crate::store::Store;
 use crate::workspace::files::read_text;
 use crate::workspace::trust;
@@ -39,9 +39,6 @@ const BUILT_IN: [(&str, &str); 4] = [
         include_str!("../../examples/planproof/generate/variants/v4_repair/variant.toml"),
     ),
 ];
-
-/// Characters of the notes in `debug.context_preview`.
-const PREVIEW_CHARS: usize = 200;
 
 fn variant(spec: &str) -> Result<Variant, CliError> {
     if let Some((name, text)) = BUILT_IN.iter().find(|(n, _)| *n == spec) {
@@ -128,24 +125,34 @@ pub async fn run(args: PlanArgs) -> Result<u8, CliError> {
     )
     .await;
     let calls = recorder.take();
+    // The plan as served, validated (also when the strategy itself did not validate).
+    let checked = match &produced {
+        Ok(p) => {
+            let doc = generate::document(&p.text, &scenario).map_err(CliError)?;
+            let report = run_deterministic(&playbook, &doc);
+            Some((doc, report))
+        }
+        Err(_) => None,
+    };
     crate::workspace::gen_trace::export(
         &scenario,
         &variant,
         produced.as_ref().ok(),
         &calls,
         started,
+        checked.as_ref().and_then(|(_, r)| r.validation.as_ref()),
     );
     crate::workspace::telemetry::shutdown();
-    let produced = match produced {
-        Ok(p) => p,
-        Err(e) => {
+    let (produced, (doc, report)) = match (produced, checked) {
+        (Ok(p), Some(c)) => (p, c),
+        (Err(e), _) => {
             crate::render::terminal::eprint_line(&format!("byop: no plan generated: {e}"));
             return Ok(NOT_EVALUATED);
         }
+        (Ok(_), None) => return Ok(NOT_EVALUATED),
     };
-    let doc = generate::document(&produced.text, &scenario).map_err(CliError)?;
-    let report = run_deterministic(&playbook, &doc);
-    let body = response(&doc, &report, &produced, &scenario);
+    let preview = super::text_allowed(&args.otlp).then(|| PlanDebug::preview(scenario.notes()));
+    let body = response(&doc, &report, &produced, preview);
     super::output::write(None, &(serde_json::to_string_pretty(&body)? + "\n"))?;
     let passed = report
         .validation
@@ -159,7 +166,7 @@ fn response(
     doc: &crate::engine::document::Document,
     report: &crate::model::Report,
     produced: &generate::Produced,
-    scenario: &Scenario,
+    context_preview: Option<String>,
 ) -> Value {
     let plan = crate::engine::plan::parse::parse(&doc.text, doc.body);
     let items: Vec<Value> = plan
@@ -168,8 +175,7 @@ fn response(
         .map(|i| json!({"task": i.task, "timebox_minutes": i.minutes, "why": i.why}))
         .collect();
     let meta = &produced.meta;
-    let preview: String = scenario.notes().chars().take(PREVIEW_CHARS).collect();
-    json!({
+    let mut body = json!({
         "plan": items,
         "assumptions": plan.assumptions.unwrap_or_default(),
         "questions": plan.questions.unwrap_or_default(),
@@ -183,11 +189,15 @@ fn response(
             "outcome": meta.outcome,
             "repair": meta.repair,
             "errors_before_repair": produced.errors_before,
-            "context_preview": preview,
             "input_tokens": meta.input_tokens,
             "output_tokens": meta.output_tokens,
         },
-    })
+    });
+    // Text only when the user allows it (as in traces).
+    if let Some(p) = context_preview {
+        body["debug"]["context_preview"] = Value::from(p);
+    }
+    body
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use super::args::{HistoryFormat, RepairArgs};
 use super::check::NOT_EVALUATED;
 use super::error::CliError;
-use crate::model::{RepairStatus, ReportEnvelope, ValidationRecord};
+use crate::model::{PlanDebug, RepairStatus, ReportEnvelope, ValidationRecord};
 use crate::store::Store;
 use crate::workspace::doc_key;
 use crate::workspace::evaluate::record_input_error;
@@ -47,8 +47,18 @@ pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
         ));
     }
     if args.format == HistoryFormat::Json {
+        let mut report = outcome.before.clone();
+        if let Some(debug) = report.debug.as_mut()
+            && super::text_allowed(&args.otlp)
+        {
+            debug.context_preview = resolved
+                .doc
+                .source
+                .as_ref()
+                .map(|c| PlanDebug::preview(crate::engine::plan::strip_front_matter(c.text())));
+        }
         let body = serde_json::to_string_pretty(&ReportEnvelope {
-            byop_report: &outcome.before,
+            byop_report: &report,
         })?;
         super::output::write(None, &format!("{body}\n"))?;
     }

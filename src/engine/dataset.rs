@@ -8,7 +8,8 @@ use serde::Serialize;
 
 use crate::engine::counterfactual::stats::mcnemar_exact_p;
 use crate::engine::generate::{GenerationMeta, Outcome};
-use crate::model::{RepairStatus, Report, Status, ValidationStatus, Verdict};
+use crate::engine::plan::observe::{FailureModes, FailureTally, PlanFacts};
+use crate::model::{RepairStatus, Report, Status, ValidationMetrics, ValidationStatus, Verdict};
 
 /// One evaluated output: which scenario and variant it is, its report, and the plan's
 /// self-reported confidence when it has one.
@@ -19,6 +20,8 @@ pub struct Row {
     pub confidence: Option<String>,
     /// How the output was generated, when `byop dataset run` made it.
     pub generation: Option<GenerationMeta>,
+    /// A plan output's notes length and timing facts (for the failure modes).
+    pub facts: Option<PlanFacts>,
 }
 
 impl Row {
@@ -32,6 +35,14 @@ impl Row {
                 .iter()
                 .any(|c| c.result == Verdict::Fail),
         }
+    }
+
+    /// A plan output's failure modes (`None`: not a plan).
+    pub fn failure_modes(&self) -> Option<(FailureModes, &ValidationMetrics, PlanFacts)> {
+        let m = &self.report.validation.as_ref()?.metrics;
+        let facts = self.facts.unwrap_or_default();
+        let f = FailureModes::of(m, &facts, self.confidence.as_deref(), self.passed());
+        Some((f, m, facts))
     }
 }
 
@@ -64,6 +75,8 @@ pub struct VariantStats {
     pub output_tokens: Option<u64>,
     /// Estimated from the tokens and the prices the user gave.
     pub cost_usd: Option<f64>,
+    /// The known failure modes of plan outputs (`None`: no plan outputs).
+    pub failure_modes: Option<FailureTally>,
 }
 
 /// US dollars per million tokens, as the user gave them.
@@ -108,6 +121,13 @@ pub struct Cell {
     pub failed_checks: Vec<String>,
     pub errors: Vec<String>,
     pub confidence: Option<String>,
+    /// The plan's failure modes (`time_hallucination`, `overconfidence`,
+    /// `impossible_schedule`, `context_collapse`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failure_modes: Vec<&'static str>,
+    /// The variant the plan's front matter declares, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declared_variant: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -202,6 +222,10 @@ fn stats(variant: &str, rows: &[&Row]) -> VariantStats {
         input_tokens: token_sum(rows, |g| g.input_tokens),
         output_tokens: token_sum(rows, |g| g.output_tokens),
         cost_usd: None,
+        failure_modes: rows
+            .iter()
+            .any(|r| r.report.validation.is_some())
+            .then(|| FailureTally::of(rows.iter().filter_map(|r| r.failure_modes()))),
     }
 }
 
@@ -223,6 +247,11 @@ fn cell(r: &Row) -> Cell {
             .map(|v| v.errors.clone())
             .unwrap_or_default(),
         confidence: r.confidence.clone(),
+        failure_modes: r
+            .failure_modes()
+            .map(|(f, ..)| f.names())
+            .unwrap_or_default(),
+        declared_variant: r.report.debug.as_ref().and_then(|d| d.variant.clone()),
     }
 }
 
@@ -389,6 +418,7 @@ mod tests {
             report: report(pass, m, failed),
             confidence: Some(conf.into()),
             generation: None,
+            facts: None,
         }
     }
 

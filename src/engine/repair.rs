@@ -24,6 +24,8 @@ pub struct RepairOutcome {
     pub before: Report,
     /// The whole repaired document (front matter kept); offered only when `repaired`.
     pub candidate: Option<String>,
+    /// The plan `validation` of the repaired text, for plan playbooks.
+    pub after_validation: Option<crate::model::Validation>,
 }
 
 impl RepairOutcome {
@@ -154,6 +156,7 @@ pub async fn repair(
         },
         before: before_report,
         candidate: None,
+        after_validation: None,
     };
     if record.before.passed() {
         return outcome;
@@ -208,6 +211,7 @@ pub async fn repair(
     let after = match reparse(doc, &candidate) {
         Ok(repaired) => {
             let report = run_deterministic(playbook, &repaired);
+            outcome.after_validation = report.validation.clone();
             // A suppression comment cannot clear an error the repair was asked to fix.
             let repairing: Vec<&str> = errors.iter().map(|e| e.check_id.as_str()).collect();
             let mut after = validation_ignoring(playbook, &report, &repairing);

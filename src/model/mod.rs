@@ -28,7 +28,7 @@ pub use playbook::{
 pub use repair::{RepairRecord, RepairStatus, ValidationIssue, ValidationRecord};
 pub use report::*;
 pub use text::{Encoding, LineIndex, Position, Range};
-pub use validation::{Validation, ValidationMetrics, ValidationStatus};
+pub use validation::{PlanDebug, Validation, ValidationMetrics, ValidationStatus};
 pub use verdict::{DetectionType, Mode, STABILITY_THRESHOLD, Severity, Status, Verdict};
 
 /// Now, RFC 3339 in UTC to the second: the one clock format of reports, rows and logs.

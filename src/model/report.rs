@@ -65,6 +65,10 @@ pub struct Report {
     /// The plan `validation` object (docs/contracts.md, Plan validation), for playbooks with plan validators.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validation: Option<super::validation::Validation>,
+    /// Beside a plan `validation`: the plan response's `debug` (the front matter's `variant`;
+    /// `context_preview` only in what a front end prints when the user allows text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debug: Option<super::validation::PlanDebug>,
     /// `byop repair`: both deterministic validations and the repair's outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repair: Option<crate::model::RepairRecord>,

@@ -27,6 +27,32 @@ pub struct Validation {
     pub metrics: ValidationMetrics,
 }
 
+/// The plan response's `debug` object: which variant wrote the plan (the front matter's
+/// `variant`) and, only when the user allows text in telemetry, a short preview of the
+/// notes. The report carries the variant; the preview is added by the front end that
+/// prints or traces it, never stored.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct PlanDebug {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_preview: Option<String>,
+}
+
+/// Characters of the notes in `debug.context_preview`.
+pub const CONTEXT_PREVIEW_CHARS: usize = 200;
+
+impl PlanDebug {
+    /// The preview of `notes`: its first [`CONTEXT_PREVIEW_CHARS`] characters.
+    pub fn preview(notes: &str) -> String {
+        notes
+            .trim_start()
+            .chars()
+            .take(CONTEXT_PREVIEW_CHARS)
+            .collect()
+    }
+}
+
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct ValidationMetrics {
     pub constraints_declared: u32,

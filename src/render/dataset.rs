@@ -62,7 +62,57 @@ pub fn text(s: &DatasetSummary) -> String {
         );
     }
     out += "\n(violations: constraints violated; overflow: share of outputs over the available time; mismatches: confidence high on a failed output)\n";
+    out += &failure_modes(s);
     out + &tables(s)
+}
+
+/// The known failure modes per variant, counted over its plan outputs.
+fn failure_modes(s: &DatasetSummary) -> String {
+    let opt = |c: Option<f64>| c.map_or_else(|| "-".into(), |c| format!("{c:.2}"));
+    let mut out = format!(
+        "\nFailure modes (plans):\n  {:<16} {:>6} {:>10} {:>14} {:>11} {:>9} {:>11} {:>15}\n",
+        "variant",
+        "plans",
+        "time hall.",
+        "overconfident",
+        "impossible",
+        "collapse",
+        "long notes",
+        "coverage s/l"
+    );
+    for v in &s.variants {
+        let Some(f) = &v.failure_modes else { continue };
+        out += &format!(
+            "  {:<16} {:>6} {:>10} {:>14} {:>11} {:>9} {:>11} {:>15}\n",
+            v.variant,
+            f.plans,
+            f.time_hallucination,
+            f.overconfidence,
+            f.impossible_schedule,
+            f.context_collapse,
+            f.long_notes,
+            format!(
+                "{}/{}",
+                opt(f.coverage_short_notes),
+                opt(f.coverage_long_notes)
+            ),
+        );
+    }
+    out += "  (time hall.: planned past the available time or the day's stop; overconfident: confidence high, validation failed; impossible: a human-feasibility flag; collapse: long notes covered below 0.7; coverage s/l: mean coverage on short/long notes)\n";
+    let names: Vec<&str> = s.variants.iter().map(|v| v.variant.as_str()).collect();
+    for row in &s.scenarios {
+        for (cell, n) in row.cells.iter().zip(&names) {
+            if let Some(d) = cell.as_ref().and_then(|c| c.declared_variant.as_deref())
+                && d != *n
+            {
+                out += &format!(
+                    "  note: {}/{n} declares variant `{d}` in its front matter\n",
+                    row.scenario
+                );
+            }
+        }
+    }
+    out
 }
 
 /// Generation columns per variant: repairs and tokens (only when a variant was generated).
@@ -129,8 +179,11 @@ fn tables(s: &DatasetSummary) -> String {
             match cell {
                 Some(c) => {
                     out += &format!(" {:>14}", yes_no(c.passed));
-                    if !c.failed_checks.is_empty() {
-                        failed.push(format!("{n}: {}", c.failed_checks.join(",")));
+                    if !c.failed_checks.is_empty() || !c.failure_modes.is_empty() {
+                        let modes = c.failure_modes.iter().map(|m| format!("[{m}]"));
+                        let all: Vec<String> =
+                            c.failed_checks.iter().cloned().chain(modes).collect();
+                        failed.push(format!("{n}: {}", all.join(",")));
                     }
                 }
                 None => out += &format!(" {:>14}", "-"),
@@ -304,8 +357,36 @@ pub fn html(s: &DatasetSummary) -> String {
         })
         .unwrap_or_default();
     format!(
-        r#"<!doctype html><html><head><meta charset="utf-8"><title>byop dataset · {pb}</title><style>body{{font-family:sans-serif;margin:2em}}figure{{display:inline-block;margin:0 1em 1em 0}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 8px}}td.pass{{background:#e6f4ea}}td.fail{{background:#fce8e6}}.banner{{background:#fff4ce;padding:.5em}}</style></head><body><p class="banner">This is an observability report, not legal advice. Pass ≠ safe. Fail ≠ wrong.</p><h1>Dataset · {pb}</h1>{charts}<h2>Fail rate per check</h2><table><tr><th>check</th>{head}</tr>{checks}</table><h2>Per scenario</h2><table><tr><th>scenario</th>{head}</tr>{rows}</table>{comparison}</body></html>"#,
+        r#"<!doctype html><html><head><meta charset="utf-8"><title>byop dataset · {pb}</title><style>body{{font-family:sans-serif;margin:2em}}figure{{display:inline-block;margin:0 1em 1em 0}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 8px}}td.pass{{background:#e6f4ea}}td.fail{{background:#fce8e6}}.banner{{background:#fff4ce;padding:.5em}}</style></head><body><p class="banner">This is an observability report, not legal advice. Pass ≠ safe. Fail ≠ wrong.</p><h1>Dataset · {pb}</h1>{charts}{failures}<h2>Fail rate per check</h2><table><tr><th>check</th>{head}</tr>{checks}</table><h2>Per scenario</h2><table><tr><th>scenario</th>{head}</tr>{rows}</table>{comparison}</body></html>"#,
         pb = esc(&s.playbook_id),
         charts = charts.join(""),
+        failures = failure_table(s),
+    )
+}
+
+/// The failure modes per variant as an HTML table (plan playbooks only).
+fn failure_table(s: &DatasetSummary) -> String {
+    let mut rows = String::new();
+    for v in &s.variants {
+        let Some(f) = &v.failure_modes else { continue };
+        let opt = |c: Option<f64>| c.map_or_else(|| "-".into(), |c| format!("{c:.2}"));
+        rows += &format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&v.variant),
+            f.plans,
+            f.time_hallucination,
+            f.overconfidence,
+            f.impossible_schedule,
+            f.context_collapse,
+            f.long_notes,
+            opt(f.coverage_short_notes),
+            opt(f.coverage_long_notes)
+        );
+    }
+    if rows.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<h2>Failure modes</h2><table><tr><th>variant</th><th>plans</th><th>time hallucination</th><th>overconfidence</th><th>impossible schedule</th><th>context collapse</th><th>long notes</th><th>coverage, short notes</th><th>coverage, long notes</th></tr>{rows}</table>"
     )
 }

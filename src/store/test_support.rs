@@ -108,6 +108,7 @@ pub fn report(id: &str, timestamp: &str, inputs: &str, mode: Mode) -> Report {
         playbook_source: None,
         request_id: None,
         validation: None,
+        debug: None,
         repair: None,
         locked: false,
         evidence_contract: None,

@@ -10,6 +10,7 @@ pub mod evaluate;
 pub mod evaluator;
 pub mod files;
 pub mod gen_trace;
+mod plan_trace;
 pub mod repair;
 pub mod resolver;
 pub mod telemetry;

@@ -17,7 +17,7 @@ use opentelemetry_otlp::{Protocol, WithExportConfig};
 use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::trace::{SdkTracer, SdkTracerProvider};
 
-use super::Resolved;
+use super::{Resolved, plan_trace};
 use crate::engine::repair::RepairOutcome;
 use crate::model::{CallRecord, Report, ValidationRecord};
 
@@ -55,7 +55,7 @@ pub fn settings(
     policy: &super::trust::Policy,
 ) -> (Option<TelemetrySettings>, Option<String>) {
     let nonempty = |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
-    let include_text = user.include_text || super::trust::truthy(env(INCLUDE_TEXT_ENV));
+    let include_text = user_allows_text(user.include_text, env);
     let chosen =
         nonempty(user.endpoint.map(str::to_string)).or_else(|| nonempty(env(ENDPOINT_ENV)));
     let workspace = nonempty(policy.telemetry_endpoint());
@@ -72,6 +72,13 @@ pub fn settings(
         include_text,
     });
     (settings, notice)
+}
+
+/// Whether the user allows text (a preview of the document or of the notes) in traces and
+/// in the plan response's `debug`: `--otlp-include-text` or `BYOP_OTLP_INCLUDE_TEXT=1`.
+/// A user-level choice only: a workspace's `include_text` never counts.
+pub fn user_allows_text(flag: bool, env: &dyn Fn(&str) -> Option<String>) -> bool {
+    flag || super::trust::truthy(env(INCLUDE_TEXT_ENV))
 }
 
 /// `…/v1/traces` appended to a base URL, as the OTLP spec says for the generic variable.
@@ -174,7 +181,8 @@ pub fn export_check(
             calls,
         };
         let end = end_of(started, calls);
-        let root = root_span(tracer, &req, include_text, report);
+        let mut root = root_span(tracer, &req, include_text, report);
+        plan_trace::set_root(&mut root, resolved, report, include_text);
         let cx = Context::current_with_span(root);
         leaf(
             tracer,
@@ -182,18 +190,18 @@ pub fn export_check(
             "extract",
             started,
             started,
-            extract_attrs(resolved),
+            extract_attrs(resolved, report),
         );
         if let Some(r) = report {
             let v = crate::engine::repair::validation_of(&resolved.playbook, r);
-            leaf(
-                tracer,
-                &cx,
-                "validate",
-                started,
-                started,
-                validation_attrs(&v, "before"),
+            let mut attrs = validation_attrs(&v, "before");
+            attrs.extend(
+                r.validation
+                    .as_ref()
+                    .map(plan_trace::metric_attrs)
+                    .unwrap_or_default(),
             );
+            leaf(tracer, &cx, "validate", started, started, attrs);
         }
         evaluate_spans(
             tracer,
@@ -223,7 +231,9 @@ pub fn export_repair(
             calls,
         };
         let end = end_of(started, calls);
-        let mut root = root_span(tracer, &req, include_text, Some(&outcome.before));
+        let before = Some(&outcome.before);
+        let mut root = root_span(tracer, &req, include_text, before);
+        plan_trace::set_root(&mut root, resolved, before, include_text);
         let record = &outcome.record;
         root.set_attribute(KeyValue::new("byop.repair.status", record.status.as_str()));
         let cx = Context::current_with_span(root);
@@ -233,16 +243,16 @@ pub fn export_repair(
             "extract",
             started,
             started,
-            extract_attrs(resolved),
+            extract_attrs(resolved, before),
         );
-        leaf(
-            tracer,
-            &cx,
-            "validate",
-            started,
-            started,
-            validation_attrs(&record.before, "before"),
+        let mut attrs = validation_attrs(&record.before, "before");
+        let plan_before = outcome.before.validation.as_ref();
+        attrs.extend(
+            plan_before
+                .map(plan_trace::metric_attrs)
+                .unwrap_or_default(),
         );
+        leaf(tracer, &cx, "validate", started, started, attrs);
         if record.status == crate::model::RepairStatus::NotNeeded {
             cx.span().end_with_timestamp(end);
             return;
@@ -269,14 +279,10 @@ pub fn export_repair(
         }
         rcx.span().end_with_timestamp(end);
         if let Some(after) = &record.after {
-            leaf(
-                tracer,
-                &cx,
-                "validate",
-                end,
-                end,
-                validation_attrs(after, "after"),
-            );
+            let mut attrs = validation_attrs(after, "after");
+            let plan_after = outcome.after_validation.as_ref();
+            attrs.extend(plan_after.map(plan_trace::metric_attrs).unwrap_or_default());
+            leaf(tracer, &cx, "validate", end, end, attrs);
         }
         cx.span().end_with_timestamp(end);
     });
@@ -341,16 +347,25 @@ fn root_span(
         .start(tracer)
 }
 
-fn extract_attrs(resolved: &Resolved) -> Vec<KeyValue> {
+/// Sizes and companions; for a plan, the constraints extracted from its notes.
+fn extract_attrs(resolved: &Resolved, report: Option<&Report>) -> Vec<KeyValue> {
     let doc = &resolved.doc;
-    vec![
+    let plan = report.is_some_and(|r| r.validation.is_some());
+    let constraints = plan
+        .then(|| plan_trace::context_of(resolved))
+        .flatten()
+        .map(|cx| plan_trace::constraint_attrs(&cx))
+        .unwrap_or_default();
+    let mut attrs = vec![
         KeyValue::new(
             "byop.ai_output.chars",
             doc.inputs.ai_output.chars().count() as i64,
         ),
         KeyValue::new("byop.source.present", doc.source.is_some()),
         KeyValue::new("byop.prompt.present", doc.prompt.is_some()),
-    ]
+    ];
+    attrs.extend(constraints);
+    attrs
 }
 
 fn validation_attrs(v: &ValidationRecord, which: &str) -> Vec<KeyValue> {

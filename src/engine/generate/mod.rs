@@ -102,6 +102,10 @@ pub struct Produced {
     pub errors_before: Vec<String>,
     /// The errors left after a repair that did not pass.
     pub errors_after: Vec<String>,
+    /// The plan `validation` of the output as generated and of the repair's answer, when
+    /// the strategy validated (and repaired) a plan.
+    pub validation_before: Option<crate::model::Validation>,
+    pub validation_after: Option<crate::model::Validation>,
 }
 
 /// Generate one output for `scenario` with `variant`, validate and repair by its strategy.
@@ -151,12 +155,15 @@ pub async fn produce(
         meta: meta.clone(),
         errors_before: vec![],
         errors_after: vec![],
+        validation_before: None,
+        validation_after: None,
     };
     if variant.strategy.validates() {
         let doc = document(&compose(scenario, &meta, &body), scenario)
             .map_err(EvalError::InvalidRequest)?;
-        let (_, before) = repair::validate(cx.playbook, &doc);
+        let (before_report, before) = repair::validate(cx.playbook, &doc);
         produced.errors_before = messages(&before);
+        produced.validation_before = before_report.validation;
         meta.outcome = if before.passed() {
             Outcome::Passed
         } else {
@@ -178,6 +185,7 @@ pub async fn produce(
             if let Some(after) = &outcome.record.after {
                 produced.errors_after = messages(after);
             }
+            produced.validation_after = outcome.after_validation.clone();
             // The best available result: the repaired text only when it passes; else the
             // original, surfaced as rejected.
             if let Some(repaired) = outcome.repaired_text() {

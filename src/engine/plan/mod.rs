@@ -8,6 +8,7 @@ pub mod clock;
 pub mod context;
 pub mod grounded;
 pub mod intent;
+pub mod observe;
 pub mod parse;
 mod settings;
 pub mod timex;
@@ -58,7 +59,7 @@ pub fn analyze_with(
 }
 
 /// The notes without a leading YAML front matter block (a scenario file may carry one).
-fn strip_front_matter(s: &str) -> &str {
+pub fn strip_front_matter(s: &str) -> &str {
     let Some(rest) = s
         .strip_prefix("---\n")
         .or_else(|| s.strip_prefix("---\r\n"))

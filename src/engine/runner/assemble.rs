@@ -74,6 +74,7 @@ impl Assembly<'_> {
             playbook_source: self.playbook_source,
             request_id: self.request_id,
             validation: crate::engine::plan::combine(self.prepared.parts.iter().flatten()),
+            debug: None,
             repair: None,
             locked: self.locked,
             evidence_contract: crate::engine::rules::contract_versions(
@@ -84,6 +85,12 @@ impl Assembly<'_> {
                     .map(crate::engine::document::Companion::text),
             ),
         };
+        if report.validation.is_some() {
+            report.debug = Some(crate::model::PlanDebug {
+                variant: crate::engine::plan::Settings::read(&doc.text, doc.body).variant,
+                context_preview: None,
+            });
+        }
         report.report_id = crate::model::integrity::report_id(&report);
         report
     }
