@@ -252,8 +252,41 @@ async fn baseline_compare_history_filters_and_exports() {
         (all["total"].as_u64(), all["rows"].as_array().unwrap().len()),
         (Some(3), 1)
     );
-    let (_, none) = api.get("/api/history?status=NOPE").await;
+    // The store filters and pages: a page in the middle is the same row as in the whole.
+    let (_, whole) = api.get("/api/history").await;
+    let (_, middle) = api.get("/api/history?offset=1&limit=1").await;
+    assert_eq!(middle["rows"][0], whole["rows"][1], "{middle}");
+    assert_eq!(
+        (middle["total"].as_u64(), middle["offset"].as_u64()),
+        (Some(3), Some(1))
+    );
+    let status = first["byop_report"]["summary"]["overall_status"]
+        .as_str()
+        .unwrap();
+    let want = whole["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] == status)
+        .count();
+    let lower = status.to_ascii_lowercase();
+    let (_, by_status) = api
+        .get(&format!(
+            "/api/history?status={lower}&playbook=ai_plugin_observability_v1"
+        ))
+        .await;
+    assert_eq!(
+        by_status["total"].as_u64(),
+        Some(want as u64),
+        "{by_status}"
+    );
+    let (_, none) = api.get("/api/history?mode=full").await;
     assert_eq!(none["total"], 0);
+    let (status, e) = api.get("/api/history?status=NOPE").await;
+    assert_eq!(
+        (status, e["error"]["field"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("status"))
+    );
 
     let (status, diff) = api.post("/api/compare", json!({"a": a, "b": b})).await;
     assert_eq!(status, StatusCode::OK, "{diff}");
