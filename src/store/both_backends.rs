@@ -371,3 +371,62 @@ fn the_keyed_audit_chain_and_its_head_hold_on_both_backends() {
         assert!(broken.reason.contains("removed"), "{name}: {broken:?}");
     }
 }
+
+/// A table of ours with another column, a changed type or a dropped `NOT NULL` is
+/// refused on open, naming the table (and on PostgreSQL the column), before anything is
+/// written; the columns byop expects are exactly those its migrations make.
+#[test]
+fn a_table_with_other_columns_is_refused_naming_table_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, place) in places(&dir) {
+        let mut cases = vec![("ALTER TABLE reports ADD COLUMN spy TEXT", vec!["reports"])];
+        if let Place::Server(url) = &place {
+            // The migrations' columns, read from their SQL, are what the server holds.
+            let db = url.rsplit('/').next().unwrap().split('?').next().unwrap();
+            drop(place.open(KEY));
+            let held = pg_server::server().unwrap().psql(
+                db,
+                "SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull
+                 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+                 WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r'
+                   AND a.attnum > 0 AND NOT a.attisdropped",
+            );
+            let mut held: Vec<_> = held.lines().map(str::to_string).collect();
+            let mut want: Vec<_> = super::pg_columns::expected_columns(SCHEMA_VERSION)
+                .into_iter()
+                .map(|(t, c, ty, nn)| format!("{t}|{c}|{ty}|{}", if nn { "t" } else { "f" }))
+                .collect();
+            held.sort();
+            want.sort();
+            assert_eq!(held, want, "{name}");
+            cases[0].1.push("spy");
+            cases.push((
+                "ALTER TABLE responses ALTER COLUMN raw_text TYPE bytea USING convert_to(raw_text, 'UTF8')",
+                vec!["responses.raw_text", "bytea"],
+            ));
+            cases.push((
+                "ALTER TABLE reports ALTER COLUMN report_json DROP NOT NULL",
+                vec!["reports.report_json", "nullable"],
+            ));
+            cases.push((
+                "ALTER TABLE baselines DROP COLUMN mac",
+                vec!["baselines", "lacks the column `mac`"],
+            ));
+        }
+        for (i, (sql, named)) in cases.into_iter().enumerate() {
+            let fresh = match &place {
+                Place::File(_) => Place::File(dir.path().join(format!("columns{i}.db"))),
+                Place::Server(_) => {
+                    Place::Server(pg_server::fresh_database(pg_server::server().unwrap()))
+                }
+            };
+            drop(fresh.open(KEY));
+            fresh.tamper(sql);
+            let err = fresh.try_open(KEY).unwrap_err().0;
+            for word in named {
+                assert!(err.contains(word), "{name}: {sql}: {err}");
+            }
+            assert!(err.contains("refusing to open"), "{name}: {err}");
+        }
+    }
+}
