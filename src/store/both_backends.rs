@@ -3,6 +3,7 @@
 
 #[path = "../../tests/support/pg.rs"]
 mod pg_server;
+mod schema;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Barrier};
@@ -272,69 +273,6 @@ impl Place {
     }
 }
 
-/// A trigger, view or foreign table slipped into the store's schema is refused on open,
-/// before anything is written, on either backend.
-#[test]
-fn foreign_triggers_views_and_tables_are_refused_on_both_backends() {
-    let dir = tempfile::tempdir().unwrap();
-    let trigger = |place: &Place| match place {
-        Place::File(_) => "CREATE TRIGGER spy AFTER INSERT ON reports BEGIN SELECT 1; END;",
-        Place::Server(_) => {
-            "CREATE FUNCTION spy() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN RETURN NEW; END$$;
-             CREATE TRIGGER spy AFTER INSERT ON reports FOR EACH ROW EXECUTE FUNCTION spy();"
-        }
-    };
-    for (name, place) in places(&dir) {
-        let cases = [
-            ("spy", trigger(&place).to_string()),
-            ("peek", "CREATE VIEW peek AS SELECT * FROM reports".into()),
-            ("extra", "CREATE TABLE extra (x TEXT)".into()),
-        ];
-        for (object, sql) in cases {
-            let fresh = match &place {
-                Place::File(_) => Place::File(dir.path().join(format!("{object}.db"))),
-                Place::Server(_) => {
-                    Place::Server(pg_server::fresh_database(pg_server::server().unwrap()))
-                }
-            };
-            drop(fresh.open(KEY));
-            fresh.tamper(&sql);
-            let err = fresh.try_open(KEY).unwrap_err().0;
-            assert!(err.contains(object), "{name}: {err}");
-            assert!(err.contains("did not create"), "{name}: {err}");
-        }
-    }
-}
-
-/// Stores opened by many processes at once on a fresh database: every migration is
-/// applied once (serialised by the advisory lock on PostgreSQL), every opener succeeds.
-#[test]
-fn concurrent_starters_migrate_a_fresh_store_once() {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, place) in places(&dir) {
-        const STARTERS: usize = 6;
-        let start = Arc::new(Barrier::new(STARTERS));
-        let threads: Vec<_> = (0..STARTERS)
-            .map(|_| {
-                let (place, start) = (place.clone(), start.clone());
-                std::thread::spawn(move || {
-                    start.wait();
-                    place.try_open(KEY).map(drop)
-                })
-            })
-            .collect();
-        for t in threads {
-            t.join().unwrap().unwrap_or_else(|e| panic!("{name}: {e}"));
-        }
-        if let Place::Server(url) = &place {
-            let db = url.rsplit('/').next().unwrap().split('?').next().unwrap();
-            let server = pg_server::server().unwrap();
-            let rows = server.psql(db, "SELECT version FROM byop_schema");
-            assert_eq!(rows, SCHEMA_VERSION.to_string(), "{name}: one version row");
-        }
-    }
-}
-
 /// The audit chain is keyed on both backends: an edited row breaks it there, a log
 /// written under another key is foreign, and rows removed at the end are seen against
 /// the head this user keeps.
@@ -372,61 +310,136 @@ fn the_keyed_audit_chain_and_its_head_hold_on_both_backends() {
     }
 }
 
-/// A table of ours with another column, a changed type or a dropped `NOT NULL` is
-/// refused on open, naming the table (and on PostgreSQL the column), before anything is
-/// written; the columns byop expects are exactly those its migrations make.
+/// The history page is filtered and paged by the database, reruns included, on both
+/// backends: each filter alone, together, and a page in the middle with the total.
 #[test]
-fn a_table_with_other_columns_is_refused_naming_table_and_column() {
+fn the_history_is_filtered_and_paged_by_the_query_on_both_backends() {
     let dir = tempfile::tempdir().unwrap();
     for (name, place) in places(&dir) {
-        let mut cases = vec![("ALTER TABLE reports ADD COLUMN spy TEXT", vec!["reports"])];
-        if let Place::Server(url) = &place {
-            // The migrations' columns, read from their SQL, are what the server holds.
-            let db = url.rsplit('/').next().unwrap().split('?').next().unwrap();
-            drop(place.open(KEY));
-            let held = pg_server::server().unwrap().psql(
-                db,
-                "SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull
-                 FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-                 WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r'
-                   AND a.attnum > 0 AND NOT a.attisdropped",
-            );
-            let mut held: Vec<_> = held.lines().map(str::to_string).collect();
-            let mut want: Vec<_> = super::pg_columns::expected_columns(SCHEMA_VERSION)
-                .into_iter()
-                .map(|(t, c, ty, nn)| format!("{t}|{c}|{ty}|{}", if nn { "t" } else { "f" }))
+        let store = place.open(KEY);
+        let a1 = report("a1", "2026-01-01T00:00:00Z", "sha256:a", Mode::Full);
+        let a2 = rerun_of(&a1, "a2", "2026-01-02T00:00:00Z");
+        let mut b1 = report("b1", "2026-01-03T00:00:00Z", "sha256:b", Mode::Screening);
+        b1.summary.overall_status = Status::Alert;
+        let mut c1 = report(
+            "c1",
+            "2026-01-04T00:00:00Z",
+            "sha256:c",
+            Mode::Deterministic,
+        );
+        c1.summary.overall_status = Status::Stable;
+        c1.playbook_id = "other_v1".into();
+        store
+            .save_batch(
+                &[("a.md", &a1), ("a.md", &a2), ("b.md", &b1), ("a.md", &c1)],
+                &[],
+            )
+            .unwrap();
+        let page = |q: HistoryQuery| {
+            let p = store
+                .history_page(&HistoryQuery {
+                    limit: q.limit.max(1),
+                    ..q
+                })
+                .unwrap();
+            let ids: Vec<String> = p
+                .rows
+                .iter()
+                .map(|r| r.rerun_id.clone().unwrap_or(r.report_id.clone()))
                 .collect();
-            held.sort();
-            want.sort();
-            assert_eq!(held, want, "{name}");
-            cases[0].1.push("spy");
-            cases.push((
-                "ALTER TABLE responses ALTER COLUMN raw_text TYPE bytea USING convert_to(raw_text, 'UTF8')",
-                vec!["responses.raw_text", "bytea"],
-            ));
-            cases.push((
-                "ALTER TABLE reports ALTER COLUMN report_json DROP NOT NULL",
-                vec!["reports.report_json", "nullable"],
-            ));
-            cases.push((
-                "ALTER TABLE baselines DROP COLUMN mac",
-                vec!["baselines", "lacks the column `mac`"],
-            ));
+            (ids, p.total)
+        };
+        let all = HistoryQuery {
+            limit: 10,
+            ..Default::default()
+        };
+        let (ids, total) = page(all.clone());
+        assert_eq!(
+            (ids, total),
+            (
+                vec!["c1", "b1", "a2", "a1"]
+                    .into_iter()
+                    .map(String::from)
+                    .collect::<Vec<_>>(),
+                4
+            ),
+            "{name}"
+        );
+        let cases: [(HistoryQuery, &[&str], usize); 6] = [
+            (
+                HistoryQuery {
+                    document: Some("a.md"),
+                    ..all.clone()
+                },
+                &["c1", "a2", "a1"],
+                3,
+            ),
+            (
+                HistoryQuery {
+                    status: Some(Status::Review),
+                    ..all.clone()
+                },
+                &["a2", "a1"],
+                2,
+            ),
+            (
+                HistoryQuery {
+                    mode: Some(Mode::Screening),
+                    ..all.clone()
+                },
+                &["b1"],
+                1,
+            ),
+            (
+                HistoryQuery {
+                    playbook: Some("other_v1"),
+                    ..all.clone()
+                },
+                &["c1"],
+                1,
+            ),
+            (
+                HistoryQuery {
+                    document: Some("b.md"),
+                    status: Some(Status::Review),
+                    ..all.clone()
+                },
+                &[],
+                0,
+            ),
+            (
+                HistoryQuery {
+                    offset: 1,
+                    limit: 2,
+                    ..all.clone()
+                },
+                &["b1", "a2"],
+                4,
+            ),
+        ];
+        for (q, want, want_total) in cases {
+            let shown = format!("{q:?}");
+            let (ids, total) = page(q);
+            let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+            assert_eq!(
+                (ids.as_slice(), total),
+                (want, want_total),
+                "{name}: {shown}"
+            );
         }
-        for (i, (sql, named)) in cases.into_iter().enumerate() {
-            let fresh = match &place {
-                Place::File(_) => Place::File(dir.path().join(format!("columns{i}.db"))),
-                Place::Server(_) => {
-                    Place::Server(pg_server::fresh_database(pg_server::server().unwrap()))
-                }
-            };
-            drop(fresh.open(KEY));
-            fresh.tamper(sql);
-            let err = fresh.try_open(KEY).unwrap_err().0;
-            for word in named {
-                assert!(err.contains(word), "{name}: {sql}: {err}");
-            }
-            assert!(err.contains("refusing to open"), "{name}: {err}");
-        }
+        // The rerun row carries its own id and time, the report's status.
+        let rows = store.history(Some("a.md"), 2).unwrap();
+        assert_eq!(rows.len(), 2, "{name}");
+        assert_eq!(rows[1].rerun_id.as_deref(), Some("a2"), "{name}");
+        assert_eq!(
+            (rows[1].report_id.as_str(), rows[1].timestamp.as_str()),
+            ("a1", "2026-01-02T00:00:00Z")
+        );
+        assert_eq!(
+            store.document_of("b1").unwrap().as_deref(),
+            Some("b.md"),
+            "{name}"
+        );
+        assert_eq!(store.document_of("zz").unwrap(), None, "{name}");
     }
 }
