@@ -573,12 +573,17 @@ impl GroundingRule {
         let mut hits = Vec::new();
         let all = references::extract_in(cx.text, cx.body);
         // Parts the output numbers itself (a line that starts with "Section 8.7 …" or "8.7 …"):
-        // references to them are to the output's own drafted text.
+        // references to them are to the output's own drafted text. A reference inside a
+        // sentence stating what the source says ("Section 99.4 provides that …") is a claim,
+        // never evidence of the output's own numbering; but it may speak of a number the
+        // output gave elsewhere ("1. Section 8.1 limits …" after its drafted "8.1 …").
+        let stated = |(s, e): (usize, usize)| states_the_source(cx, s, e);
         let own: std::collections::HashSet<(RefKind, String)> = all
             .iter()
             .filter(|r| {
-                (starts_line(cx.text, r.start) && titles_line(cx.text, r))
-                    || references::introduced(cx.text, r)
+                ((starts_line(cx.text, r.start) && titles_line(cx.text, r))
+                    || references::introduced(cx.text, r))
+                    && !stated((r.start, r.end))
             })
             .map(|r| (r.kind, r.label.clone()))
             .chain(
@@ -614,17 +619,16 @@ impl GroundingRule {
             }
             match source.reference(&r) {
                 Some(_) => t.grounded(),
-                None if !states_the_source(cx, r.start, r.end)
-                    && (((own.contains(&(r.kind, r.label.clone()))
-                        || drafted.introduces(r.kind, &r.label))
-                        && (r.parts.is_empty() || drafted.numbers_parts(&r.parts)))
-                        || (drafted.numbers_parts(&r.parts)
-                            && source
-                                .reference(&references::Reference {
-                                    parts: vec![],
-                                    ..r.clone()
-                                })
-                                .is_some())) =>
+                None if ((own.contains(&(r.kind, r.label.clone()))
+                    || drafted.introduces_where(r.kind, &r.label, |at| !stated(at)))
+                    && (r.parts.is_empty() || drafted.numbers_parts(&r.parts)))
+                    || (drafted.numbers_parts(&r.parts)
+                        && source
+                            .reference(&references::Reference {
+                                parts: vec![],
+                                ..r.clone()
+                            })
+                            .is_some()) =>
                 {
                     t.set_aside(ClaimKind::Reference, span, SetAside::OwnNumbering)
                 }
