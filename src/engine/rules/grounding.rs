@@ -15,7 +15,6 @@ use super::kind::{
     CompiledRule, GroundingTrace, Hit, RuleContext, RuleError, RuleOutcome, SetAsideSpan, SourceRef,
 };
 use super::markdown::is_heading_line;
-use super::markdown::sentence_bounds;
 use super::regexes::compile_all;
 use super::skip::{SkipRules, Skipped, compile_skips, label_end, label_line};
 use crate::engine::citations::{Classified, Locator, Tier, Tiers};
@@ -399,7 +398,7 @@ impl GroundingRule {
 
     /// The sentence up to `at` (within its line or sentence), for attribution of values.
     fn sentence_lead<'t>(&self, cx: &RuleContext<'t>, at: usize) -> &'t str {
-        let (s, _) = sentence_bounds(cx.text, cx.body.0, cx.body.1, at);
+        let (s, _) = cx.prose.sentence(cx.text, at);
         let ls = cx.text[..at].rfind('\n').map_or(cx.body.0, |i| i + 1);
         cx.text.get(s.max(ls).min(at)..at).unwrap_or("")
     }
@@ -429,7 +428,7 @@ impl GroundingRule {
         let Some(re) = &self.markers else {
             return true;
         };
-        let (s, e) = sentence_bounds(cx.text, cx.body.0, cx.body.1, at);
+        let (s, e) = cx.prose.sentence(cx.text, at);
         let ls = cx.text[..at]
             .rfind('\n')
             .map_or(cx.body.0, |i| i + 1)
