@@ -8,18 +8,11 @@ mod support;
 #[allow(dead_code)]
 mod client;
 
-use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+#[path = "support/otlp.rs"]
+mod otlp_receiver;
 
-use axum::Router;
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::HeaderMap;
-use axum::routing::post;
-use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-use opentelemetry_proto::tonic::common::v1::any_value::Value as AnyValue;
 use opentelemetry_proto::tonic::trace::v1::Span;
-use prost::Message;
+use otlp_receiver::{Receiver, attr, children};
 use serde_json::Value;
 use support::fake_llm::{FakeLlm, Script, Step};
 use support::workspace::{KEY, Ws, json, stderr};
@@ -27,106 +20,6 @@ use support::workspace::{KEY, Ws, json, stderr};
 const DOC: &str = "nda_review.ai.md";
 /// A sentence of the document body: never in a trace unless include_text.
 const BODY_TEXT: &str = "NDA Review: Northwind Lattice";
-
-#[derive(Default)]
-struct Received {
-    bodies: Vec<Vec<u8>>,
-    headers: Vec<BTreeMap<String, String>>,
-    paths: Vec<String>,
-}
-
-/// An OTLP/HTTP receiver on 127.0.0.1, serving from its own thread.
-struct Receiver {
-    base_url: String,
-    got: Arc<Mutex<Received>>,
-    _stop: tokio::sync::oneshot::Sender<()>,
-}
-
-impl Receiver {
-    fn start() -> Receiver {
-        let got = Arc::new(Mutex::new(Received::default()));
-        let (tx, rx) = std::sync::mpsc::channel();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let shared = got.clone();
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                tx.send(listener.local_addr().unwrap()).unwrap();
-                let app = Router::new()
-                    .route("/{*path}", post(receive))
-                    .with_state(shared);
-                tokio::select! {
-                    _ = axum::serve(listener, app) => {}
-                    _ = stopped => {}
-                }
-            });
-        });
-        let addr = rx.recv().unwrap();
-        Receiver {
-            base_url: format!("http://{addr}"),
-            got,
-            _stop: stop,
-        }
-    }
-
-    fn spans(&self) -> Vec<Span> {
-        let got = self.got.lock().unwrap();
-        got.bodies
-            .iter()
-            .flat_map(|b| {
-                ExportTraceServiceRequest::decode(b.as_slice())
-                    .expect("an OTLP protobuf export request")
-                    .resource_spans
-            })
-            .flat_map(|r| r.scope_spans)
-            .flat_map(|s| s.spans)
-            .collect()
-    }
-
-    fn raw(&self) -> Vec<u8> {
-        self.got.lock().unwrap().bodies.concat()
-    }
-}
-
-async fn receive(
-    State(got): State<Arc<Mutex<Received>>>,
-    uri: axum::http::Uri,
-    headers: HeaderMap,
-    body: Bytes,
-) -> ([(&'static str, &'static str); 1], Vec<u8>) {
-    let mut g = got.lock().unwrap();
-    g.paths.push(uri.path().to_string());
-    g.headers.push(
-        headers
-            .iter()
-            .map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
-            .collect(),
-    );
-    g.bodies.push(body.to_vec());
-    ([("content-type", "application/x-protobuf")], Vec::new())
-}
-
-fn attr(span: &Span, key: &str) -> Option<Value> {
-    let kv = span.attributes.iter().find(|a| a.key == key)?;
-    Some(match kv.value.as_ref()?.value.as_ref()? {
-        AnyValue::StringValue(s) => Value::from(s.clone()),
-        AnyValue::BoolValue(b) => Value::from(*b),
-        AnyValue::IntValue(i) => Value::from(*i),
-        AnyValue::DoubleValue(d) => Value::from(*d),
-        other => Value::from(format!("{other:?}")),
-    })
-}
-
-fn children<'a>(spans: &'a [Span], parent: &Span) -> Vec<&'a Span> {
-    spans
-        .iter()
-        .filter(|s| s.parent_span_id == parent.span_id)
-        .collect()
-}
 
 fn root(spans: &[Span]) -> &Span {
     let roots: Vec<&Span> = spans

@@ -17,8 +17,10 @@ use crate::engine::runner::run_deterministic;
 use crate::model::ValidationStatus;
 use crate::store::Store;
 use crate::workspace::files::read_text;
+use crate::workspace::gen_audit::{self, GenAudit};
+use crate::workspace::gen_trace::Generation;
 use crate::workspace::trust;
-use crate::workspace::{Request, Resolver};
+use crate::workspace::{Request, Resolver, doc_key};
 
 /// The four PlanProof variants, built in (the same files as the example dataset's).
 const BUILT_IN: [(&str, &str); 4] = [
@@ -111,6 +113,13 @@ pub async fn run(args: PlanArgs) -> Result<u8, CliError> {
         .playbook;
     let db = super::output::db_location(args.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
+    let audit = GenAudit::start(
+        &doc_key(&args.notes),
+        &scenario,
+        &variant,
+        &playbook.logic_hash,
+    );
+    let audit_request_id = audit.request_id().to_string();
     let recorder = crate::workspace::evaluate::Recorder::default();
     let cancel = CancellationToken::new();
     let started = std::time::SystemTime::now();
@@ -128,14 +137,15 @@ pub async fn run(args: PlanArgs) -> Result<u8, CliError> {
     )
     .await;
     let calls = recorder.take();
-    crate::workspace::gen_trace::export(
-        &scenario,
-        &variant,
-        produced.as_ref().ok(),
-        &calls,
-        started,
-    );
+    let g = Generation {
+        scenario: &scenario,
+        variant: &variant,
+        request_id: &audit_request_id,
+    };
+    crate::workspace::gen_trace::export(&g, produced.as_ref().ok(), &calls, started);
     crate::workspace::telemetry::shutdown();
+    let ended = produced.as_ref().map_err(gen_audit::not_generated);
+    audit.finish(&store, &scenario, ended, calls);
     let produced = match produced {
         Ok(p) => p,
         Err(e) => {
@@ -145,7 +155,8 @@ pub async fn run(args: PlanArgs) -> Result<u8, CliError> {
     };
     let doc = generate::document(&produced.text, &scenario).map_err(CliError)?;
     let report = run_deterministic(&playbook, &doc);
-    let body = response(&doc, &report, &produced, &scenario);
+    let mut body = response(&doc, &report, &produced, &scenario);
+    body["debug"]["audit_request_id"] = audit_request_id.into();
     super::output::write(None, &(serde_json::to_string_pretty(&body)? + "\n"))?;
     let passed = report
         .validation

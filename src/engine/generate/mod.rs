@@ -15,7 +15,7 @@ use crate::engine::document::{Companion, CompanionRole, Document};
 use crate::engine::playbook::LoadedPlaybook;
 use crate::engine::repair::{self, RepairContext};
 use crate::evaluator::{Call, CallObserver, EvalError, Evaluator, ResponseCache};
-use crate::model::{CallRecord, Usage};
+use crate::model::{CallRecord, Usage, ValidationRecord};
 use std::sync::Mutex;
 
 pub use output::{GenerationMeta, compose, meta_of};
@@ -102,6 +102,12 @@ pub struct Produced {
     pub errors_before: Vec<String>,
     /// The errors left after a repair that did not pass.
     pub errors_after: Vec<String>,
+    /// The deterministic validation of the output as generated, and of the repair's
+    /// answer, when the strategy ran them (the audit log records both).
+    pub validation_before: Option<ValidationRecord>,
+    pub validation_after: Option<ValidationRecord>,
+    /// Why the repair brought no usable answer, when it failed.
+    pub repair_reason: Option<String>,
 }
 
 /// Generate one output for `scenario` with `variant`, validate and repair by its strategy.
@@ -151,12 +157,16 @@ pub async fn produce(
         meta: meta.clone(),
         errors_before: vec![],
         errors_after: vec![],
+        validation_before: None,
+        validation_after: None,
+        repair_reason: None,
     };
     if variant.strategy.validates() {
         let doc = document(&compose(scenario, &meta, &body), scenario)
             .map_err(EvalError::InvalidRequest)?;
         let (_, before) = repair::validate(cx.playbook, &doc);
         produced.errors_before = messages(&before);
+        produced.validation_before = Some(before.clone());
         meta.outcome = if before.passed() {
             Outcome::Passed
         } else {
@@ -178,6 +188,8 @@ pub async fn produce(
             if let Some(after) = &outcome.record.after {
                 produced.errors_after = messages(after);
             }
+            produced.validation_after = outcome.record.after.clone();
+            produced.repair_reason = outcome.record.reason.clone();
             // The best available result: the repaired text only when it passes; else the
             // original, surfaced as rejected.
             if let Some(repaired) = outcome.repaired_text() {
@@ -227,7 +239,7 @@ pub fn document(text: &str, scenario: &Scenario) -> Result<Document, String> {
     Ok(doc)
 }
 
-fn messages(v: &crate::model::ValidationRecord) -> Vec<String> {
+fn messages(v: &ValidationRecord) -> Vec<String> {
     v.errors
         .iter()
         .map(|e| format!("[{}] {}", e.check_id, e.message))
