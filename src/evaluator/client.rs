@@ -300,28 +300,29 @@ impl Evaluator {
         let started = Instant::now();
         let started_at = now_rfc3339();
         let (request_sha, exchange) = self.call(prompt, format, shape).await;
-        let record = |status: Option<u16>, outcome: CallOutcome, response: Option<&str>, usage: Usage| {
-            if let Some(o) = call.observer {
-                o.record(CallRecord {
-                    provider: self.info().provider,
-                    model: shape
-                        .params
-                        .as_ref()
-                        .map_or_else(|| self.inner.settings.model.clone(), |p| p.model.clone()),
-                    check_id: call.prompt.check_id.clone(),
-                    run: call.run,
-                    attempt,
-                    started_at: started_at.clone(),
-                    latency_ms: started.elapsed().as_millis() as u64,
-                    status,
-                    outcome,
-                    cached: false,
-                    request_sha256: Some(request_sha.clone()),
-                    response_sha256: response.map(|r| sha256_hex(r.as_bytes())),
-                    usage,
-                });
-            }
-        };
+        let record =
+            |status: Option<u16>, outcome: CallOutcome, response: Option<&str>, usage: Usage| {
+                if let Some(o) = call.observer {
+                    o.record(CallRecord {
+                        provider: self.info().provider,
+                        model: shape
+                            .params
+                            .as_ref()
+                            .map_or_else(|| self.inner.settings.model.clone(), |p| p.model.clone()),
+                        check_id: call.prompt.check_id.clone(),
+                        run: call.run,
+                        attempt,
+                        started_at: started_at.clone(),
+                        latency_ms: started.elapsed().as_millis() as u64,
+                        status,
+                        outcome,
+                        cached: false,
+                        request_sha256: Some(request_sha.clone()),
+                        response_sha256: response.map(|r| sha256_hex(r.as_bytes())),
+                        usage,
+                    });
+                }
+            };
         let (status, reply) = match exchange {
             Ok(ok) => ok,
             Err(e) => {

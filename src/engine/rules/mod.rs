@@ -145,7 +145,11 @@ mod tests {
     fn a_value_outside_a_parameter_enum_is_named_with_its_place() {
         let e = compile(&parse(r#"{"kind":"quotes_grounded","flag":"sometimes"}"#)).unwrap_err();
         assert_eq!(e.path, [Seg::key("flag")], "{}", e.message);
-        assert!(e.message.contains("unknown variant `sometimes`"), "{}", e.message);
+        assert!(
+            e.message.contains("unknown variant `sometimes`"),
+            "{}",
+            e.message
+        );
         assert!(e.message.contains("`misquoted`"), "{}", e.message);
         let e = compile(&parse(
             r#"{"kind":"entities_grounded","kinds":["amount","date","weather"]}"#,
