@@ -252,8 +252,41 @@ async fn baseline_compare_history_filters_and_exports() {
         (all["total"].as_u64(), all["rows"].as_array().unwrap().len()),
         (Some(3), 1)
     );
-    let (_, none) = api.get("/api/history?status=NOPE").await;
+    // The store filters and pages: a page in the middle is the same row as in the whole.
+    let (_, whole) = api.get("/api/history").await;
+    let (_, middle) = api.get("/api/history?offset=1&limit=1").await;
+    assert_eq!(middle["rows"][0], whole["rows"][1], "{middle}");
+    assert_eq!(
+        (middle["total"].as_u64(), middle["offset"].as_u64()),
+        (Some(3), Some(1))
+    );
+    let status = first["byop_report"]["summary"]["overall_status"]
+        .as_str()
+        .unwrap();
+    let want = whole["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] == status)
+        .count();
+    let lower = status.to_ascii_lowercase();
+    let (_, by_status) = api
+        .get(&format!(
+            "/api/history?status={lower}&playbook=ai_plugin_observability_v1"
+        ))
+        .await;
+    assert_eq!(
+        by_status["total"].as_u64(),
+        Some(want as u64),
+        "{by_status}"
+    );
+    let (_, none) = api.get("/api/history?mode=full").await;
     assert_eq!(none["total"], 0);
+    let (status, e) = api.get("/api/history?status=NOPE").await;
+    assert_eq!(
+        (status, e["error"]["field"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("status"))
+    );
 
     let (status, diff) = api.post("/api/compare", json!({"a": a, "b": b})).await;
     assert_eq!(status, StatusCode::OK, "{diff}");
@@ -360,4 +393,102 @@ async fn a_plan_is_validated_and_a_reports_request_has_its_audit_rows() {
         api.get("/api/audit/no-such-request").await.0,
         StatusCode::NOT_FOUND
     );
+}
+
+/// A PlanProof example's body (after its front matter).
+fn example_body(path: &str) -> String {
+    let text = std::fs::read_to_string(support::workspace::examples().join(path)).unwrap();
+    let rest = text.strip_prefix("---\n").unwrap();
+    rest[rest.find("\n---\n").unwrap() + 5..].to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plan_is_generated_from_notes_validated_and_repaired_as_byop_plan_does() {
+    let mut script = Script::default()
+        .check(
+            "generate",
+            vec![Step::Generated {
+                text: example_body("planproof/variants/v1_naive/dentist_day.md"),
+            }],
+        )
+        .check(
+            "repair",
+            vec![Step::Repaired {
+                text: example_body("planproof/variants/v4_repair/dentist_day.md"),
+                append: false,
+            }],
+        );
+    script.require_key = Some(KEY.into());
+    let llm = FakeLlm::start(script).await;
+    let s = Server::start(Some(&llm.base_url), &[]);
+    let api = Api::new(&s);
+    // The notes with their front matter (time and zone), as `byop plan` reads the file.
+    let notes = std::fs::read_to_string(
+        support::workspace::examples().join("planproof/scenarios/dentist_day.md"),
+    )
+    .unwrap();
+    let (status, p) = api
+        .post("/api/plan", json!({"notes": notes, "variant": "v4_repair"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(p["validation"]["status"], "pass", "{p}");
+    assert_eq!(p["passed"], true);
+    assert_eq!(p["debug"]["variant"], "v4_repair");
+    assert_eq!(p["debug"]["outcome"], "repaired");
+    assert!(
+        !p["debug"]["errors_before_repair"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        p["plan"][0]["timebox_minutes"].as_i64().unwrap() >= 5,
+        "{p}"
+    );
+    assert_eq!((llm.calls_for("generate"), llm.calls_for("repair")), (1, 1));
+    // The validator variant surfaces the same failing plan as rejected, repairs nothing.
+    let (status, p) = api
+        .post(
+            "/api/plan",
+            json!({"notes": notes, "variant": "v3_validator"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert_eq!(
+        (p["passed"].as_bool(), p["debug"]["outcome"].as_str()),
+        (Some(false), Some("rejected"))
+    );
+    assert!(!p["validation"]["errors"].as_array().unwrap().is_empty());
+    assert_eq!(llm.calls_for("repair"), 1);
+    assert!(!p.to_string().contains(KEY) && !s.stderr().contains(KEY));
+    // Bad input names its field; a variant is a built-in name, never a path.
+    for (body, field) in [
+        (json!({"notes": " "}), "notes"),
+        (
+            json!({"notes": "x", "variant": "examples/planproof/generate/variants/v1_naive"}),
+            "variant",
+        ),
+        (
+            json!({"notes": "x", "timezone": "UTC\nbyop: x"}),
+            "timezone",
+        ),
+        (json!({"notes": "x", "plan": "y"}), "plan"),
+    ] {
+        let (status, e) = api.post("/api/plan", body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body} → {e}");
+        assert_eq!(e["error"]["field"], field, "{e}");
+    }
+    // Without a key there is nothing to generate with: 503, no call made.
+    let calls = llm.calls();
+    let r = client()
+        .post(s.url("/api/plan"))
+        .bearer_auth(&s.token)
+        .json(&json!({"notes": notes}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let e: Value = r.json().await.unwrap();
+    assert_eq!(e["error"]["code"], "evaluator_unavailable", "{e}");
+    assert_eq!(llm.calls(), calls);
 }

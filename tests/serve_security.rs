@@ -125,6 +125,8 @@ async fn the_openapi_document_lists_every_route_and_each_answers() {
         "/api/compare",
         "/api/baseline",
         "/api/playbooks",
+        "/api/validate-plan",
+        "/api/plan",
         "/api/openapi.json",
     ] {
         assert!(paths.contains_key(p), "{p} undocumented");

@@ -6,15 +6,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::args::PlanArgs;
 use super::check::NOT_EVALUATED;
 use super::error::CliError;
-use crate::engine::generate::{self, GenContext, Scenario, Variant};
-use crate::engine::runner::run_deterministic;
-use crate::model::ValidationStatus;
+use crate::engine::generate::{self, GenContext, Scenario, Variant, daily};
 use crate::store::Store;
 use crate::workspace::files::read_text;
 use crate::workspace::gen_audit::{self, GenAudit};
@@ -22,42 +19,18 @@ use crate::workspace::gen_trace::Generation;
 use crate::workspace::trust;
 use crate::workspace::{Request, Resolver, doc_key};
 
-/// The four PlanProof variants, built in (the same files as the example dataset's).
-const BUILT_IN: [(&str, &str); 4] = [
-    (
-        "v1_naive",
-        include_str!("../../examples/planproof/generate/variants/v1_naive/variant.toml"),
-    ),
-    (
-        "v2_constraints",
-        include_str!("../../examples/planproof/generate/variants/v2_constraints/variant.toml"),
-    ),
-    (
-        "v3_validator",
-        include_str!("../../examples/planproof/generate/variants/v3_validator/variant.toml"),
-    ),
-    (
-        "v4_repair",
-        include_str!("../../examples/planproof/generate/variants/v4_repair/variant.toml"),
-    ),
-];
-
-/// Characters of the notes in `debug.context_preview`.
-const PREVIEW_CHARS: usize = 200;
-
 fn variant(spec: &str) -> Result<Variant, CliError> {
-    if let Some((name, text)) = BUILT_IN.iter().find(|(n, _)| *n == spec) {
-        return Variant::parse(name, &format!("built-in variant {name}"), text).map_err(CliError);
+    if let Some(v) = daily::built_in(spec) {
+        return v.map_err(CliError);
     }
     let mut path = PathBuf::from(spec);
     if path.is_dir() {
         path = path.join(generate::variant::FILE_NAME);
     }
     if !path.is_file() {
-        let names: Vec<&str> = BUILT_IN.iter().map(|(n, _)| *n).collect();
         return Err(CliError(format!(
             "--variant {spec}: neither a built-in variant ({}) nor a variant.toml",
-            names.join(", ")
+            daily::built_in_names().join(", ")
         )));
     }
     let name = path
@@ -153,52 +126,10 @@ pub async fn run(args: PlanArgs) -> Result<u8, CliError> {
             return Ok(NOT_EVALUATED);
         }
     };
-    let doc = generate::document(&produced.text, &scenario).map_err(CliError)?;
-    let report = run_deterministic(&playbook, &doc);
-    let mut body = response(&doc, &report, &produced, &scenario);
-    body["debug"]["audit_request_id"] = audit_request_id.into();
-    super::output::write(None, &(serde_json::to_string_pretty(&body)? + "\n"))?;
-    let passed = report
-        .validation
-        .as_ref()
-        .is_some_and(|v| v.status == ValidationStatus::Pass);
-    Ok(if passed { 0 } else { 1 })
-}
-
-/// The plan response: the plan as read, its validation, and how it was made.
-fn response(
-    doc: &crate::engine::document::Document,
-    report: &crate::model::Report,
-    produced: &generate::Produced,
-    scenario: &Scenario,
-) -> Value {
-    let plan = crate::engine::plan::parse::parse(&doc.text, doc.body);
-    let items: Vec<Value> = plan
-        .items
-        .iter()
-        .map(|i| json!({"task": i.task, "timebox_minutes": i.minutes, "why": i.why}))
-        .collect();
-    let meta = &produced.meta;
-    let preview: String = scenario.notes().chars().take(PREVIEW_CHARS).collect();
-    json!({
-        "plan": items,
-        "assumptions": plan.assumptions.unwrap_or_default(),
-        "questions": plan.questions.unwrap_or_default(),
-        "confidence": plan.confidence,
-        "validation": report.validation,
-        "debug": {
-            "variant": meta.variant,
-            "strategy": meta.strategy,
-            "model": meta.model,
-            "request_id": meta.request_id,
-            "outcome": meta.outcome,
-            "repair": meta.repair,
-            "errors_before_repair": produced.errors_before,
-            "context_preview": preview,
-            "input_tokens": meta.input_tokens,
-            "output_tokens": meta.output_tokens,
-        },
-    })
+    let mut answer = daily::answer(&produced, &scenario, &playbook).map_err(CliError)?;
+    answer.body["debug"]["audit_request_id"] = audit_request_id.into();
+    super::output::write(None, &(serde_json::to_string_pretty(&answer.body)? + "\n"))?;
+    Ok(if answer.passed { 0 } else { 1 })
 }
 
 #[cfg(test)]
@@ -214,9 +145,9 @@ mod tests {
             Strategy::Validate,
             Strategy::Repair,
         ];
-        for ((name, _), strategy) in BUILT_IN.iter().zip(want) {
+        for (name, strategy) in daily::built_in_names().into_iter().zip(want) {
             let v = variant(name).unwrap();
-            assert_eq!((v.name.as_str(), v.strategy), (*name, strategy));
+            assert_eq!((v.name.as_str(), v.strategy), (name, strategy));
             assert!(v.template.contains("{{notes}}"), "{name}");
             assert_eq!(v.keys, Default::default());
         }

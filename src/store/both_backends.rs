@@ -371,3 +371,137 @@ fn the_keyed_audit_chain_and_its_head_hold_on_both_backends() {
         assert!(broken.reason.contains("removed"), "{name}: {broken:?}");
     }
 }
+
+/// The history page is filtered and paged by the database, reruns included, on both
+/// backends: each filter alone, together, and a page in the middle with the total.
+#[test]
+fn the_history_is_filtered_and_paged_by_the_query_on_both_backends() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, place) in places(&dir) {
+        let store = place.open(KEY);
+        let a1 = report("a1", "2026-01-01T00:00:00Z", "sha256:a", Mode::Full);
+        let a2 = rerun_of(&a1, "a2", "2026-01-02T00:00:00Z");
+        let mut b1 = report("b1", "2026-01-03T00:00:00Z", "sha256:b", Mode::Screening);
+        b1.summary.overall_status = Status::Alert;
+        let mut c1 = report(
+            "c1",
+            "2026-01-04T00:00:00Z",
+            "sha256:c",
+            Mode::Deterministic,
+        );
+        c1.summary.overall_status = Status::Stable;
+        c1.playbook_id = "other_v1".into();
+        store
+            .save_batch(
+                &[("a.md", &a1), ("a.md", &a2), ("b.md", &b1), ("a.md", &c1)],
+                &[],
+            )
+            .unwrap();
+        let page = |q: HistoryQuery| {
+            let p = store
+                .history_page(&HistoryQuery {
+                    limit: q.limit.max(1),
+                    ..q
+                })
+                .unwrap();
+            let ids: Vec<String> = p
+                .rows
+                .iter()
+                .map(|r| r.rerun_id.clone().unwrap_or(r.report_id.clone()))
+                .collect();
+            (ids, p.total)
+        };
+        let all = HistoryQuery {
+            limit: 10,
+            ..Default::default()
+        };
+        let (ids, total) = page(all.clone());
+        assert_eq!(
+            (ids, total),
+            (
+                vec!["c1", "b1", "a2", "a1"]
+                    .into_iter()
+                    .map(String::from)
+                    .collect::<Vec<_>>(),
+                4
+            ),
+            "{name}"
+        );
+        let cases: [(HistoryQuery, &[&str], usize); 6] = [
+            (
+                HistoryQuery {
+                    document: Some("a.md"),
+                    ..all.clone()
+                },
+                &["c1", "a2", "a1"],
+                3,
+            ),
+            (
+                HistoryQuery {
+                    status: Some(Status::Review),
+                    ..all.clone()
+                },
+                &["a2", "a1"],
+                2,
+            ),
+            (
+                HistoryQuery {
+                    mode: Some(Mode::Screening),
+                    ..all.clone()
+                },
+                &["b1"],
+                1,
+            ),
+            (
+                HistoryQuery {
+                    playbook: Some("other_v1"),
+                    ..all.clone()
+                },
+                &["c1"],
+                1,
+            ),
+            (
+                HistoryQuery {
+                    document: Some("b.md"),
+                    status: Some(Status::Review),
+                    ..all.clone()
+                },
+                &[],
+                0,
+            ),
+            (
+                HistoryQuery {
+                    offset: 1,
+                    limit: 2,
+                    ..all.clone()
+                },
+                &["b1", "a2"],
+                4,
+            ),
+        ];
+        for (q, want, want_total) in cases {
+            let shown = format!("{q:?}");
+            let (ids, total) = page(q);
+            let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+            assert_eq!(
+                (ids.as_slice(), total),
+                (want, want_total),
+                "{name}: {shown}"
+            );
+        }
+        // The rerun row carries its own id and time, the report's status.
+        let rows = store.history(Some("a.md"), 2).unwrap();
+        assert_eq!(rows.len(), 2, "{name}");
+        assert_eq!(rows[1].rerun_id.as_deref(), Some("a2"), "{name}");
+        assert_eq!(
+            (rows[1].report_id.as_str(), rows[1].timestamp.as_str()),
+            ("a1", "2026-01-02T00:00:00Z")
+        );
+        assert_eq!(
+            store.document_of("b1").unwrap().as_deref(),
+            Some("b.md"),
+            "{name}"
+        );
+        assert_eq!(store.document_of("zz").unwrap(), None, "{name}");
+    }
+}

@@ -384,47 +384,6 @@ impl Store {
         }
     }
 
-    /// Newest first; all documents when `doc_key` is `None`. Returns at most `limit` rows
-    /// that verify.
-    pub fn history(
-        &self,
-        doc_key: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<HistoryRow>, StoreError> {
-        let sql = format!(
-            "SELECT EXISTS (SELECT 1 FROM baselines b WHERE b.report_id = r.report_id AND b.doc_key = r.doc_key),
-                    {COLUMNS}
-             FROM reports r WHERE (CAST(?1 AS TEXT) IS NULL OR r.doc_key = ?1) {NEWEST_FIRST}"
-        );
-        let mut out = self.read("reading history", |tx| {
-            let fail = |e| self.err("reading history", e);
-            let mut out = Vec::new();
-            each_row(tx, &sql, vals![doc_key], &fail, |r| {
-                if out.len() >= limit {
-                    return Ok(false);
-                }
-                let is_baseline = r.flag(0).map_err(fail)?;
-                let row = Row::read(&r, 1).map_err(fail)?;
-                let stamp = timestamp_ns(&row.timestamp);
-                if self.row_verifies(&row)
-                    && let Some(h) = history_row(row, is_baseline)
-                {
-                    out.push((stamp, h));
-                }
-                Ok(true)
-            })?;
-            out.extend(self.rerun_history(tx, doc_key, limit)?);
-            Ok(out)
-        })?;
-        // Newest first; a rerun after its report when both have the same time.
-        out.sort_by(|a, b| {
-            b.0.cmp(&a.0)
-                .then(a.1.rerun_id.is_none().cmp(&b.1.rerun_id.is_none()))
-        });
-        out.truncate(limit);
-        Ok(out.into_iter().map(|(_, r)| r).collect())
-    }
-
     /// Most recent report of this document and playbook hash, other than `exclude_id`.
     pub fn latest_report(
         &self,
@@ -491,7 +450,7 @@ impl Store {
 
 /// A history row from a stored report; `None` for a mode or status this byop did not write
 /// (a later version's), which is left out like a row that does not verify.
-fn history_row(row: Row, is_baseline: bool) -> Option<HistoryRow> {
+pub(super) fn history_row(row: Row, is_baseline: bool) -> Option<HistoryRow> {
     let (Ok(mode), Ok(status)) = (row.mode.parse(), row.status.parse()) else {
         return None;
     };

@@ -5,11 +5,10 @@
 
 use serde_json::json;
 
-use super::db::{Sql, each_row, vals};
+use super::db::{Sql, vals};
 use super::error::StoreError;
 use super::reports::{COLUMNS, PreparedReport, repeats};
 use super::{Store, mac, timestamp_ns};
-use crate::model::HistoryRow;
 
 impl Store {
     /// The id of the latest stored report of the prepared report's document, playbook and
@@ -102,7 +101,7 @@ impl Store {
         Ok(self.rerun_of(tx, id)?.unwrap_or_else(|| id.to_string()))
     }
 
-    fn rerun_verifies(
+    pub(super) fn rerun_verifies(
         &self,
         rerun_id: &str,
         original: &str,
@@ -120,69 +119,6 @@ impl Store {
             self.reject(&format!("rerun {rerun_id}"));
         }
         ok
-    }
-
-    /// The newest `limit` reruns (of one document when given) as history rows, with the
-    /// stored report's mode, status and score.
-    pub(super) fn rerun_history(
-        &self,
-        tx: &mut dyn Sql,
-        doc_key: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<(Option<i64>, HistoryRow)>, StoreError> {
-        let fail = |e| self.err("reading history", e);
-        let mut found = Vec::new();
-        each_row(
-            tx,
-            "SELECT x.rerun_id, x.report_id, x.doc_key, x.timestamp, x.mac, x.timestamp_ns
-             FROM reruns x WHERE (CAST(?1 AS TEXT) IS NULL OR x.doc_key = ?1)
-             ORDER BY x.timestamp_ns DESC, x.rowid DESC",
-            vals![doc_key],
-            &fail,
-            |r| {
-                if found.len() >= limit {
-                    return Ok(false);
-                }
-                let row = (|| -> Result<_, String> {
-                    Ok((
-                        r.text(0)?,
-                        r.text(1)?,
-                        r.text(2)?,
-                        r.text(3)?,
-                        r.opt_text(4)?,
-                        r.opt_int(5)?,
-                    ))
-                })()
-                .map_err(fail)?;
-                let (rerun_id, original, key, timestamp, m, _) = &row;
-                if self.rerun_verifies(rerun_id, original, key, timestamp, m.as_deref()) {
-                    found.push(row);
-                }
-                Ok(true)
-            },
-        )?;
-        let mut out = Vec::new();
-        for (rerun_id, original, key, timestamp, _, ns) in found {
-            let Some(report) = self.verified_report_by_id(tx, &original)? else {
-                continue;
-            };
-            out.push((
-                ns,
-                HistoryRow {
-                    report_id: original,
-                    timestamp,
-                    document: key,
-                    playbook_id: report.playbook_id,
-                    playbook_version: report.playbook_version,
-                    mode: report.execution_mode,
-                    status: report.summary.overall_status,
-                    consistency_score: report.variance_summary.consistency_score,
-                    is_baseline: false,
-                    rerun_id: Some(rerun_id),
-                },
-            ));
-        }
-        Ok(out)
     }
 }
 

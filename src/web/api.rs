@@ -31,7 +31,7 @@ pub const KEY_HEADER: &str = "x-evaluator-key";
 
 /// The evaluator key for this request: the header's (kept by a browser session for its
 /// next runs), else the session's.
-fn key_for(caller: &Caller, headers: &HeaderMap) -> Option<ApiKey> {
+pub(super) fn key_for(caller: &Caller, headers: &HeaderMap) -> Option<ApiKey> {
     let given = headers
         .get(KEY_HEADER)
         .and_then(|v| v.to_str().ok())
@@ -272,67 +272,6 @@ pub async fn openapi() -> Response {
 /// Any other `/api/` path.
 pub async fn not_found() -> ApiError {
     ApiError::not_found("no such API route (see /api/openapi.json)")
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlanRequest {
-    /// The plan: its JSON, or a markdown list with timeboxes.
-    plan: String,
-    /// The user's notes the plan is checked against.
-    #[serde(default)]
-    notes: Option<String>,
-    /// ISO-8601, with an offset or as a wall-clock time.
-    #[serde(default)]
-    current_time: Option<String>,
-    /// IANA time zone.
-    #[serde(default)]
-    timezone: Option<String>,
-    #[serde(default)]
-    document: Option<String>,
-}
-
-/// `POST /api/validate-plan`: the plan judged by `planproof_v1` (deterministic), its
-/// notes as the source: `{"validation": …, "byop_report": …}`.
-pub async fn validate_plan(
-    State(state): Shared,
-    JsonBody(req): JsonBody<PlanRequest>,
-) -> Result<Json<Value>, ApiError> {
-    if req.plan.trim().is_empty() {
-        return Err(ApiError::field("plan", "the plan is required"));
-    }
-    // The time and zone go into the plan's front matter, as JSON strings (valid YAML).
-    let mut front = String::new();
-    for (field, value) in [
-        ("current_time", &req.current_time),
-        ("timezone", &req.timezone),
-    ] {
-        if let Some(v) = value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
-            if v.chars().any(char::is_control) || v.len() > 100 {
-                return Err(ApiError::field(field, "one line of at most 100 characters"));
-            }
-            front += &format!("{field}: {}\n", json!(v));
-        }
-    }
-    let output = match front.is_empty() {
-        true => req.plan,
-        false => format!("---\n{front}---\n{}", req.plan),
-    };
-    let evaluate = EvaluateRequest {
-        output,
-        source: req.notes,
-        prompt: None,
-        playbook: Some(crate::engine::playbook::PLANPROOF_ID.into()),
-        mode: Some("deterministic".into()),
-        document: Some(req.document.unwrap_or_else(|| "plan".into())),
-        save_baseline: false,
-    };
-    let prepared = run::prepare(&state, evaluate, None)?;
-    let outcome = run::execute(&state, prepared, None, CancellationToken::new()).await?;
-    Ok(Json(json!({
-        "validation": outcome.report.validation,
-        "byop_report": outcome.report,
-    })))
 }
 
 /// `GET /api/audit/{request_id}`: the audit-log rows of one evaluation request.

@@ -8,6 +8,7 @@ mod chart;
 mod error;
 mod events;
 mod pages;
+mod plans;
 mod run;
 mod state;
 mod view;
@@ -36,7 +37,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/compare", post(api::compare))
         .route("/baseline", post(api::baseline))
         .route("/playbooks", get(api::playbooks))
-        .route("/validate-plan", post(api::validate_plan))
+        .route("/validate-plan", post(plans::validate_plan))
+        .route("/plan", post(plans::generate_plan))
         .route("/audit/{request_id}", get(api::audit))
         .route("/openapi.json", get(api::openapi))
         .fallback(api::not_found);

@@ -159,7 +159,7 @@ fn document_name(given: Option<&str>) -> Result<String, ApiError> {
 }
 
 /// The evaluator the server's flags and environment choose, with the session's key.
-fn evaluator(
+pub(super) fn evaluator(
     state: &AppState,
     mode: Mode,
     key: Option<ApiKey>,

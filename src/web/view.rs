@@ -10,9 +10,10 @@ use serde::Deserialize;
 use super::error::ApiError;
 use super::state::AppState;
 use crate::engine::document::Document;
-use crate::model::{HistoryRow, Report, ReportEnvelope};
+use crate::model::{HistoryRow, Mode, Report, ReportEnvelope, Status};
+use crate::store::HistoryQuery;
 
-/// How many stored rows the history reads before filtering.
+/// The most runs of one document the drift chart (and the audit lookup) reads.
 const SCAN_ROWS: usize = 100_000;
 /// Rows per page unless asked.
 pub const PAGE_ROWS: usize = 50;
@@ -37,18 +38,9 @@ pub struct HistoryFilter {
     pub limit: Option<usize>,
 }
 
-impl HistoryFilter {
-    /// The filters other than `document` (which the store applies).
-    fn keeps(&self, r: &HistoryRow) -> bool {
-        let is = |want: &Option<String>, have: &str| {
-            want.as_deref()
-                .filter(|w| !w.is_empty())
-                .is_none_or(|w| w.eq_ignore_ascii_case(have))
-        };
-        is(&self.status, r.status.as_str())
-            && is(&self.mode, r.mode.as_str())
-            && is(&self.playbook, &r.playbook_id)
-    }
+/// An optional filter field: empty means any.
+fn given(v: &Option<String>) -> Option<&str> {
+    v.as_deref().map(str::trim).filter(|v| !v.is_empty())
 }
 
 pub struct HistoryPage {
@@ -59,18 +51,29 @@ pub struct HistoryPage {
     pub limit: usize,
 }
 
+/// One page of the history: the store filters and pages it.
 pub fn history_page(state: &AppState, f: &HistoryFilter) -> Result<HistoryPage, ApiError> {
-    // The store selects the document's rows itself; the other filters apply to those.
-    let document = f.document.as_deref().filter(|d| !d.is_empty());
-    let all = state.settings.store.history(document, SCAN_ROWS)?;
+    let status = given(&f.status)
+        .map(|s| s.to_ascii_uppercase().parse::<Status>())
+        .transpose()
+        .map_err(|e| ApiError::field("status", e))?;
+    let mode = given(&f.mode)
+        .map(|m| m.to_ascii_lowercase().parse::<Mode>())
+        .transpose()
+        .map_err(|e| ApiError::field("mode", e))?;
     let limit = f.limit.unwrap_or(PAGE_ROWS).clamp(1, MAX_PAGE_ROWS);
     let offset = f.offset.unwrap_or(0);
-    let matching: Vec<HistoryRow> = all.into_iter().filter(|r| f.keeps(r)).collect();
-    let total = matching.len();
-    let rows = matching.into_iter().skip(offset).take(limit).collect();
+    let page = state.settings.store.history_page(&HistoryQuery {
+        document: given(&f.document),
+        status,
+        mode,
+        playbook: given(&f.playbook),
+        offset,
+        limit,
+    })?;
     Ok(HistoryPage {
-        rows,
-        total,
+        rows: page.rows,
+        total: page.total,
         offset,
         limit,
     })
@@ -110,10 +113,7 @@ pub fn document_of(state: &AppState, report_id: &str) -> Result<String, ApiError
     state
         .settings
         .store
-        .history(None, SCAN_ROWS)?
-        .into_iter()
-        .find(|r| r.report_id == report_id)
-        .map(|r| r.document)
+        .document_of(report_id)?
         .ok_or_else(|| ApiError::not_found(format!("report `{report_id}` has no history row")))
 }
 

@@ -4,6 +4,7 @@
 //! (the existing repair step). The engine knows nothing of files: the caller reads the
 //! scenarios and variants and writes what comes out.
 
+pub mod daily;
 pub mod output;
 mod prompt;
 pub mod variant;
