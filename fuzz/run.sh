@@ -5,7 +5,7 @@ set -u
 cd "$(dirname "$0")"
 SECONDS_EACH=${1:-300}
 shift || true
-TARGETS=${*:-front_matter playbook_json locator suppressions positions incremental_edits verdict byop_toml hostile_config}
+TARGETS=${*:-front_matter playbook_json locator suppressions positions incremental_edits verdict byop_toml hostile_config grounding}
 for t in $TARGETS; do
   mkdir -p corpus/$t regressions/$t logs
   echo "== $t (${SECONDS_EACH}s)"

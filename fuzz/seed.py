@@ -32,6 +32,12 @@ for i, d in enumerate(docs):
             put("locator", f"doc{i}e", d[:16384] + b"\xff" + " ".join(words[:3] + ["..."] + words[-3:]).encode())
             words[len(words) // 2] = "notthere"
         put("locator", f"doc{i}", d[:16384] + b"\xff" + " ".join(words).encode())
+    # A review and the contract it names (front matter `source:`), as the grounding target
+    # reads them: output 0xFF source.
+    m = re.search(r"^\s*source:\s*(\S+)", body, re.M)
+    src = (reviews / "outputs" / m.group(1)).resolve() if m else None
+    if src and src.is_file():
+        put("grounding", f"doc{i}", d[:24576].replace(b"\xff", b"") + b"\xff" + src.read_bytes()[:40000])
     ops = bytes(rng.randrange(256) for _ in range(60))
     put("incremental_edits", f"doc{i}", d[:2048].replace(b"\xff", b"") + b"\xff" + ops)
 

@@ -28,6 +28,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("verdict", verdict),
     ("byop_toml", byop_toml),
     ("hostile_config", hostile_config),
+    ("grounding", grounding),
 ];
 
 fn text(data: &[u8]) -> String {
@@ -207,4 +208,85 @@ pub fn hostile_config(data: &[u8]) {
         "]".repeat(depth)
     );
     byop_toml(toml.as_bytes());
+}
+
+/// Output and source split at the first 0xFF byte: the output's layout (markdown and plain
+/// text), then every check of the evidence contract on the output against the source. Every
+/// node, sentence, inline, hit and set-aside claim lies inside the output on character
+/// boundaries, and the counts add up: examined = grounded + not found + misquoted +
+/// paraphrased, set aside = the claims listed with a reason.
+pub fn grounding(data: &[u8]) {
+    use crate::engine::document::Layout;
+    use crate::engine::rules::{Companions, RuleContext};
+    let at = data.iter().position(|&b| b == 0xFF).unwrap_or(data.len());
+    let out = text(&data[..at]);
+    let src = text(data.get(at + 1..).unwrap_or_default());
+    let span_ok = |(s, e): (usize, usize)| s <= e && out.get(s..e).is_some();
+    let whole = (0, out.len());
+    for layout in [Layout::markdown(&out, whole), Layout::plain(&out, whole)] {
+        for (_, b) in layout.blocks() {
+            assert!(span_ok(b.span), "block {:?}", b.span);
+            if let Some(t) = b.text {
+                assert!(
+                    span_ok(t) && b.span.0 <= t.0 && t.1 <= b.span.1,
+                    "text {t:?}"
+                );
+            }
+            if let crate::engine::document::layout::BlockKind::Heading {
+                number: Some(n), ..
+            } = &b.kind
+            {
+                assert!(span_ok(n.span), "numbering {:?}", n.span);
+            }
+        }
+        for s in layout.sentences() {
+            assert!(
+                span_ok(s.span) && s.span.0 < s.span.1,
+                "sentence {:?}",
+                s.span
+            );
+        }
+        for i in layout.inlines() {
+            assert!(span_ok(i.span), "inline {:?}", i.span);
+        }
+    }
+    let pb = crate::engine::playbook::evidence_contract();
+    let cx = RuleContext::new(&out, whole).with_companions(Companions {
+        source: Some(&src),
+        today: Some("2026-01-01"),
+        ..Default::default()
+    });
+    for rule in pb.compiled.iter().flatten() {
+        let Some(o) = rule.apply(&cx) else { continue };
+        for h in &o.hits {
+            assert!(span_ok((h.start, h.end)), "hit {}..{}", h.start, h.end);
+            if let Some(r) = &h.source {
+                assert!(
+                    r.start <= r.end && src.get(r.start..r.end).is_some(),
+                    "source place"
+                );
+            }
+        }
+        let Some(g) = &o.grounding else { continue };
+        let c = &g.counts;
+        assert_eq!(
+            c.examined,
+            c.grounded + c.not_found + c.misquoted + c.paraphrased,
+            "examined"
+        );
+        assert_eq!(c.set_aside, g.set_aside.len(), "set aside");
+        assert_eq!(
+            c.set_aside,
+            c.set_aside_by_reason.values().sum::<usize>(),
+            "reasons"
+        );
+        for s in &g.set_aside {
+            assert!(
+                span_ok((s.start, s.end)),
+                "set aside {}..{}",
+                s.start,
+                s.end
+            );
+        }
+    }
 }

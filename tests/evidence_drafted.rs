@@ -16,6 +16,11 @@ const SRC_014: &str = "3.6 IMPCO shall construct the Manufacturing Facility on a
 const SRC_015: &str = "16.4 Either Party may terminate if sales do not reach US$1,000,000 worth of Products in the Territory within [eighteen (18)] months from the Effective Date.\n";
 const SRC_003: &str = "DISTRIBUTOR AGREEMENT Agreement made this 19t h day of March, 2020 Between: Co-Quantum Insights Corp. (herein referred to as \"Principal\")\n";
 const SRC_007: &str = "6. Support. The Licensor shall respond within 48 hours.\n3. Costs. Each party bears its own costs.\n";
+/// A services agreement without a Section 8 (002_add_clause_1: the output adds one).
+const SRC_002B: &str = "1. Services. Company agrees to make the services available.\n2. Fees. Fees are payable monthly.\n7. Term. This Agreement continues for one year.\n";
+/// An o3-mini review that drafts its own Section 8 and then explains its own numbered
+/// parts in sentences that read like statements about the source (002_add_clause_1 o3-mini).
+const OWN_LIST: &str = "[ADD] 8. Limitation of Liability\n\n[ADD] 8.1 Except as provided in Section 8.2 below, in no event shall either party’s aggregate liability exceed the total amount of fees paid by Customer to Company during the twelve (12) months immediately preceding the date on which the claim arose.\n\n[ADD] 8.3 In no event shall either party be liable for any indirect, incidental or consequential damages.\n\nExplanation:\n\n1. Section 8.1 limits each party’s total liability (excluding the specified exceptions) to the fees paid by the Customer in the 12 months preceding the claim.\n3. Section 8.3 provides an express disclaimer for indirect damages.\n";
 const SRC_004: &str = "5. Compensation. As Consultant's entire compensation for its performance under this agreement, the Company shall pay Consultant $150,000 cash compensation. Any cash compensation paid to Consultant shall be treated as a reduction in principal to the Convertible Note (\"Note\") issued by the Company to Jetco Holdings, LLC (\"Jetco\") on November 30, 2019.\n8. Indemnification. The Company agrees to indemnify and hold harmless Consultant for any proceeding or suit which may rise out of any inaccuracy or incompleteness of any such material or written information supplied to Consultant.\n12. Confidentiality. Consultant shall keep information confidential.\n";
 
 const ROWS: &[Row] = &[
@@ -241,6 +246,50 @@ const ROWS: &[Row] = &[
         output: "> *\"The Company agrees to indemnify and hold harmless Consultant for any proceeding or suit which may arise out of any inaccuracy or incompleteness of any such material.\"*\n",
         span: "The Company agrees to indemnify and hold harmless Consultant for any proceeding or suit which may arise out of any inaccuracy or incompleteness of any such material.",
         flagged: true,
+    },
+    // 6. The output's own numbered parts, explained in sentences that state what a part says.
+    Row {
+        cause: "6 own numbering: 'Section 8.1 limits …' explains the output's own [ADD] 8.1 (002_add_clause_1 o3-mini)",
+        check: "references_grounded",
+        source: SRC_002B,
+        output: OWN_LIST,
+        span: "Section 8.1",
+        flagged: false,
+    },
+    Row {
+        cause: "6 own numbering: 'Section 8.3 provides …' explains the output's own [ADD] 8.3 (002_add_clause_1 o3-mini)",
+        check: "references_grounded",
+        source: SRC_002B,
+        output: OWN_LIST,
+        span: "Section 8.3",
+        flagged: false,
+    },
+    Row {
+        cause: "6 own numbering planted: 'Section 8.4 provides …', a part neither the output nor the source numbers",
+        check: "references_grounded",
+        source: SRC_002B,
+        output: concat!(
+            "[ADD] 8.1 Except as provided in Section 8.2 below, in no event shall either party’s aggregate liability exceed the fees paid.\n\n",
+            "Explanation:\n\n1. Section 8.1 limits each party’s total liability.\n2. Section 8.4 provides that the Customer may terminate at will.\n"
+        ),
+        span: "Section 8.4",
+        flagged: true,
+    },
+    Row {
+        cause: "6 own numbering planted: 'Section 99.4 provides …' under a proposal label is a claim; its own mention does not make 99.4 the output's number",
+        check: "references_grounded",
+        source: SRC_002B,
+        output: "**Proposed Modifications:**\n\nSection 99.4 provides that the Agreement may be terminated at will.\n\n[ADD] 8.1 The Customer shall pay the fees monthly.\n",
+        span: "Section 99.4",
+        flagged: true,
+    },
+    Row {
+        cause: "6 own numbering: the same label and clause without a statement of the source is the output's own text",
+        check: "references_grounded",
+        source: SRC_002B,
+        output: "**Proposed Modifications:**\n\nWe add a termination right as Section 99.4, and Section 99.4 lets the Customer terminate at will.\n",
+        span: "Section 99.4",
+        flagged: false,
     },
 ];
 

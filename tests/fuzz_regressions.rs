@@ -56,6 +56,20 @@ fn seeds(target: &str) -> Vec<Vec<u8>> {
             s("{\"result\":\"fail\",\"confidence\":2,\"evidence_citations\":[\"x\"]}"),
             s("```json\n{\"result\":\"pass\",\"confidence\":\"0.5\"}\n```"),
         ],
+        "grounding" => vec![
+            [
+                s("## Review\nSection 9.2 provides that \u{201c}the Licensee shall pay within thirty days\u{201d}; the cap is $50,000 until July 1, 2027.\n\n1. Added Section 12(b).\n\n[ADD] 12.1 The Supplier shall notify Acme Corp.\n"),
+                vec![0xFF],
+                s("9. FEES\n9.2 The Licensee shall pay within thirty (30) days. Liability is capped at $50,000."),
+            ]
+            .concat(),
+            [
+                s("> \u{201c}quote \u{2026} of it\u{201d}\n| a | b |\n|---|---|\n| \u{a7} 4 | 5% |"),
+                vec![0xFF],
+                s("\u{1F600}"),
+            ]
+            .concat(),
+        ],
         "byop_toml" => vec![s("playbook = \"x.json\"\n[evaluator]\nconcurrency = 0\n")],
         "hostile_config" => (0u8..=255)
             .step_by(7)

@@ -9,11 +9,11 @@
 //! whole report and a rerun is counted once; reads never wait for writes (WAL / MVCC).
 //! Nothing here takes an API key.
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use rusqlite::{Connection, ErrorCode, TransactionBehavior};
+use rusqlite::{Connection, ErrorCode};
 
 mod audit;
 mod audit_head;
@@ -40,12 +40,12 @@ pub mod secret;
 pub mod team_copy;
 #[cfg(test)]
 mod test_support;
+mod transactions;
 mod transfer;
 
 pub use crate::model::HistoryRow;
 pub use audit_verify::{ChainBreak, Verified};
 pub use cache::DocCache;
-use db::Sql;
 pub use error::StoreError;
 pub use history::{HistoryPage, HistoryQuery};
 pub use location::Location;
@@ -57,10 +57,6 @@ pub use transfer::{Line, Moved, transfer_key};
 
 /// How long a writer waits for another process's write lock before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The PostgreSQL advisory lock every write transaction takes: writers one at a time,
-/// as on SQLite, so "the newest report of this document" cannot change mid-write.
-const PG_WRITE_LOCK: i64 = 0x6279_6f70_5752; // "byopWR"
 
 enum Backend {
     /// One connection behind a mutex. Each process (or each `open`) gets its own
@@ -198,14 +194,6 @@ impl Store {
     pub fn path(&self) -> PathBuf {
         PathBuf::from(&self.label)
     }
-    /// Whether the store answers (a server may have gone away since it was opened).
-    pub fn ping(&self) -> Result<(), StoreError> {
-        self.read("reaching the store", |tx| {
-            tx.query("SELECT 1", &[])
-                .map(drop)
-                .map_err(|e| self.err("reaching the store", e))
-        })
-    }
     /// Whether this store is on a server.
     pub fn is_server(&self) -> bool {
         matches!(self.backend, Backend::Postgres(_))
@@ -258,128 +246,6 @@ impl Store {
         })
     }
 
-    /// The SQLite connection. A poisoned lock only means another thread panicked
-    /// mid-call; SQLite rolled back its transaction, so the connection is consistent.
-    fn conn(&self) -> MutexGuard<'_, Connection> {
-        match &self.backend {
-            Backend::Sqlite(m) => lock(m),
-            Backend::Postgres(_) => panic!("not a SQLite store"),
-        }
-    }
-
-    /// Run `op` on a consistent view of the store (a read-only snapshot on a server).
-    pub(crate) fn read<R: Send>(
-        &self,
-        what: &str,
-        op: impl FnOnce(&mut dyn Sql) -> Result<R, StoreError> + Send,
-    ) -> Result<R, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(m) => op(&mut db::Lite(&lock(m))),
-            Backend::Postgres(pool) => pg::on_own_thread(|| {
-                let mut client = self.pg_client(pool)?;
-                let mut tx = client
-                    .build_transaction()
-                    .read_only(true)
-                    .isolation_level(postgres::IsolationLevel::RepeatableRead)
-                    .start()
-                    .map_err(|e| self.fail(what, pg::describe(&e)))?;
-                let out = op(&mut tx)?;
-                tx.commit().map_err(|e| self.fail(what, pg::describe(&e)))?;
-                Ok(out)
-            }),
-        }
-    }
-
-    /// Run `op` in one write transaction, writers one at a time; committed when `op`
-    /// succeeds and `commit` is true, else rolled back.
-    pub(crate) fn write<R: Send>(
-        &self,
-        what: &str,
-        commit: bool,
-        op: impl FnOnce(&mut dyn Sql) -> Result<R, StoreError> + Send,
-    ) -> Result<R, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(m) => {
-                let mut conn = lock(m);
-                let tx = conn
-                    .transaction_with_behavior(TransactionBehavior::Immediate)
-                    .map_err(|e| self.fail("starting transaction", e))?;
-                let out = op(&mut db::Lite(&tx))?;
-                if commit {
-                    tx.commit().map_err(|e| self.fail(what, e))?;
-                }
-                Ok(out)
-            }
-            Backend::Postgres(pool) => pg::on_own_thread(|| {
-                let mut client = self.pg_client(pool)?;
-                let mut tx = client
-                    .transaction()
-                    .map_err(|e| self.fail(what, pg::describe(&e)))?;
-                tx.execute("SELECT pg_advisory_xact_lock($1)", &[&PG_WRITE_LOCK])
-                    .map_err(|e| self.fail(what, pg::describe(&e)))?;
-                let out = op(&mut tx)?;
-                if commit {
-                    tx.commit().map_err(|e| self.fail(what, pg::describe(&e)))?;
-                }
-                Ok(out)
-            }),
-        }
-    }
-
-    /// PostgreSQL: `VACUUM` (outside a transaction); the database size before and after.
-    fn vacuum_server(&self) -> Result<(u64, u64), StoreError> {
-        let Backend::Postgres(pool) = &self.backend else {
-            unreachable!("vacuum_server on a file store")
-        };
-        pg::on_own_thread(|| {
-            let mut client = self.pg_client(pool)?;
-            let fail = |e: postgres::Error| self.fail("vacuum", pg::describe(&e));
-            let mut size = || -> Result<u64, StoreError> {
-                let row = client
-                    .query_one("SELECT pg_database_size(current_database())", &[])
-                    .map_err(fail)?;
-                Ok(row.get::<_, i64>(0).max(0) as u64)
-            };
-            let before = size()?;
-            client.batch_execute("VACUUM").map_err(fail)?;
-            let after = {
-                let row = client
-                    .query_one("SELECT pg_database_size(current_database())", &[])
-                    .map_err(fail)?;
-                row.get::<_, i64>(0).max(0) as u64
-            };
-            Ok((before, after))
-        })
-    }
-
-    /// Apply the missing PostgreSQL migrations, each in its own transaction under an
-    /// advisory lock, so concurrent starters apply each once.
-    fn migrate_postgres(&self) -> Result<(), StoreError> {
-        let Backend::Postgres(pool) = &self.backend else {
-            return Ok(());
-        };
-        pg::on_own_thread(|| {
-            let mut client = self.pg_client(pool)?;
-            pg_schema::migrate_postgres(&mut client, &self.label)
-        })
-    }
-
-    fn pg_client(
-        &self,
-        pool: &Option<pg::Pool>,
-    ) -> Result<
-        r2d2::PooledConnection<
-            r2d2_postgres::PostgresConnectionManager<tokio_postgres_rustls::MakeRustlsConnect>,
-        >,
-        StoreError,
-    > {
-        let pool = pool
-            .as_ref()
-            .ok_or_else(|| StoreError(format!("database {}: closed", self.label)))?;
-        pool.get()
-            .map_err(|e| StoreError(format!("{} {}: {e}", pg::UNREACHABLE, self.label)))
-    }
-
     pub(crate) fn key(&self) -> &[u8; 32] {
         &self.key
     }
@@ -413,22 +279,6 @@ impl Store {
     pub(crate) fn err(&self, what: &str, e: String) -> StoreError {
         self.fail(what, e)
     }
-}
-
-impl Drop for Store {
-    /// The driver's connections close by blocking on their own runtime, which may not
-    /// happen inside another: the pool is dropped on a thread of its own.
-    fn drop(&mut self) {
-        if let Backend::Postgres(pool) = &mut self.backend
-            && let Some(pool) = pool.take()
-        {
-            pg::on_own_thread(move || drop(pool));
-        }
-    }
-}
-
-fn lock(m: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Run `op` again while SQLite reports busy/locked, until `BUSY_TIMEOUT` has passed.

@@ -36,8 +36,9 @@ pub struct Drafted {
     words: String,
     /// Enumerators that open lines inside regions ("k", "ii", "3.1.3", "19").
     enumerators: HashSet<String>,
-    /// References made inside regions (the exhibits, sections their clauses introduce).
-    refs: HashSet<(RefKind, String)>,
+    /// References made inside regions (the exhibits, sections their clauses introduce), with
+    /// where each is made.
+    refs: HashMap<(RefKind, String), Vec<(usize, usize)>>,
     /// Defined terms the regions define or use (words key, singular).
     terms: HashSet<String>,
     /// The words of `words` in order ("|" between regions) and where each word occurs, so a
@@ -250,7 +251,10 @@ impl Drafted {
                 }
             }
             for x in references::extract_in(text, (s, e)) {
-                d.refs.insert((x.kind, x.label));
+                d.refs
+                    .entry((x.kind, x.label))
+                    .or_default()
+                    .push((x.start, x.end));
             }
             for c in DEFINED.captures_iter(r) {
                 d.terms.insert(singular(&words_key(&c["t"])));
@@ -357,8 +361,24 @@ impl Drafted {
 
     /// Is `(kind, label)` a part the drafted text numbers or cites ("(k)", "Exhibit A")?
     pub fn introduces(&self, kind: RefKind, label: &str) -> bool {
-        self.refs.contains(&(kind, label.to_string()))
-            || (kind == RefKind::Numbered && self.enumerators.contains(label))
+        self.introduces_where(kind, label, |_| true)
+    }
+
+    /// Is `(kind, label)` a part the drafted text numbers (a line opens with it), or cites at
+    /// a place `counts` accepts? A caller leaves out citations that are themselves claims
+    /// about the source: a sentence stating what the source's Section 99.4 says does not
+    /// make 99.4 the output's own number.
+    pub fn introduces_where(
+        &self,
+        kind: RefKind,
+        label: &str,
+        counts: impl Fn((usize, usize)) -> bool,
+    ) -> bool {
+        (kind == RefKind::Numbered && self.enumerators.contains(label))
+            || self
+                .refs
+                .get(&(kind, label.to_string()))
+                .is_some_and(|at| at.iter().any(|&s| counts(s)))
     }
 
     /// Is every one of these sub-parts an enumerator the drafted text opens a line with?

@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::engine::document::layout::roman_value;
 use crate::model::text::{around, floor_char_boundary};
 
 /// Which numbering a reference points into.
@@ -232,28 +233,6 @@ pub fn under_statute_label(text: &str, r: &Reference) -> bool {
 
 fn is_roman(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| matches!(c, 'I' | 'V' | 'X' | 'L' | 'C'))
-}
-
-fn roman_value(s: &str) -> Option<u32> {
-    let val = |c| match c {
-        'I' => Some(1),
-        'V' => Some(5),
-        'X' => Some(10),
-        'L' => Some(50),
-        'C' => Some(100),
-        _ => None,
-    };
-    let vals: Option<Vec<u32>> = s.chars().map(val).collect();
-    let vals = vals?;
-    let mut total = 0;
-    for (i, v) in vals.iter().enumerate() {
-        if vals.get(i + 1).is_some_and(|n| n > v) {
-            total -= *v as i64;
-        } else {
-            total += *v as i64;
-        }
-    }
-    u32::try_from(total).ok().filter(|&t| t > 0)
 }
 
 /// "7.2." → "7.2"; "IV" → "4" in the shared numbering; letters lower case.

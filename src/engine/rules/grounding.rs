@@ -15,7 +15,6 @@ use super::kind::{
     CompiledRule, GroundingTrace, Hit, RuleContext, RuleError, RuleOutcome, SetAsideSpan, SourceRef,
 };
 use super::markdown::is_heading_line;
-use super::markdown::sentence_bounds;
 use super::regexes::compile_all;
 use super::skip::{SkipRules, Skipped, compile_skips, label_end, label_line};
 use crate::engine::citations::{Classified, Locator, Tier, Tiers};
@@ -399,7 +398,7 @@ impl GroundingRule {
 
     /// The sentence up to `at` (within its line or sentence), for attribution of values.
     fn sentence_lead<'t>(&self, cx: &RuleContext<'t>, at: usize) -> &'t str {
-        let (s, _) = sentence_bounds(cx.text, cx.body.0, cx.body.1, at);
+        let (s, _) = cx.prose.sentence(cx.text, at);
         let ls = cx.text[..at].rfind('\n').map_or(cx.body.0, |i| i + 1);
         cx.text.get(s.max(ls).min(at)..at).unwrap_or("")
     }
@@ -429,7 +428,7 @@ impl GroundingRule {
         let Some(re) = &self.markers else {
             return true;
         };
-        let (s, e) = sentence_bounds(cx.text, cx.body.0, cx.body.1, at);
+        let (s, e) = cx.prose.sentence(cx.text, at);
         let ls = cx.text[..at]
             .rfind('\n')
             .map_or(cx.body.0, |i| i + 1)
@@ -573,12 +572,17 @@ impl GroundingRule {
         let mut hits = Vec::new();
         let all = references::extract_in(cx.text, cx.body);
         // Parts the output numbers itself (a line that starts with "Section 8.7 …" or "8.7 …"):
-        // references to them are to the output's own drafted text.
+        // references to them are to the output's own drafted text. A reference inside a
+        // sentence stating what the source says ("Section 99.4 provides that …") is a claim,
+        // never evidence of the output's own numbering; but it may speak of a number the
+        // output gave elsewhere ("1. Section 8.1 limits …" after its drafted "8.1 …").
+        let stated = |(s, e): (usize, usize)| states_the_source(cx, s, e);
         let own: std::collections::HashSet<(RefKind, String)> = all
             .iter()
             .filter(|r| {
-                (starts_line(cx.text, r.start) && titles_line(cx.text, r))
-                    || references::introduced(cx.text, r)
+                ((starts_line(cx.text, r.start) && titles_line(cx.text, r))
+                    || references::introduced(cx.text, r))
+                    && !stated((r.start, r.end))
             })
             .map(|r| (r.kind, r.label.clone()))
             .chain(
@@ -614,17 +618,16 @@ impl GroundingRule {
             }
             match source.reference(&r) {
                 Some(_) => t.grounded(),
-                None if !states_the_source(cx, r.start, r.end)
-                    && (((own.contains(&(r.kind, r.label.clone()))
-                        || drafted.introduces(r.kind, &r.label))
-                        && (r.parts.is_empty() || drafted.numbers_parts(&r.parts)))
-                        || (drafted.numbers_parts(&r.parts)
-                            && source
-                                .reference(&references::Reference {
-                                    parts: vec![],
-                                    ..r.clone()
-                                })
-                                .is_some())) =>
+                None if ((own.contains(&(r.kind, r.label.clone()))
+                    || drafted.introduces_where(r.kind, &r.label, |at| !stated(at)))
+                    && (r.parts.is_empty() || drafted.numbers_parts(&r.parts)))
+                    || (drafted.numbers_parts(&r.parts)
+                        && source
+                            .reference(&references::Reference {
+                                parts: vec![],
+                                ..r.clone()
+                            })
+                            .is_some()) =>
                 {
                     t.set_aside(ClaimKind::Reference, span, SetAside::OwnNumbering)
                 }

@@ -183,9 +183,11 @@ fn quoted_spans(line: &str, base: usize, out: &mut Vec<(usize, usize)>) {
     }
 }
 
-/// Bounds of the sentence around `pos` within `text[lo..hi]` (one scan: O(sentence); rules
-/// use [`ProseMap::sentence`], which answers the same in O(log n)): stops at `.!?;:` followed by
-/// white space, at blank lines and at line starts that begin a list item or heading.
+/// Bounds of the sentence around `pos` within `text[lo..hi]`: stops at `.!?;:` followed by
+/// white space, at blank lines and at line starts that begin a list item or heading. This
+/// one scan (O(sentence)) is the definition the unit and property tests hold
+/// [`ProseMap::sentence`] to; rules call `ProseMap::sentence`, which answers the same in
+/// O(log n).
 pub fn sentence_bounds(text: &str, lo: usize, hi: usize, pos: usize) -> (usize, usize) {
     let bytes = text.as_bytes();
     let is_end = |i: usize| is_end(text, i, hi);

@@ -29,7 +29,7 @@ mod sentences;
 #[cfg(test)]
 mod tests;
 
-pub use numbering::{Numbering, read_numbering};
+pub use numbering::{Numbering, read_numbering, roman_value};
 pub use sentences::{is_abbreviation, line_opens_block, split_sentences};
 
 /// A byte range `start..end` in the whole document.
