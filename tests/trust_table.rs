@@ -159,6 +159,13 @@ const CASES: &[Case] = &[
         expect: Expect::Refused("unknown field"),
     },
     Case {
+        key: "team_copy",
+        byop_toml: "team_copy = \"/tmp/elsewhere.db\"\n",
+        front_matter: "",
+        args: &[],
+        expect: Expect::Refused("unknown field"),
+    },
+    Case {
         key: "companions",
         byop_toml: "",
         front_matter: "byop:\n  source: /etc/hostname\n",

@@ -39,6 +39,21 @@ impl Backend {
         }
     }
 
+    /// Tell the user, once each, that the team store cannot be reached (and that results
+    /// are kept locally) or answers again: `window/showMessage`, and the log.
+    pub async fn show_store_notices(&self) {
+        for (online, message) in self.state.take_store_notices() {
+            let typ = if online {
+                tracing::info!("{message}");
+                MessageType::INFO
+            } else {
+                tracing::warn!("{message}");
+                MessageType::WARNING
+            };
+            self.client.show_message(typ, message).await;
+        }
+    }
+
     pub async fn send_status(&self, params: StatusParams) {
         self.client.send_notification::<ByopStatus>(params).await;
     }

@@ -127,6 +127,9 @@ impl Backend {
         let out = match result {
             Ok(report) => {
                 self.keep(&entry, &report, text);
+                let hash = &resolved.playbook.logic_hash;
+                self.state
+                    .keep_locally(&eff.db_path, &doc_key(uri), hash, &[&report]);
                 for n in &report.notices {
                     self.log(tracing::Level::INFO, n.clone()).await;
                 }

@@ -87,6 +87,7 @@ impl Backend {
             status.status = LspStatus::Running;
         }
         self.send_status(status).await;
+        self.show_store_notices().await;
     }
 
     /// Publish once the document has been quiet for the debounce delay.
@@ -144,6 +145,9 @@ impl Backend {
         // text (the raw text may differ from the one it was made on).
         let found = found.filter(|r| report_id(r) == r.report_id);
         if let Some(report) = found {
+            let key = crate::lsp::state::doc_key(uri);
+            self.state
+                .keep_locally(&eff.db_path, &key, hash, &[&report]);
             let report = relocate_by_text(&report, &resolved.doc);
             tracing::info!(report_id = %report.report_id, "showing the stored report for identical content");
             let mut d = entry.lock();

@@ -12,7 +12,9 @@ use super::documents::DocEntry;
 use super::settings::{self, Effective, Keys, Settings};
 use crate::engine::document::DocumentError;
 use crate::model::Encoding;
-use crate::store::Store;
+use crate::model::Report;
+use crate::store::team_copy::TeamCopy;
+use crate::store::{Location, Store};
 use crate::workspace::docs_pages::DocPagesCache;
 use crate::workspace::evaluator::{Env, ProcessEnv};
 use crate::workspace::{Request, Resolved, Resolver};
@@ -27,6 +29,11 @@ pub struct State {
     pub resolver: Resolver,
     pub pages: DocPagesCache,
     stores: DashMap<PathBuf, Arc<Store>>,
+    /// Team stores on a server, each with its local copy for when it cannot be reached.
+    teams: DashMap<String, Arc<TeamCopy>>,
+    /// Notices about the team store (gone, back) for the client: (whether it is
+    /// reachable, the message), shown once each.
+    pub store_notices: std::sync::Mutex<Vec<(bool, String)>>,
     pub shutdown_requested: AtomicBool,
     /// The client answers `workspace/configuration`.
     pub pull_configuration: AtomicBool,
@@ -49,6 +56,8 @@ impl State {
             resolver: Resolver::new(),
             pages: DocPagesCache::default(),
             stores: DashMap::new(),
+            teams: DashMap::new(),
+            store_notices: Default::default(),
             shutdown_requested: AtomicBool::new(false),
             pull_configuration: AtomicBool::new(false),
             evaluators: DashMap::new(),
@@ -105,6 +114,16 @@ impl State {
     /// The store at `path`, opened once; the error says which store could not be opened
     /// and why (a store key others may read, a file that is not a store).
     pub fn open_store(&self, path: &Path) -> Result<Arc<Store>, String> {
+        if let Some(team) = self.team(path)? {
+            let current = team.current();
+            if let Some(n) = current.notice {
+                self.store_notices
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((current.online, n));
+            }
+            return Ok(current.store);
+        }
         if let Some(s) = self.stores.get(path) {
             return Ok(s.clone());
         }
@@ -114,6 +133,41 @@ impl State {
         );
         self.stores.insert(path.to_path_buf(), s.clone());
         Ok(s)
+    }
+}
+
+impl State {
+    /// The team store `path` names (a server URL), opened once; `None` for a file.
+    fn team(&self, path: &Path) -> Result<Option<Arc<TeamCopy>>, String> {
+        let Ok(Location::Postgres(url)) = Location::parse(path) else {
+            return Ok(None);
+        };
+        if let Some(t) = self.teams.get(&url) {
+            return Ok(Some(t.clone()));
+        }
+        let team = TeamCopy::open(&url).map_err(|e| format!("cannot open the team store: {e}"))?;
+        let team = Arc::new(team);
+        self.teams.insert(url, team.clone());
+        Ok(Some(team))
+    }
+
+    /// Keep what was loaded from a team store (reports of `doc_key`, and its baseline
+    /// under `playbook_hash`) in its local copy, for when the server cannot be reached.
+    pub fn keep_locally(
+        &self,
+        path: &Path,
+        doc_key: &str,
+        playbook_hash: &str,
+        reports: &[&Report],
+    ) {
+        if let Ok(Some(team)) = self.team(path) {
+            team.keep(doc_key, playbook_hash, reports);
+        }
+    }
+
+    /// The team store notices not shown yet.
+    pub fn take_store_notices(&self) -> Vec<(bool, String)> {
+        std::mem::take(&mut *self.store_notices.lock().unwrap_or_else(|e| e.into_inner()))
     }
 }
 

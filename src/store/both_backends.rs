@@ -3,6 +3,7 @@
 
 #[path = "../../tests/support/pg.rs"]
 mod pg_server;
+mod schema;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Barrier};
@@ -268,69 +269,6 @@ impl Place {
         match self {
             Place::File(p) => Store::open_with_key(p, key),
             Place::Server(url) => Store::open_postgres(url, key),
-        }
-    }
-}
-
-/// A trigger, view or foreign table slipped into the store's schema is refused on open,
-/// before anything is written, on either backend.
-#[test]
-fn foreign_triggers_views_and_tables_are_refused_on_both_backends() {
-    let dir = tempfile::tempdir().unwrap();
-    let trigger = |place: &Place| match place {
-        Place::File(_) => "CREATE TRIGGER spy AFTER INSERT ON reports BEGIN SELECT 1; END;",
-        Place::Server(_) => {
-            "CREATE FUNCTION spy() RETURNS trigger LANGUAGE plpgsql AS $$BEGIN RETURN NEW; END$$;
-             CREATE TRIGGER spy AFTER INSERT ON reports FOR EACH ROW EXECUTE FUNCTION spy();"
-        }
-    };
-    for (name, place) in places(&dir) {
-        let cases = [
-            ("spy", trigger(&place).to_string()),
-            ("peek", "CREATE VIEW peek AS SELECT * FROM reports".into()),
-            ("extra", "CREATE TABLE extra (x TEXT)".into()),
-        ];
-        for (object, sql) in cases {
-            let fresh = match &place {
-                Place::File(_) => Place::File(dir.path().join(format!("{object}.db"))),
-                Place::Server(_) => {
-                    Place::Server(pg_server::fresh_database(pg_server::server().unwrap()))
-                }
-            };
-            drop(fresh.open(KEY));
-            fresh.tamper(&sql);
-            let err = fresh.try_open(KEY).unwrap_err().0;
-            assert!(err.contains(object), "{name}: {err}");
-            assert!(err.contains("did not create"), "{name}: {err}");
-        }
-    }
-}
-
-/// Stores opened by many processes at once on a fresh database: every migration is
-/// applied once (serialised by the advisory lock on PostgreSQL), every opener succeeds.
-#[test]
-fn concurrent_starters_migrate_a_fresh_store_once() {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, place) in places(&dir) {
-        const STARTERS: usize = 6;
-        let start = Arc::new(Barrier::new(STARTERS));
-        let threads: Vec<_> = (0..STARTERS)
-            .map(|_| {
-                let (place, start) = (place.clone(), start.clone());
-                std::thread::spawn(move || {
-                    start.wait();
-                    place.try_open(KEY).map(drop)
-                })
-            })
-            .collect();
-        for t in threads {
-            t.join().unwrap().unwrap_or_else(|e| panic!("{name}: {e}"));
-        }
-        if let Place::Server(url) = &place {
-            let db = url.rsplit('/').next().unwrap().split('?').next().unwrap();
-            let server = pg_server::server().unwrap();
-            let rows = server.psql(db, "SELECT version FROM byop_schema");
-            assert_eq!(rows, SCHEMA_VERSION.to_string(), "{name}: one version row");
         }
     }
 }

@@ -4,7 +4,8 @@
 
 use super::db::{Sql, Val};
 use super::error::StoreError;
-use super::reports::{COLUMNS, Row, history_row};
+use super::report_reads::history_row;
+use super::reports::{COLUMNS, Row};
 use super::{HistoryRow, Store};
 use crate::model::{Mode, Status};
 

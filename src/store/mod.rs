@@ -17,6 +17,7 @@ use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 
 mod audit;
 mod audit_head;
+mod audit_verify;
 mod baselines;
 #[cfg(test)]
 mod both_backends;
@@ -28,18 +29,21 @@ mod history;
 pub mod location;
 mod mac;
 pub mod pg;
+mod pg_columns;
 mod pg_schema;
 mod prune;
+mod report_reads;
 mod reports;
 mod reruns;
 mod schema;
 pub mod secret;
+pub mod team_copy;
 #[cfg(test)]
 mod test_support;
 mod transfer;
 
 pub use crate::model::HistoryRow;
-pub use audit::{ChainBreak, Verified};
+pub use audit_verify::{ChainBreak, Verified};
 pub use cache::DocCache;
 use db::Sql;
 pub use error::StoreError;
@@ -122,8 +126,17 @@ impl Store {
 
     /// Open a PostgreSQL store at `url` with `key`, migrating its schema.
     pub fn open_postgres(url: &str, key: [u8; 32]) -> Result<Store, StoreError> {
+        Self::open_postgres_within(url, key, None)
+    }
+
+    /// The same, a connection not made within `timeout` (default 10 s) being an error.
+    pub fn open_postgres_within(
+        url: &str,
+        key: [u8; 32],
+        timeout: Option<Duration>,
+    ) -> Result<Store, StoreError> {
         let label = location::redact(url);
-        let pool = pg::connect(url)?;
+        let pool = pg::connect(url, timeout)?;
         // The audit head this user last saw of the server's log, kept in their data
         // folder under the URL without its password.
         let head_path =
@@ -184,6 +197,14 @@ impl Store {
     /// without its password).
     pub fn path(&self) -> PathBuf {
         PathBuf::from(&self.label)
+    }
+    /// Whether the store answers (a server may have gone away since it was opened).
+    pub fn ping(&self) -> Result<(), StoreError> {
+        self.read("reaching the store", |tx| {
+            tx.query("SELECT 1", &[])
+                .map(drop)
+                .map_err(|e| self.err("reaching the store", e))
+        })
     }
     /// Whether this store is on a server.
     pub fn is_server(&self) -> bool {

@@ -31,16 +31,19 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The error prefix of a server that could not be reached (a CI gate exits 3 on it).
 pub const UNREACHABLE: &str = "cannot reach the team store";
 
-/// Open a pool on `url` (as the user gave it).
-pub(crate) fn connect(url: &str) -> Result<Pool, StoreError> {
+/// Open a pool on `url` (as the user gave it); a connection not made within `timeout`
+/// is an error (also each later time the pool needs one).
+pub(crate) fn connect(url: &str, timeout: Option<Duration>) -> Result<Pool, StoreError> {
     let shown = redact(url);
-    let (config, tls) = config_of(url).map_err(|e| StoreError(format!("{shown}: {e}")))?;
+    let timeout = timeout.unwrap_or(CONNECT_TIMEOUT);
+    let (mut config, tls) = config_of(url).map_err(|e| StoreError(format!("{shown}: {e}")))?;
+    config.connect_timeout(timeout);
     let manager = PostgresConnectionManager::new(config, tls);
     on_own_thread(|| {
         r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(1))
-            .connection_timeout(CONNECT_TIMEOUT)
+            .connection_timeout(timeout)
             .error_handler(Box::new(r2d2::NopErrorHandler))
             .build(manager)
     })
@@ -48,6 +51,21 @@ pub(crate) fn connect(url: &str) -> Result<Pool, StoreError> {
         StoreError(format!(
             "{UNREACHABLE} {shown}: {}",
             scrub(&e.to_string(), url)
+        ))
+    })
+}
+
+/// Whether one connection to `url` can be made within `timeout` (made and closed at
+/// once): a refused connection answers at once, where a pool would retry until its
+/// timeout.
+pub(crate) fn probe(url: &str, timeout: Duration) -> Result<(), StoreError> {
+    let shown = redact(url);
+    let (mut config, tls) = config_of(url).map_err(|e| StoreError(format!("{shown}: {e}")))?;
+    config.connect_timeout(timeout);
+    on_own_thread(|| config.connect(tls).map(drop)).map_err(|e| {
+        StoreError(format!(
+            "{UNREACHABLE} {shown}: {}",
+            scrub(&describe(&e), url)
         ))
     })
 }
@@ -315,7 +333,7 @@ mod tests {
     #[test]
     fn errors_never_carry_the_password() {
         let url = "postgres://ci:hunter2@127.0.0.1:1/byop?sslmode=disable";
-        let Err(StoreError(err)) = connect(url) else {
+        let Err(StoreError(err)) = connect(url, None) else {
             panic!("connected to nothing")
         };
         assert!(err.starts_with(UNREACHABLE), "{err}");

@@ -2,7 +2,8 @@
 //! versioned in the `byop_schema` table; each migration is one transaction under an
 //! advisory lock, so concurrent starters apply each once. Before anything is written, a
 //! store holding objects byop's migrations did not make (a trigger, a rule, a view, a
-//! row policy, an expression index, a foreign table) is refused, as on SQLite.
+//! row policy, an expression index, a foreign table), or a table of ours with other
+//! columns (`pg_columns`), is refused, as on SQLite.
 
 use super::error::StoreError;
 use super::schema::refuse_newer;
@@ -143,6 +144,7 @@ pub(super) fn migrate_postgres(
         let version = u32::try_from(version).unwrap_or(0);
         refuse_newer(label, version)?;
         refuse_foreign_objects(&mut tx, label, version)?;
+        super::pg_columns::refuse_foreign_columns(&mut tx, label, version)?;
         let Some(sql) = PG_MIGRATIONS.get(version as usize) else {
             return tx.commit().map_err(|e| fail("committing", e));
         };

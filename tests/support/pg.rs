@@ -22,6 +22,7 @@ pub struct PgServer {
     pub port: u16,
     pub socket_dir: PathBuf,
     bin: PathBuf,
+    data: PathBuf,
     /// The guardian shell: when its stdin closes (this process ended), it stops the
     /// server and removes the folder. Held, never used.
     _guardian: Mutex<Child>,
@@ -50,6 +51,23 @@ pub fn server() -> Option<&'static PgServer> {
         .as_ref()
 }
 
+/// A server of the caller's own (not shared with the binary's other tests), which it may
+/// stop and start again; `None` as for [`server`].
+pub fn own_server() -> Option<PgServer> {
+    let required = std::env::var_os("BYOP_REQUIRE_POSTGRES").is_some();
+    match bin_dir() {
+        Some(bin) => Some(start(bin)),
+        None => {
+            assert!(
+                !required,
+                "BYOP_REQUIRE_POSTGRES is set but no PostgreSQL binaries were found"
+            );
+            eprintln!("skipping: initdb not found (install postgresql)");
+            None
+        }
+    }
+}
+
 /// A fresh database on the server, and the URL (as the superuser, password in it) to
 /// reach it over TCP without TLS.
 pub fn fresh_database(server: &PgServer) -> String {
@@ -66,6 +84,46 @@ impl PgServer {
             "postgres://{user}:{password}@127.0.0.1:{}/{db}?sslmode=disable",
             self.port
         )
+    }
+
+    /// Stop the server (fast shutdown: connections are cut), waiting until it is down.
+    pub fn stop(&self) {
+        self.pg_ctl(&["-m", "fast", "-w", "stop"]);
+    }
+
+    /// Start the stopped server again on the same port, waiting until it accepts.
+    pub fn start_again(&self) {
+        let opts = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+            self.port,
+            self.socket_dir.display()
+        );
+        let log = self.socket_dir.join("log");
+        self.pg_ctl(&[
+            "-l",
+            log.to_str().unwrap(),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            &opts,
+            "start",
+        ]);
+    }
+
+    fn pg_ctl(&self, args: &[&str]) {
+        let o = as_server_user(self.bin.join("pg_ctl").to_str().unwrap())
+            .arg("-D")
+            .arg(&self.data)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("running pg_ctl");
+        assert!(
+            o.status.success(),
+            "pg_ctl {args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
     }
 
     /// Run SQL as the superuser on `db` through the socket; panics with psql's stderr.
@@ -186,6 +244,7 @@ fn start(bin: PathBuf) -> PgServer {
                 port,
                 socket_dir: dir.clone(),
                 bin,
+                data: data.clone(),
                 _guardian: Mutex::new(guardian),
             };
         }
