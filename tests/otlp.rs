@@ -8,10 +8,13 @@ mod support;
 #[allow(dead_code)]
 mod client;
 
+#[path = "support/otlp.rs"]
+mod otlp_receiver;
+
 use opentelemetry_proto::tonic::trace::v1::Span;
+use otlp_receiver::{Receiver, attr, children, root};
 use serde_json::Value;
 use support::fake_llm::{FakeLlm, Script, Step};
-use support::otlp::{Receiver, attr, children, root};
 use support::workspace::{KEY, Ws, json, stderr};
 
 const DOC: &str = "nda_review.ai.md";

@@ -5,10 +5,13 @@
 
 mod support;
 
+#[path = "support/otlp.rs"]
+mod otlp_receiver;
+
 use opentelemetry_proto::tonic::trace::v1::Span;
 use serde_json::{Value, json};
 use support::fake_llm::{FakeLlm, Script, Step};
-use support::otlp::{Receiver, attr, children, root};
+use otlp_receiver::{Receiver, attr, children, root};
 use support::workspace::{KEY, Ws, examples, json, stderr};
 
 const METRICS: [&str; 8] = [
@@ -189,7 +192,7 @@ fn a_checked_plan_traces_its_variant_constraints_and_metrics() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let spans = receiver.spans();
     assert_eq!(
-        attr(support::otlp::root(&spans), "byop.context.preview").unwrap(),
+        attr(otlp_receiver::root(&spans), "byop.context.preview").unwrap(),
         notes_preview()
     );
 }
@@ -294,7 +297,7 @@ fn a_generated_plan_traces_extract_plan_validate_repair_validate() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let p = json(&o);
     assert_eq!(p["debug"]["context_preview"], notes_preview());
-    let root = support::otlp::root(&spans);
+    let root = otlp_receiver::root(&spans);
     assert_eq!(attr(root, "byop.context.preview").unwrap(), notes_preview());
     let top = children(&spans, root);
     assert_eq!(names(&top), ["extract", "plan", "validate"]);

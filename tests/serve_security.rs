@@ -7,7 +7,9 @@ mod support;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use support::server::{Api, OUTPUT, Server, client};
+use support::fake_llm::FakeLlm;
+use support::server::{Api, OUTPUT, Server, client, needs_key};
+use support::workspace::KEY;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn token_host_origin_and_csrf_are_checked() {
@@ -125,6 +127,7 @@ async fn the_openapi_document_lists_every_route_and_each_answers() {
         "/api/compare",
         "/api/baseline",
         "/api/playbooks",
+        "/api/session/forget-key",
         "/api/validate-plan",
         "/api/plan",
         "/api/openapi.json",
@@ -220,4 +223,96 @@ async fn pasted_text_reads_no_files_and_chooses_no_playbook() {
         (status, e["error"]["field"].as_str()),
         (StatusCode::BAD_REQUEST, Some("playbook"))
     );
+}
+
+/// A browser session: its cookie and CSRF token, from the start-up address.
+async fn login(s: &Server, c: &reqwest::Client) -> (String, String) {
+    let r = c.get(s.login_url()).send().await.unwrap();
+    let cookie = r.headers()["set-cookie"].to_str().unwrap();
+    let cookie = cookie.split(';').next().unwrap().to_string();
+    let html = c
+        .get(s.url("/"))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let csrf = html
+        .split("name=\"byop-csrf\" content=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .unwrap()
+        .to_string();
+    (cookie, csrf)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_sessions_key_is_forgotten_and_forget_key_drops_it() {
+    let llm = FakeLlm::start(needs_key()).await;
+    let s = Server::start(Some(&llm.base_url), &["--key-idle", "1"]);
+    let c = client();
+    let (cookie, csrf) = login(&s, &c).await;
+    let own = s.base.clone();
+    // As the page does: the cookie, the CSRF token, this origin; the key when given.
+    let evaluate = |key: Option<&str>| {
+        let mut q = c
+            .post(s.url("/api/evaluate"))
+            .header("cookie", &cookie)
+            .header("origin", &own)
+            .header("x-byop-csrf", &csrf)
+            .json(&json!({"output": OUTPUT, "mode": "screening"}));
+        if let Some(k) = key {
+            q = q.header("x-evaluator-key", k);
+        }
+        async move { q.send().await.unwrap().status() }
+    };
+    let held = || async {
+        let page = c
+            .get(s.url("/"))
+            .header("cookie", &cookie)
+            .send()
+            .await
+            .unwrap();
+        page.text().await.unwrap().contains("id=\"key-held\"")
+    };
+    assert_eq!(evaluate(Some(KEY)).await, StatusCode::OK);
+    assert!(held().await, "the session holds the key");
+    assert_eq!(evaluate(None).await, StatusCode::OK, "the held key is used");
+    // Idle longer than --key-idle: the key is gone.
+    tokio::time::sleep(std::time::Duration::from_millis(1600)).await;
+    assert!(!held().await, "an idle session's key is forgotten");
+    let calls = llm.calls();
+    assert_eq!(evaluate(None).await, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(llm.calls(), calls, "no request without a key");
+
+    // Forget key: refused without the CSRF token or from the API; then the key is gone.
+    assert_eq!(evaluate(Some(KEY)).await, StatusCode::OK);
+    let forget = |csrf: Option<&str>| {
+        let mut q = c
+            .post(s.url("/api/session/forget-key"))
+            .header("cookie", &cookie)
+            .header("origin", &own)
+            .json(&json!({}));
+        if let Some(t) = csrf {
+            q = q.header("x-byop-csrf", t);
+        }
+        q.send()
+    };
+    assert_eq!(forget(None).await.unwrap().status(), StatusCode::FORBIDDEN);
+    assert!(held().await, "a refused request forgets nothing");
+    let r = forget(Some(&csrf)).await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.json::<Value>().await.unwrap()["forgotten"], true);
+    assert!(!held().await, "the key is gone after Forget key");
+    assert_eq!(evaluate(None).await, StatusCode::SERVICE_UNAVAILABLE);
+    let (status, e) = Api::new(&s)
+        .post("/api/session/forget-key", json!({}))
+        .await;
+    assert_eq!(
+        (status, e["error"]["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad_request"))
+    );
+    assert!(!s.stderr().contains(KEY));
 }

@@ -210,6 +210,13 @@ const CASES: &[Case] = &[
         expect: Expect::ProvedBy("pasted_text_reads_no_files_and_chooses_no_playbook"),
     },
     Case {
+        key: "serve_key_idle",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy("an_idle_sessions_key_is_forgotten_and_forget_key_drops_it"),
+    },
+    Case {
         key: "variant.base_url",
         byop_toml: "",
         front_matter: "",

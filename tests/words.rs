@@ -8,7 +8,7 @@ use std::process::Command;
 
 use regex::Regex;
 
-const SUBCOMMANDS: [&str; 12] = [
+const SUBCOMMANDS: [&str; 13] = [
     "check",
     "lsp",
     "history",
@@ -21,6 +21,7 @@ const SUBCOMMANDS: [&str; 12] = [
     "repair",
     "counterfactual",
     "playbook",
+    "plan",
 ];
 
 /// "issue 12", "Issue 14:", "seed 002", "seed §3.1", "SPEC §8": citations of
@@ -142,5 +143,108 @@ fn the_contracts_are_explained_with_a_glossary() {
     assert!(
         readme.contains("docs/contracts.md"),
         "the README points at the contracts"
+    );
+}
+
+/// The README's command-line synopsis: the entry of every line starting `byop WORDS`,
+/// with its indented continuation lines.
+fn synopsis(readme: &str, words: &str) -> String {
+    let start = readme
+        .find("## The command line")
+        .expect("the command-line section");
+    let block = &readme[start..];
+    let block = &block[block.find("```\n").unwrap() + 4..];
+    let block = &block[..block.find("```").unwrap()];
+    let mut out = String::new();
+    let mut inside = false;
+    let head = format!("byop {words} ");
+    for line in block.lines() {
+        if line.starts_with("byop ") {
+            inside = line.starts_with(&head)
+                && !line[head.len()..].starts_with(|c: char| c.is_ascii_lowercase());
+        }
+        if inside {
+            out += line;
+            out += "\n";
+        }
+    }
+    out
+}
+
+fn flags(help: &str) -> Vec<String> {
+    let re = Regex::new(r"--[a-z][a-z-]+").unwrap();
+    let mut v: Vec<String> = re
+        .find_iter(help)
+        .map(|m| m.as_str().to_string())
+        .filter(|f| f != "--help" && f != "--version")
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[test]
+fn the_readme_synopsis_names_every_flag_of_dataset_and_plan() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let dataset = synopsis(&readme, "dataset");
+    let run = synopsis(&readme, "dataset run");
+    let plan = synopsis(&readme, "plan");
+    assert!(run.contains("every `byop dataset` option"), "{run}");
+    // `dataset run` takes every `dataset` option besides its own.
+    let cases = [
+        (vec!["dataset"], dataset.clone()),
+        (vec!["dataset", "run"], format!("{dataset}{run}")),
+        (vec!["plan"], plan),
+    ];
+    for (args, text) in cases {
+        let mut a = args.clone();
+        a.push("--help");
+        let fl = flags(&help(&a));
+        assert!(fl.len() >= 8, "{args:?}: {fl:?}");
+        let missing: Vec<&String> = fl.iter().filter(|f| !text.contains(f.as_str())).collect();
+        assert!(
+            missing.is_empty(),
+            "the README synopsis of byop {} lacks {missing:?}:\n{text}",
+            args.join(" ")
+        );
+    }
+}
+
+/// A heading's GitHub anchor: lower case, punctuation dropped, spaces as hyphens.
+fn anchor(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+#[test]
+fn every_readme_section_is_linked_from_the_contents() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let contents = &readme[readme.find("## Contents").unwrap()..];
+    let contents = &contents[..contents.find("\n## ").unwrap()];
+    let mut fenced = false;
+    let mut missing = Vec::new();
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        }
+        let Some(h) = line.strip_prefix("## ").filter(|_| !fenced) else {
+            continue;
+        };
+        if h == "Contents" || h == "The two commands" {
+            continue;
+        }
+        if !contents.contains(&format!("](#{})", anchor(h))) {
+            missing.push(h.to_string());
+        }
+    }
+    assert!(missing.is_empty(), "not in the Contents: {missing:?}");
+    assert!(
+        contents.contains("[Experiments](#experiments-generating-outputs-from-prompt-variants)")
     );
 }

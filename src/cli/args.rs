@@ -456,6 +456,10 @@ pub struct ServeArgs {
     /// requests naming any other host are refused (DNS rebinding). Repeatable.
     #[arg(long, value_name = "HOST:PORT")]
     pub allow_host: Vec<String>,
+    /// Forget a browser session's evaluator key after this many seconds without a request
+    /// from that session (a command-line choice only: no setting or environment sets it).
+    #[arg(long, value_name = "SECONDS", default_value_t = 1800, value_parser = clap::value_parser!(u64).range(1..))]
+    pub key_idle: u64,
     #[arg(long, env = "BYOP_DB")]
     pub db: Option<PathBuf>,
     #[command(flatten)]

@@ -20,6 +20,8 @@ use crate::evaluator::{Evaluator, ResponseCache};
 use crate::model::integrity::{canonical_json, sha256_hex};
 use crate::store::Store;
 use crate::workspace::boundary::{Boundary, read_bounded};
+use crate::workspace::gen_audit::{self, GenAudit};
+use crate::workspace::gen_trace::Generation;
 use crate::workspace::trust;
 use crate::workspace::{Request, Resolver};
 
@@ -93,7 +95,7 @@ pub async fn run(args: DatasetRunArgs) -> Result<u8, CliError> {
         Shared {
             evaluator: &evaluator,
             playbook: &playbook,
-            cache: store.as_ref(),
+            store: store.as_ref(),
             fresh: opts.fresh,
         },
     )
@@ -174,7 +176,8 @@ fn run_id_of(evaluator: &Evaluator, variants: &[Variant]) -> String {
 struct Shared<'a> {
     evaluator: &'a Evaluator,
     playbook: &'a crate::engine::playbook::LoadedPlaybook,
-    cache: &'a dyn ResponseCache,
+    /// The response cache and the audit log.
+    store: &'a Store,
     fresh: bool,
 }
 
@@ -208,31 +211,39 @@ async fn generate_missing(
     let shared = &shared;
     let cancel = &cancel;
     let results = join_all(jobs.iter().map(|(s, v, path)| async move {
+        let key = output_key(path)?;
+        let audit = GenAudit::start(&key, s, v, &shared.playbook.logic_hash);
         let started = std::time::SystemTime::now();
         let recorder = crate::workspace::evaluate::Recorder::default();
         let cx = GenContext {
             evaluator: shared.evaluator,
             playbook: shared.playbook,
-            cache: Some(shared.cache),
+            cache: Some(shared.store as &dyn ResponseCache),
             observer: Some(&recorder),
             cancel,
             fresh: shared.fresh,
         };
         let produced = generate::produce(s, v, cx).await;
-        crate::workspace::gen_trace::export(
-            s,
-            v,
-            produced.as_ref().ok(),
-            &recorder.take(),
-            started,
-            None,
-        );
-        let produced =
-            produced.map_err(|e| format!("{}/{}: generation failed: {e}", v.name, s.name))?;
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-        }
-        super::fix::write_atomically(path, &produced.text).map_err(|e| e.0)
+        let calls = recorder.take();
+        let g = Generation {
+            scenario: s,
+            variant: v,
+            request_id: audit.request_id(),
+            served: None,
+        };
+        crate::workspace::gen_trace::export(&g, produced.as_ref().ok(), &calls, started);
+        let written = match &produced {
+            Ok(p) => super::fix::write_atomically(path, &p.text).map_err(|e| e.0),
+            Err(e) => Err(format!("{}/{}: generation failed: {e}", v.name, s.name)),
+        };
+        // Logged once the output is on disk: a `generated` row names a file that exists.
+        let ended = match (&produced, &written) {
+            (Ok(p), Ok(())) => Ok(p),
+            (Ok(_), Err(_)) => Err("write_error".to_string()),
+            (Err(e), _) => Err(gen_audit::not_generated(e)),
+        };
+        audit.finish(shared.store, s, ended, calls);
+        written
     }))
     .await;
     for r in results {
@@ -245,4 +256,16 @@ async fn generate_missing(
         }
     }
     Ok(tally)
+}
+
+/// An output's identity in the store and the audit log: its canonical path, known before
+/// the file exists (its folder is made first).
+fn output_key(path: &Path) -> Result<String, String> {
+    let parent = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    let real = std::fs::canonicalize(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    Ok(real
+        .join(path.file_name().unwrap_or_default())
+        .display()
+        .to_string())
 }

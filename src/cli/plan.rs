@@ -14,8 +14,10 @@ use super::error::CliError;
 use crate::engine::generate::{self, GenContext, Scenario, Variant, daily};
 use crate::store::Store;
 use crate::workspace::files::read_text;
+use crate::workspace::gen_audit::{self, GenAudit};
+use crate::workspace::gen_trace::Generation;
 use crate::workspace::trust;
-use crate::workspace::{Request, Resolver};
+use crate::workspace::{Request, Resolver, doc_key};
 
 fn variant(spec: &str) -> Result<Variant, CliError> {
     if let Some(v) = daily::built_in(spec) {
@@ -84,6 +86,13 @@ pub async fn run(args: PlanArgs) -> Result<u8, CliError> {
         .playbook;
     let db = super::output::db_location(args.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
+    let audit = GenAudit::start(
+        &doc_key(&args.notes),
+        &scenario,
+        &variant,
+        &playbook.logic_hash,
+    );
+    let audit_request_id = audit.request_id().to_string();
     let recorder = crate::workspace::evaluate::Recorder::default();
     let cancel = CancellationToken::new();
     let started = std::time::SystemTime::now();
@@ -107,16 +116,17 @@ pub async fn run(args: PlanArgs) -> Result<u8, CliError> {
         Ok(p) => Some(daily::answer(p, &scenario, &playbook, allow_text).map_err(CliError)?),
         Err(_) => None,
     };
-    crate::workspace::gen_trace::export(
-        &scenario,
-        &variant,
-        produced.as_ref().ok(),
-        &calls,
-        started,
-        answer.as_ref().and_then(|a| a.validation.as_ref()),
-    );
+    let g = Generation {
+        scenario: &scenario,
+        variant: &variant,
+        request_id: &audit_request_id,
+        served: answer.as_ref().and_then(|a| a.validation.as_ref()),
+    };
+    crate::workspace::gen_trace::export(&g, produced.as_ref().ok(), &calls, started);
     crate::workspace::telemetry::shutdown();
-    let answer = match (produced, answer) {
+    let ended = produced.as_ref().map_err(gen_audit::not_generated);
+    audit.finish(&store, &scenario, ended, calls);
+    let mut answer = match (produced, answer) {
         (Ok(_), Some(a)) => a,
         (Err(e), _) => {
             crate::render::terminal::eprint_line(&format!("byop: no plan generated: {e}"));
@@ -124,6 +134,7 @@ pub async fn run(args: PlanArgs) -> Result<u8, CliError> {
         }
         (Ok(_), None) => return Ok(NOT_EVALUATED),
     };
+    answer.body["debug"]["audit_request_id"] = audit_request_id.into();
     super::output::write(None, &(serde_json::to_string_pretty(&answer.body)? + "\n"))?;
     Ok(if answer.passed { 0 } else { 1 })
 }

@@ -37,6 +37,7 @@ pub async fn run(args: ServeArgs) -> Result<u8, CliError> {
         playbooks,
         hosts: hosts(args.host, port, &args.allow_host),
         token: token.clone(),
+        key_idle: std::time::Duration::from_secs(args.key_idle),
     };
     let shown = match args.host {
         IpAddr::V6(h) => format!("[{h}]"),

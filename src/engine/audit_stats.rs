@@ -16,10 +16,12 @@ pub struct AuditStats {
     pub since: Option<String>,
     /// Rows counted.
     pub rows: usize,
-    /// Requests received (evaluations, repairs, counterfactual audits).
+    /// Requests received (evaluations, repairs, counterfactual audits, generations).
     pub evaluations: usize,
     /// Requests that produced a report.
     pub evaluated: usize,
+    /// Generation requests that produced an output (`byop dataset run`, `byop plan`).
+    pub generated: usize,
     /// Requests that halted (fail closed).
     pub fail_closed: usize,
     /// Halted requests by their code (`not_evaluated:<kind>`, `input_error`, …).
@@ -118,6 +120,7 @@ pub fn summarise(rows: &[AuditRow], since: Option<&str>) -> AuditStats {
         match e.state {
             AuditState::Received => st.evaluations += 1,
             AuditState::Evaluated => st.evaluated += 1,
+            AuditState::Generated => st.generated += 1,
             AuditState::Halted => {
                 st.fail_closed += 1;
                 let code = e.code.clone().unwrap_or_else(|| "unknown".into());
@@ -152,7 +155,7 @@ pub fn summarise(rows: &[AuditRow], since: Option<&str>) -> AuditStats {
 /// The summary as text, one figure per line.
 pub fn text(st: &AuditStats) -> String {
     let mut out = format!(
-        "audit log{}: {} row(s)\nevaluations {} · evaluated {} · fail closed {}\n",
+        "audit log{}: {} row(s)\nevaluations {} · evaluated {} · generated {} · fail closed {}\n",
         st.since
             .as_ref()
             .map(|s| format!(" since {s}"))
@@ -160,6 +163,7 @@ pub fn text(st: &AuditStats) -> String {
         st.rows,
         st.evaluations,
         st.evaluated,
+        st.generated,
         st.fail_closed
     );
     let counts = |m: &BTreeMap<String, usize>| {

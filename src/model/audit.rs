@@ -102,6 +102,9 @@ pub enum AuditState {
     Repaired,
     /// A repair whose answer still fails (code: the remaining check ids).
     Rejected,
+    /// An output was generated and written (code: its outcome and generation request id;
+    /// the decision id: the sha256 of the document written).
+    Generated,
 }
 
 impl AuditState {
@@ -116,6 +119,7 @@ impl AuditState {
             AuditState::Validation => "validation",
             AuditState::Repaired => "repaired",
             AuditState::Rejected => "rejected",
+            AuditState::Generated => "generated",
         }
     }
 }

@@ -149,6 +149,30 @@ fn generation(s: &DatasetSummary) -> String {
     out + "  (repairs: repair calls made; rejected: failing after the strategy's validation and repair; cost: from --input-price/--output-price)\n"
 }
 
+/// The generation columns of `generation`, as an HTML table (only when a variant was generated).
+fn generation_html(s: &DatasetSummary) -> String {
+    if s.variants.iter().all(|v| v.generated == 0) {
+        return String::new();
+    }
+    let opt = |n: Option<u64>| n.map_or_else(|| "-".into(), |n| n.to_string());
+    let mut out = "<h2>Generated</h2><table><tr><th>variant</th><th>generated</th><th>repairs</th><th>repaired</th><th>rejected</th><th>input tokens</th><th>output tokens</th><th>cost</th></tr>".to_string();
+    for v in s.variants.iter().filter(|v| v.generated > 0) {
+        out += &format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&v.variant),
+            v.generated,
+            v.repair_attempted,
+            v.repaired,
+            v.rejected,
+            opt(v.input_tokens),
+            opt(v.output_tokens),
+            v.cost_usd
+                .map_or_else(|| "-".into(), |c| format!("${c:.4}"))
+        );
+    }
+    out + "</table><p>repairs: repair calls made; rejected: failing after the strategy's validation and repair; cost: from --input-price/--output-price (US dollars per million tokens).</p>"
+}
+
 /// Per-check fail rates, the per-scenario table and the paired comparison.
 fn tables(s: &DatasetSummary) -> String {
     let mut out = generation(s);
@@ -343,7 +367,7 @@ pub fn html(s: &DatasetSummary) -> String {
         .as_ref()
         .map(|c| {
             format!(
-                "<h2>Paired comparison: {} → {}</h2><p>{} paired scenario(s): {} fixed, {} broken, {} both pass, {} both fail.</p><p>Fixed: {}</p><p>Broken: {}</p>",
+                "<h2>Paired comparison: {} → {}</h2><p>{} paired scenario(s): {} fixed, {} broken, {} both pass, {} both fail; McNemar exact p = {:.4}.</p><p>Fixed: {}</p><p>Broken: {}</p>",
                 esc(&c.a),
                 esc(&c.b),
                 c.paired,
@@ -351,15 +375,17 @@ pub fn html(s: &DatasetSummary) -> String {
                 c.broken.len(),
                 c.both_pass,
                 c.both_fail,
+                c.mcnemar_p,
                 esc(&c.fixed.join(", ")),
                 esc(&c.broken.join(", "))
             )
         })
         .unwrap_or_default();
     format!(
-        r#"<!doctype html><html><head><meta charset="utf-8"><title>byop dataset · {pb}</title><style>body{{font-family:sans-serif;margin:2em}}figure{{display:inline-block;margin:0 1em 1em 0}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 8px}}td.pass{{background:#e6f4ea}}td.fail{{background:#fce8e6}}.banner{{background:#fff4ce;padding:.5em}}</style></head><body><p class="banner">This is an observability report, not legal advice. Pass ≠ safe. Fail ≠ wrong.</p><h1>Dataset · {pb}</h1>{charts}{failures}<h2>Fail rate per check</h2><table><tr><th>check</th>{head}</tr>{checks}</table><h2>Per scenario</h2><table><tr><th>scenario</th>{head}</tr>{rows}</table>{comparison}</body></html>"#,
+        r#"<!doctype html><html><head><meta charset="utf-8"><title>byop dataset · {pb}</title><style>body{{font-family:sans-serif;margin:2em}}figure{{display:inline-block;margin:0 1em 1em 0}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 8px}}td.pass{{background:#e6f4ea}}td.fail{{background:#fce8e6}}.banner{{background:#fff4ce;padding:.5em}}</style></head><body><p class="banner">This is an observability report, not legal advice. Pass ≠ safe. Fail ≠ wrong.</p><h1>Dataset · {pb}</h1>{charts}{generated}{failures}<h2>Fail rate per check</h2><table><tr><th>check</th>{head}</tr>{checks}</table><h2>Per scenario</h2><table><tr><th>scenario</th>{head}</tr>{rows}</table>{comparison}</body></html>"#,
         pb = esc(&s.playbook_id),
         charts = charts.join(""),
+        generated = generation_html(s),
         failures = failure_table(s),
     )
 }

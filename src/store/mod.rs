@@ -30,6 +30,7 @@ pub mod location;
 mod mac;
 pub mod pg;
 mod pg_columns;
+mod pg_migrations;
 mod pg_schema;
 mod prune;
 mod report_reads;

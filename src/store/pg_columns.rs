@@ -10,7 +10,7 @@
 //! database on a real server.
 
 use super::error::StoreError;
-use super::pg_schema::PG_MIGRATIONS;
+use super::pg_migrations::PG_MIGRATIONS;
 
 /// One column: (table, column, type as `format_type` names it, NOT NULL).
 pub(super) type Column = (String, String, String, bool);

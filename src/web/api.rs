@@ -260,6 +260,19 @@ pub async fn playbooks(State(state): Shared) -> Json<Value> {
     Json(json!({ "playbooks": list }))
 }
 
+/// `POST /api/session/forget-key`: the browser session's evaluator key leaves the
+/// server's memory now (an API client's key is never held: nothing to forget).
+pub async fn forget_key(Extension(caller): Extension<Caller>) -> Result<Json<Value>, ApiError> {
+    let session = caller.session().ok_or_else(|| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            "only a browser session holds a key; an API client's key is never kept",
+        )
+    })?;
+    Ok(Json(json!({ "forgotten": session.forget_key() })))
+}
+
 /// `GET /api/openapi.json`.
 pub async fn openapi() -> Response {
     (

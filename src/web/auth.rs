@@ -132,7 +132,10 @@ fn caller(state: &AppState, headers: &HeaderMap) -> Option<Caller> {
         .flat_map(|v| v.split(';'))
         .filter_map(|kv| kv.trim().strip_prefix(COOKIE)?.strip_prefix('='))
         .find_map(|id| state.session(id))
-        .map(Caller::Session)
+        .map(|s| {
+            s.touch(state.settings.key_idle);
+            Caller::Session(s)
+        })
 }
 
 /// The token was right: a new session, its cookie, and the same page without the token

@@ -37,6 +37,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/compare", post(api::compare))
         .route("/baseline", post(api::baseline))
         .route("/playbooks", get(api::playbooks))
+        .route("/session/forget-key", post(api::forget_key))
         .route("/validate-plan", post(plans::validate_plan))
         .route("/plan", post(plans::generate_plan))
         .route("/audit/{request_id}", get(api::audit))
@@ -67,7 +68,22 @@ pub async fn serve(
     state: Arc<AppState>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
+    // Idle sessions' keys leave memory even when their browser never comes back.
+    let every = (state.settings.key_idle / 4).clamp(
+        std::time::Duration::from_millis(100),
+        std::time::Duration::from_secs(30),
+    );
+    let sweeper = state.clone();
+    let sweeping = tokio::spawn(async move {
+        let mut tick = tokio::time::interval(every);
+        loop {
+            tick.tick().await;
+            sweeper.expire_idle_keys();
+        }
+    });
+    let served = axum::serve(listener, router(state))
         .with_graceful_shutdown(shutdown)
-        .await
+        .await;
+    sweeping.abort();
+    served
 }

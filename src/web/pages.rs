@@ -33,6 +33,8 @@ fn page<T: Template>(t: T) -> Result<Response, ApiError> {
 struct IndexPage {
     csrf: String,
     has_key: bool,
+    /// How long an idle session keeps its key, in words.
+    key_idle: String,
     playbooks: Vec<(String, String)>,
     variance_note: &'static str,
 }
@@ -45,6 +47,10 @@ pub async fn index(
     page(IndexPage {
         csrf: csrf(&caller),
         has_key: caller.session().is_some_and(|s| s.has_key()),
+        key_idle: match state.settings.key_idle.as_secs() {
+            s if s % 60 == 0 => format!("{} min", s / 60),
+            s => format!("{s} s"),
+        },
         playbooks: state
             .settings
             .playbooks

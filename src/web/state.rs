@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use dashmap::DashMap;
 
@@ -43,6 +44,8 @@ pub struct Settings {
     pub hosts: Vec<String>,
     /// The per-launch token (printed once at start-up).
     pub token: String,
+    /// A session's evaluator key is forgotten after this long without a request from it.
+    pub key_idle: Duration,
 }
 
 /// A browser session: made when the start-up URL with the token is opened.
@@ -50,19 +53,48 @@ pub struct Session {
     pub id: String,
     /// Required in `X-Byop-Csrf` on every state change made with the session cookie.
     pub csrf: String,
-    /// The evaluator key entered on the page: this session's memory only.
-    key: Mutex<Option<ApiKey>>,
+    /// The evaluator key entered on the page (this session's memory only), and when the
+    /// session last made a request.
+    held: Mutex<Held>,
+}
+
+struct Held {
+    key: Option<ApiKey>,
+    seen: Instant,
 }
 
 impl Session {
+    fn held(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
     pub fn key(&self) -> Option<ApiKey> {
-        self.key.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.held().key.clone()
     }
     pub fn set_key(&self, key: Option<ApiKey>) {
-        *self.key.lock().unwrap_or_else(|e| e.into_inner()) = key;
+        self.held().key = key;
     }
     pub fn has_key(&self) -> bool {
         self.key().is_some_and(|k| !k.is_empty())
+    }
+    /// Forget the key; whether there was one.
+    pub fn forget_key(&self) -> bool {
+        self.held().key.take().is_some()
+    }
+    /// A request from this session: the key is first forgotten if the session was idle
+    /// longer than `idle`.
+    pub fn touch(&self, idle: Duration) {
+        let mut held = self.held();
+        if held.seen.elapsed() > idle {
+            held.key = None;
+        }
+        held.seen = Instant::now();
+    }
+    /// Forget the key if the session has been idle longer than `idle`.
+    fn expire(&self, idle: Duration) {
+        let mut held = self.held();
+        if held.seen.elapsed() > idle {
+            held.key = None;
+        }
     }
 }
 
@@ -87,7 +119,10 @@ impl AppState {
         let session = Arc::new(Session {
             id: random_token(),
             csrf: random_token(),
-            key: Mutex::new(None),
+            held: Mutex::new(Held {
+                key: None,
+                seen: Instant::now(),
+            }),
         });
         let mut all = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
         if all.len() >= MAX_SESSIONS {
@@ -100,6 +135,15 @@ impl AppState {
     pub fn session(&self, id: &str) -> Option<Arc<Session>> {
         let all = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
         all.iter().find(|s| same_secret(&s.id, id)).cloned()
+    }
+
+    /// Forget the keys of the sessions idle longer than the setting (run periodically, so
+    /// a key leaves memory even if its session never comes back).
+    pub fn expire_idle_keys(&self) {
+        let all = self.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        for s in all.iter() {
+            s.expire(self.settings.key_idle);
+        }
     }
 
     /// Keep a run's document text for its report's highlighting.

@@ -238,6 +238,22 @@ pub(crate) struct Trail {
 
 impl Trail {
     pub(crate) fn new(request_id: &str, doc_key: &str, resolved: &Resolved) -> Trail {
+        Trail::of(
+            request_id,
+            doc_key,
+            Some(resolved.doc.fingerprint().to_string()),
+            Some(resolved.playbook.logic_hash.clone()),
+        )
+    }
+
+    /// A request about `doc_key`, its rows naming the inputs' fingerprint and the
+    /// playbook's logic hash where they are known.
+    pub(crate) fn of(
+        request_id: &str,
+        doc_key: &str,
+        inputs_fingerprint: Option<String>,
+        playbook_logic_hash: Option<String>,
+    ) -> Trail {
         Trail {
             events: Vec::new(),
             base: AuditEvent {
@@ -246,11 +262,19 @@ impl Trail {
                 document: doc_key.to_string(),
                 state: AuditState::Received,
                 code: None,
-                inputs_fingerprint: Some(resolved.doc.fingerprint().to_string()),
-                playbook_logic_hash: Some(resolved.playbook.logic_hash.clone()),
+                inputs_fingerprint,
+                playbook_logic_hash,
                 call: None,
                 decision_id: None,
             },
+        }
+    }
+
+    /// Name the inputs' fingerprint on every row of the request, and on any row pushed after.
+    pub(crate) fn fingerprint(&mut self, fingerprint: &str) {
+        self.base.inputs_fingerprint = Some(fingerprint.to_string());
+        for e in &mut self.events {
+            e.inputs_fingerprint = Some(fingerprint.to_string());
         }
     }
 

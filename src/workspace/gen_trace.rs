@@ -3,8 +3,9 @@
 //! `repair` → `llm` → `validate`: the order extract → plan → validate → (repair) → validate.
 //! Built after the fact from the evaluator's call records, like every other trace. A plan's
 //! `extract` carries the notes' constraints (kind, window) and each `validate` the eight
-//! metrics. Never the prompt or the output's text; the notes' preview only when the user
-//! allows text.
+//! metrics. Never the prompt or the output's text, unless the user allowed text in traces
+//! (then a 200-character preview of the output's body on the root span, and the notes'
+//! preview).
 
 use std::time::SystemTime;
 
@@ -12,42 +13,71 @@ use opentelemetry::trace::{Span, Status, TraceContextExt, Tracer};
 use opentelemetry::{Context, KeyValue};
 
 use super::plan_trace;
-use super::telemetry::{end_of, finish_of, leaf, llm_span, start_of, with_tracer};
-use crate::engine::generate::{Outcome, Produced, Scenario, Variant, constraints_of};
+use super::telemetry::{
+    PREVIEW_CHARS, end_of, finish_of, leaf, llm_span, start_of, validation_attrs, with_tracer,
+};
+use crate::engine::generate::{Outcome, Produced, Scenario, Variant, constraints_of, output};
 use crate::evaluator::generate::GENERATE_CALL_ID;
 use crate::model::{CallRecord, Validation};
 
+/// Which generation a trace is of: the scenario, the variant, the request's id in the
+/// audit log and, for a strategy that does not validate, the plan validation of what was
+/// served (`byop plan` validates it anyway).
+pub struct Generation<'a> {
+    pub scenario: &'a Scenario,
+    pub variant: &'a Variant,
+    pub request_id: &'a str,
+    pub served: Option<&'a Validation>,
+}
+
+fn root_attrs(g: &Generation, produced: Option<&Produced>, calls: &[CallRecord]) -> Vec<KeyValue> {
+    let mut attrs = vec![
+        KeyValue::new("byop.request_id", g.request_id.to_string()),
+        KeyValue::new("byop.scenario", g.scenario.name.clone()),
+        KeyValue::new("byop.variant", g.variant.name.clone()),
+        KeyValue::new("byop.strategy", g.variant.strategy.as_str()),
+        KeyValue::new(
+            "byop.llm.calls",
+            calls.iter().filter(|c| !c.cached).count() as i64,
+        ),
+    ];
+    let Some(p) = produced else {
+        return attrs;
+    };
+    let meta = &p.meta;
+    attrs.extend([
+        KeyValue::new("byop.generation.request_id", meta.request_id.clone()),
+        KeyValue::new("byop.generation.outcome", meta.outcome.as_str()),
+        KeyValue::new("gen_ai.system", meta.provider.clone()),
+        KeyValue::new("gen_ai.request.model", meta.model.clone()),
+    ]);
+    if let Some(r) = meta.repair {
+        attrs.push(KeyValue::new("byop.repair.status", r.as_str()));
+    }
+    if let Some(n) = meta.input_tokens {
+        attrs.push(KeyValue::new("gen_ai.usage.input_tokens", n as i64));
+    }
+    if let Some(n) = meta.output_tokens {
+        attrs.push(KeyValue::new("gen_ai.usage.output_tokens", n as i64));
+    }
+    attrs
+}
+
 pub fn export(
-    scenario: &Scenario,
-    variant: &Variant,
+    g: &Generation,
     produced: Option<&Produced>,
     calls: &[CallRecord],
     started: SystemTime,
-    served: Option<&Validation>,
 ) {
     with_tracer(|tracer, include_text| {
         let end = end_of(started, calls);
-        let mut attrs = vec![
-            KeyValue::new("byop.scenario", scenario.name.clone()),
-            KeyValue::new("byop.variant", variant.name.clone()),
-            KeyValue::new("byop.strategy", variant.strategy.as_str()),
-            KeyValue::new(
-                "byop.llm.calls",
-                calls.iter().filter(|c| !c.cached).count() as i64,
-            ),
-        ];
-        if let Some(p) = produced {
-            attrs.push(KeyValue::new(
-                "byop.generation.request_id",
-                p.meta.request_id.clone(),
-            ));
-            attrs.push(KeyValue::new(
-                "byop.generation.outcome",
-                p.meta.outcome.as_str(),
-            ));
-            attrs.push(KeyValue::new("gen_ai.request.model", p.meta.model.clone()));
+        let mut attrs = root_attrs(g, produced, calls);
+        if let (true, Some(p)) = (include_text, produced) {
+            let body = output::strip_front_matter(&p.text);
+            let preview: String = body.chars().take(PREVIEW_CHARS).collect();
+            attrs.push(KeyValue::new("byop.output.preview", preview));
         }
-        let notes = Some(scenario.text.as_str());
+        let notes = Some(g.scenario.text.as_str());
         attrs.extend(plan_trace::root_attrs(None, notes, include_text));
         let mut root = tracer
             .span_builder("generate")
@@ -58,23 +88,24 @@ pub fn export(
             root.set_status(Status::error("no output generated"));
         }
         let cx = Context::current_with_span(root);
-        let constraints = constraints_of(scenario);
+        let constraints = constraints_of(g.scenario);
         let n = constraints.as_deref().map_or(0, |c| c.lines().count());
-        let extract = match scenario_context(scenario) {
+        let extract = match scenario_context(g.scenario) {
             Some(c) => plan_trace::constraint_attrs(&c),
             None => vec![KeyValue::new("byop.constraints.extracted", n as i64)],
         };
         leaf(tracer, &cx, "extract", started, started, extract);
-        let is_plan = scenario.current_time.is_some() || constraints.is_some();
+        let is_plan = g.scenario.current_time.is_some() || constraints.is_some();
         let name = if is_plan { "plan" } else { "generate" };
         let (gen_calls, repair_calls): (Vec<&CallRecord>, Vec<&CallRecord>) =
             calls.iter().partition(|c| c.check_id == GENERATE_CALL_ID);
-        let span_over = |name: &'static str, records: &[&CallRecord]| {
+        let span_over = |name: &'static str, records: &[&CallRecord], attrs: Vec<KeyValue>| {
             let start = records.iter().map(|c| start_of(c)).min().unwrap_or(started);
             let stop = records.iter().map(|c| finish_of(c)).max().unwrap_or(start);
             let span = tracer
                 .span_builder(name)
                 .with_start_time(start)
+                .with_attributes(attrs)
                 .start_with_context(tracer, &cx);
             let scx = cx.with_span(span);
             for c in records {
@@ -83,23 +114,27 @@ pub fn export(
             scx.span().end_with_timestamp(stop);
             stop
         };
-        let generated_at = span_over(name, &gen_calls);
-        let Some(p) = produced.filter(|_| variant.strategy.validates()) else {
+        let generated_at = span_over(name, &gen_calls, vec![]);
+        let Some(p) = produced.filter(|_| g.variant.strategy.validates()) else {
             // A strategy that does not validate: the validation of what was served, if any.
-            if let Some(v) = served {
-                let errors: Vec<String> = v.errors.clone();
-                let attrs = validation_attrs(&errors, Some(v), "served");
+            if let Some(v) = g.served {
+                let attrs = served_attrs(v);
                 leaf(tracer, &cx, "validate", generated_at, generated_at, attrs);
             }
             cx.span().end_with_timestamp(end);
             return;
         };
-        let before = validation_attrs(&p.errors_before, p.validation_before.as_ref(), "before");
-        leaf(tracer, &cx, "validate", generated_at, generated_at, before);
-        if p.meta.repair.is_some() {
-            let repaired_at = span_over("repair", &repair_calls);
-            let after = validation_attrs(&p.errors_after, p.validation_after.as_ref(), "after");
-            leaf(tracer, &cx, "validate", repaired_at, repaired_at, after);
+        if let Some(before) = &p.validation_before {
+            let attrs = with_metrics(validation_attrs(before, "before"), p.plan_before.as_ref());
+            leaf(tracer, &cx, "validate", generated_at, generated_at, attrs);
+        }
+        if let Some(status) = p.meta.repair.filter(|_| p.meta.repair_attempted()) {
+            let attrs = vec![KeyValue::new("byop.repair.status", status.as_str())];
+            let repaired_at = span_over("repair", &repair_calls, attrs);
+            if let Some(after) = &p.validation_after {
+                let attrs = with_metrics(validation_attrs(after, "after"), p.plan_after.as_ref());
+                leaf(tracer, &cx, "validate", repaired_at, repaired_at, attrs);
+            }
         }
         if p.meta.outcome == Outcome::Rejected {
             cx.span()
@@ -109,18 +144,21 @@ pub fn export(
     });
 }
 
-/// A `validate` span's: the strategy's verdict and, for a plan, its eight metrics.
-fn validation_attrs(errors: &[String], plan: Option<&Validation>, which: &str) -> Vec<KeyValue> {
-    let mut attrs = vec![
-        KeyValue::new("byop.validation.which", which.to_string()),
-        KeyValue::new(
-            "byop.validation.status",
-            if errors.is_empty() { "pass" } else { "fail" },
-        ),
-        KeyValue::new("byop.validation.errors", errors.len() as i64),
-    ];
+/// Adds a plan's eight metrics to a `validate` span's attributes.
+fn with_metrics(mut attrs: Vec<KeyValue>, plan: Option<&Validation>) -> Vec<KeyValue> {
     attrs.extend(plan.map(plan_trace::metric_attrs).unwrap_or_default());
     attrs
+}
+
+/// The `validate` span of a plan served by a strategy that does not validate.
+fn served_attrs(v: &Validation) -> Vec<KeyValue> {
+    let status = if v.errors.is_empty() { "pass" } else { "fail" };
+    let attrs = vec![
+        KeyValue::new("byop.validation.which", "served"),
+        KeyValue::new("byop.validation.status", status),
+        KeyValue::new("byop.validation.errors", v.errors.len() as i64),
+    ];
+    with_metrics(attrs, Some(v))
 }
 
 /// The notes' constraints when the scenario is a day's notes (it has a `current_time`).

@@ -9,6 +9,7 @@ pub mod docs_pages;
 pub mod evaluate;
 pub mod evaluator;
 pub mod files;
+pub mod gen_audit;
 pub mod gen_trace;
 mod plan_trace;
 pub mod repair;

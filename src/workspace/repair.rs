@@ -89,7 +89,7 @@ pub async fn repair_and_save(
 }
 
 /// `pass`, or `fail: id, id`.
-fn summary(v: &ValidationRecord) -> String {
+pub(crate) fn summary(v: &ValidationRecord) -> String {
     if v.passed() {
         "pass".into()
     } else {

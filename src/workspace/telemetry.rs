@@ -368,7 +368,7 @@ fn extract_attrs(resolved: &Resolved, report: Option<&Report>) -> Vec<KeyValue> 
     attrs
 }
 
-fn validation_attrs(v: &ValidationRecord, which: &str) -> Vec<KeyValue> {
+pub(super) fn validation_attrs(v: &ValidationRecord, which: &str) -> Vec<KeyValue> {
     let ids: Vec<String> = v.errors.iter().map(|e| e.check_id.clone()).collect();
     vec![
         KeyValue::new("byop.validation.which", which.to_string()),

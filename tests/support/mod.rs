@@ -3,7 +3,7 @@
 
 pub mod evidence;
 pub mod fake_llm;
-pub mod otlp;
+pub mod generation;
 pub mod pg;
 pub mod server;
 pub mod sound_store;

@@ -1,5 +1,8 @@
-//! A local OTLP/HTTP receiver on 127.0.0.1: it decodes the protobuf the CLI exports, so
-//! tests check the span tree and the attributes of real traces.
+//! A local OTLP/HTTP receiver on 127.0.0.1 for the trace tests: it keeps every export
+//! request's body, headers and path, and decodes the protobuf into spans, so tests check
+//! the span tree and the attributes of real traces. Included by the tests that need it
+//! (`#[path = "support/otlp.rs"] mod otlp_receiver;`).
+#![allow(dead_code)]
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};

@@ -16,7 +16,7 @@ use crate::engine::document::{Companion, CompanionRole, Document};
 use crate::engine::playbook::LoadedPlaybook;
 use crate::engine::repair::{self, RepairContext};
 use crate::evaluator::{Call, CallObserver, EvalError, Evaluator, ResponseCache};
-use crate::model::{CallRecord, Usage};
+use crate::model::{CallRecord, Usage, ValidationRecord};
 use std::sync::Mutex;
 
 pub use output::{GenerationMeta, compose, meta_of};
@@ -103,10 +103,16 @@ pub struct Produced {
     pub errors_before: Vec<String>,
     /// The errors left after a repair that did not pass.
     pub errors_after: Vec<String>,
-    /// The plan `validation` of the output as generated and of the repair's answer, when
-    /// the strategy validated (and repaired) a plan.
-    pub validation_before: Option<crate::model::Validation>,
-    pub validation_after: Option<crate::model::Validation>,
+    /// The deterministic validation of the output as generated, and of the repair's
+    /// answer, when the strategy ran them (the audit log records both).
+    pub validation_before: Option<ValidationRecord>,
+    pub validation_after: Option<ValidationRecord>,
+    /// The plan `validation` (the eight metrics) of the output as generated and of the
+    /// repair's answer, when the strategy validated (and repaired) a plan.
+    pub plan_before: Option<crate::model::Validation>,
+    pub plan_after: Option<crate::model::Validation>,
+    /// Why the repair brought no usable answer, when it failed.
+    pub repair_reason: Option<String>,
 }
 
 /// Generate one output for `scenario` with `variant`, validate and repair by its strategy.
@@ -158,13 +164,17 @@ pub async fn produce(
         errors_after: vec![],
         validation_before: None,
         validation_after: None,
+        plan_before: None,
+        plan_after: None,
+        repair_reason: None,
     };
     if variant.strategy.validates() {
         let doc = document(&compose(scenario, &meta, &body), scenario)
             .map_err(EvalError::InvalidRequest)?;
         let (before_report, before) = repair::validate(cx.playbook, &doc);
         produced.errors_before = messages(&before);
-        produced.validation_before = before_report.validation;
+        produced.validation_before = Some(before.clone());
+        produced.plan_before = before_report.validation;
         meta.outcome = if before.passed() {
             Outcome::Passed
         } else {
@@ -186,7 +196,9 @@ pub async fn produce(
             if let Some(after) = &outcome.record.after {
                 produced.errors_after = messages(after);
             }
-            produced.validation_after = outcome.after_validation.clone();
+            produced.validation_after = outcome.record.after.clone();
+            produced.plan_after = outcome.after_validation.clone();
+            produced.repair_reason = outcome.record.reason.clone();
             // The best available result: the repaired text only when it passes; else the
             // original, surfaced as rejected.
             if let Some(repaired) = outcome.repaired_text() {
@@ -236,7 +248,7 @@ pub fn document(text: &str, scenario: &Scenario) -> Result<Document, String> {
     Ok(doc)
 }
 
-fn messages(v: &crate::model::ValidationRecord) -> Vec<String> {
+fn messages(v: &ValidationRecord) -> Vec<String> {
     v.errors
         .iter()
         .map(|e| format!("[{}] {}", e.check_id, e.message))

@@ -33,6 +33,21 @@
     });
   });
 
+  // Forget key: the server drops this session's key now.
+  var forget = $("forget-key");
+  if (forget) {
+    forget.addEventListener("click", function () {
+      post("/api/session/forget-key", {}).then(function (r) {
+        var held = $("key-held");
+        if (r.status !== 200) { $("key-note").textContent = message(r.body, "the key could not be forgotten (" + r.status + ")"); return; }
+        if (held) held.remove();
+        $("api-key").value = "";
+        $("api-key").placeholder = "sk-…";
+        forget.textContent = "Key forgotten";
+      });
+    });
+  }
+
   var form = $("run-form");
   if (form) {
     var runId = null, source = null;
