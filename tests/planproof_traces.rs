@@ -9,9 +9,9 @@ mod support;
 mod otlp_receiver;
 
 use opentelemetry_proto::tonic::trace::v1::Span;
+use otlp_receiver::{Receiver, attr, children, root};
 use serde_json::{Value, json};
 use support::fake_llm::{FakeLlm, Script, Step};
-use otlp_receiver::{Receiver, attr, children, root};
 use support::workspace::{KEY, Ws, examples, json, stderr};
 
 const METRICS: [&str; 8] = [

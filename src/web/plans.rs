@@ -21,8 +21,14 @@ use super::state::AppState;
 use crate::engine::generate::{self, GenContext, Scenario, daily};
 use crate::engine::playbook::PLANPROOF_ID;
 use crate::model::Mode;
+use crate::workspace::evaluate::Recorder;
+use crate::workspace::gen_audit::{self, GenAudit};
+use crate::workspace::gen_trace::{self, Generation};
 
 type Shared = State<Arc<AppState>>;
+
+/// The document a generated plan's audit-log rows name (the notes came with the request).
+const NOTES_KEY: &str = "web:notes";
 
 /// A time or zone field: one line of at most 100 characters (it goes into front matter).
 fn one_line(field: &str, value: &Option<String>) -> Result<Option<String>, ApiError> {
@@ -143,23 +149,53 @@ pub async fn generate_plan(
     let Some(evaluator) = evaluator else {
         return Err(unavailable(missing.unwrap_or_default()));
     };
+    // The same audit trail as `byop plan`: received → attempts → validations → generated
+    // (or halted), in the server's store.
+    let store = state.settings.store.as_ref();
+    let audit = GenAudit::start(NOTES_KEY, &scenario, &variant, &playbook.logic_hash);
+    let audit_request_id = audit.request_id().to_string();
+    let recorder = Recorder::default();
     let cancel = CancellationToken::new();
+    let started = std::time::SystemTime::now();
     let cx = GenContext {
         evaluator: &evaluator,
         playbook,
-        cache: Some(state.settings.store.as_ref()),
-        observer: None,
+        cache: Some(store),
+        observer: Some(&recorder),
         cancel: &cancel,
         fresh: false,
     };
-    let produced = generate::produce(&scenario, &variant, cx)
-        .await
-        .map_err(|e| unavailable(format!("no plan generated: {e}")))?;
+    let produced = generate::produce(&scenario, &variant, cx).await;
+    let calls = recorder.take();
     // The notes' preview only when the server's user allows text (BYOP_OTLP_INCLUDE_TEXT=1).
     let env = |name: &str| std::env::var(name).ok();
     let allow_text = crate::workspace::telemetry::user_allows_text(false, &env);
-    let mut answer =
-        daily::answer(&produced, &scenario, playbook, allow_text).map_err(ApiError::internal)?;
+    // The plan as served, validated (also when the strategy itself did not validate).
+    let answer = match &produced {
+        Ok(p) => {
+            Some(daily::answer(p, &scenario, playbook, allow_text).map_err(ApiError::internal)?)
+        }
+        Err(_) => None,
+    };
+    let g = Generation {
+        scenario: &scenario,
+        variant: &variant,
+        request_id: &audit_request_id,
+        served: answer.as_ref().and_then(|a| a.validation.as_ref()),
+    };
+    gen_trace::export(&g, produced.as_ref().ok(), &calls, started);
+    audit.finish(
+        store,
+        &scenario,
+        produced.as_ref().map_err(gen_audit::not_generated),
+        calls,
+    );
+    let mut answer = match (produced, answer) {
+        (Ok(_), Some(a)) => a,
+        (Err(e), _) => return Err(unavailable(format!("no plan generated: {e}"))),
+        (Ok(_), None) => return Err(unavailable("no plan generated".to_string())),
+    };
+    answer.body["debug"]["audit_request_id"] = json!(audit_request_id);
     answer.body["passed"] = json!(answer.passed);
     Ok(Json(answer.body))
 }
