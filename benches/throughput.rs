@@ -3,7 +3,8 @@
 //! call after 1 s (target: under 1.5 s for the 9 calls, i.e. they overlap), and the
 //! whole-corpus command (`byop check --mode deterministic --format json` over the 371
 //! outputs, one process, store writes included; goal < 0.25 s) on a new store and again
-//! on the same store, as a user reruns it.
+//! on the same store, as a user reruns it, with the built-in playbook and again with
+//! `evidence_contract_v1` (every output grounded against its source contract).
 
 #[path = "../tests/support/fake_llm.rs"]
 mod fake_llm;
@@ -67,7 +68,9 @@ fn main() {
             "| deterministic checks, one 100 KB document | {:.2} ms |",
             start.elapsed().as_secs_f64() * 1e3 / 20.0
         );
-        whole_corpus_command(&corpus, docs.iter().map(|(p, _)| p.as_path()));
+        for playbook in [None, Some("evidence_contract_v1")] {
+            whole_corpus_command(&corpus, docs.iter().map(|(p, _)| p.as_path()), playbook);
+        }
     } else {
         println!(
             "| deterministic corpus run | skipped: {} not found |",
@@ -126,8 +129,12 @@ fn main() {
 
 /// The built `byop` over every corpus output in one process: median wall time of 7 runs
 /// on a new store each, and of 7 reruns on one store (the second run onwards records
-/// reruns, the common case).
-fn whole_corpus_command<'a>(outputs: &Path, docs: impl Iterator<Item = &'a Path>) {
+/// reruns, the common case). `playbook` names a built-in playbook; `None` is the default one.
+fn whole_corpus_command<'a>(
+    outputs: &Path,
+    docs: impl Iterator<Item = &'a Path>,
+    playbook: Option<&str>,
+) {
     let root = outputs.parent().expect("the corpus folder");
     let mut files: Vec<PathBuf> = docs
         .map(|p| p.strip_prefix(root).expect("a corpus output").to_path_buf())
@@ -147,6 +154,7 @@ fn whole_corpus_command<'a>(outputs: &Path, docs: impl Iterator<Item = &'a Path>
                 "--fail-on",
             ])
             .arg("never")
+            .args(playbook.map(|p| ["--playbook", p]).into_iter().flatten())
             .arg("--db")
             .arg(db)
             .args(&files)
@@ -171,9 +179,10 @@ fn whole_corpus_command<'a>(outputs: &Path, docs: impl Iterator<Item = &'a Path>
     let db = dir.path().join("rerun.db");
     run(&db);
     let rerun = median((0..7).map(|_| run(&db)).collect());
+    let with = playbook.map_or(String::new(), |p| format!(" --playbook {p}"));
     for (what, secs) in [("new store", fresh), ("rerun, same store", rerun)] {
         println!(
-            "| `byop check --mode deterministic --format json`, {} files, {what} | {secs:.3} s wall (goal < 0.25 s: {}) |",
+            "| `byop check --mode deterministic --format json{with}`, {} files, {what} | {secs:.3} s wall (goal < 0.25 s: {}) |",
             files.len(),
             if secs < 0.25 { "met" } else { "NOT met" }
         );

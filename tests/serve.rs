@@ -446,6 +446,42 @@ async fn a_plan_is_generated_from_notes_validated_and_repaired_as_byop_plan_does
         "{p}"
     );
     assert_eq!((llm.calls_for("generate"), llm.calls_for("repair")), (1, 1));
+    // The audit trail `byop plan` writes: every attempt between received and generated,
+    // the generation's request id and the plan's hash, in a log that still verifies.
+    let aid = p["debug"]["audit_request_id"].as_str().unwrap();
+    let (status, audit) = api.get(&format!("/api/audit/{aid}")).await;
+    assert_eq!(status, StatusCode::OK, "{audit}");
+    let rows = audit["rows"].as_array().unwrap();
+    let steps: Vec<String> = rows
+        .iter()
+        .map(|r| match r["state"].as_str().unwrap() {
+            "call" => format!("call:{}", r["call"]["check_id"].as_str().unwrap()),
+            s => s.to_string(),
+        })
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "received",
+            "call:generate",
+            "validation",
+            "call:repair",
+            "validation",
+            "generated"
+        ]
+    );
+    assert_eq!(rows[0]["code"], "generate: v4_repair/notes (repair)");
+    let generated = format!("repaired:{}", p["debug"]["request_id"].as_str().unwrap());
+    assert_eq!(rows[5]["code"], generated.as_str());
+    assert_eq!(rows[5]["decision_id"].as_str().map(str::len), Some(64));
+    assert!(rows.iter().all(|r| r["document"] == "web:notes"), "{audit}");
+    let verified = s.ws.run(&["log", "--verify"]);
+    assert_eq!(
+        verified.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&verified.stdout)
+    );
     // The validator variant surfaces the same failing plan as rejected, repairs nothing.
     let (status, p) = api
         .post(

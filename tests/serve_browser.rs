@@ -13,7 +13,7 @@ use support::server::Server;
 use support::workspace::KEY;
 
 #[test]
-fn the_page_runs_saves_a_baseline_compares_and_charts_drift_in_chromium() {
+fn the_page_runs_saves_a_baseline_compares_charts_drift_and_forgets_the_key_in_chromium() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
     let ready = root
@@ -37,7 +37,9 @@ fn the_page_runs_saves_a_baseline_compares_and_charts_drift_in_chromium() {
     let mut script = Script::always(vec![Step::pass()]).latency_ms(200);
     script.require_key = Some(KEY.into());
     let llm = FakeLlm::start_blocking(script);
-    let server = Server::start(Some(&llm.base_url), &[]);
+    // A dataset named at start-up: the page opens its comparison.
+    let dataset = root.join("examples/planproof").display().to_string();
+    let server = Server::start(Some(&llm.base_url), &["--dataset", &dataset]);
     let mut cmd = Command::new("node");
     cmd.arg(root.join("tests/browser/check_serve.mjs"))
         .arg(server.login_url())

@@ -130,6 +130,8 @@ async fn the_openapi_document_lists_every_route_and_each_answers() {
         "/api/session/forget-key",
         "/api/validate-plan",
         "/api/plan",
+        "/api/datasets",
+        "/api/datasets/{name}",
         "/api/openapi.json",
     ] {
         assert!(paths.contains_key(p), "{p} undocumented");
@@ -315,4 +317,111 @@ async fn an_idle_sessions_key_is_forgotten_and_forget_key_drops_it() {
         (StatusCode::BAD_REQUEST, Some("bad_request"))
     );
     assert!(!s.stderr().contains(KEY));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dataset_named_at_start_up_opens_as_its_html_view_and_nothing_else_is_read() {
+    let dir = support::workspace::examples().join("planproof");
+    let d = dir.display().to_string();
+    let s = Server::start(None, &["--dataset", &d]);
+    let api = Api::new(&s);
+    let (status, list) = api.get("/api/datasets").await;
+    assert_eq!(
+        (status, list),
+        (StatusCode::OK, json!({"datasets": ["planproof"]}))
+    );
+    // The same comparison `byop dataset DIR` prints, as JSON and as its HTML view.
+    let cli = |format: &str| {
+        let o = s.ws.run(&["dataset", &d, "--format", format]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            support::workspace::stderr(&o)
+        );
+        support::workspace::stdout(&o)
+    };
+    let (status, summary) = api.get("/api/datasets/planproof").await;
+    assert_eq!(status, StatusCode::OK, "{summary}");
+    let want: Value = serde_json::from_str(&cli("json")).unwrap();
+    assert_eq!(summary, want);
+    assert!(
+        summary["variants"].as_array().unwrap().len() >= 2,
+        "{summary}"
+    );
+    let r = api
+        .c
+        .get(s.url("/api/datasets/planproof?format=html"))
+        .bearer_auth(&s.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let csp = r.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        csp.starts_with("sandbox ") && csp.contains("default-src 'none'"),
+        "{csp}"
+    );
+    assert_eq!(r.text().await.unwrap(), cli("html"));
+    // The page frames it; the list links it.
+    let page = |path: &str| {
+        let q = api.c.get(s.url(path)).bearer_auth(&s.token);
+        async move {
+            let r = q.send().await.unwrap();
+            (r.status(), r.text().await.unwrap())
+        }
+    };
+    let (status, html) = page("/datasets").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("href=\"/datasets/planproof\""), "{html}");
+    let (status, html) = page("/datasets/planproof").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        html.contains("src=\"/api/datasets/planproof?format=html\""),
+        "{html}"
+    );
+    // A request names an offered dataset, never a folder: anything else is not found.
+    for name in [
+        "scenarios",
+        "..%2Fplanproof",
+        "%2e%2e%2fplanproof",
+        "%2Fetc",
+        "nope",
+    ] {
+        assert_eq!(
+            api.get(&format!("/api/datasets/{name}")).await.0,
+            StatusCode::NOT_FOUND,
+            "{name}"
+        );
+        assert_eq!(
+            page(&format!("/datasets/{name}")).await.0,
+            StatusCode::NOT_FOUND,
+            "{name}"
+        );
+    }
+    let (status, e) = api.get("/api/datasets/planproof?format=pdf").await;
+    assert_eq!(
+        (status, e["error"]["field"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("format"))
+    );
+    // Without the token, nothing.
+    let r = client()
+        .get(s.url("/api/datasets/planproof"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    // A folder that is not a dataset is refused at start-up, before listening.
+    let ws = support::workspace::Ws::new();
+    std::fs::create_dir(ws.path("empty")).unwrap();
+    let o = ws.run(&["serve", "--port", "0", "--dataset", "empty"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = support::workspace::stderr(&o);
+    assert!(
+        err.contains("--dataset") && err.contains("not a dataset"),
+        "{err}"
+    );
 }

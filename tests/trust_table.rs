@@ -217,6 +217,15 @@ const CASES: &[Case] = &[
         expect: Expect::ProvedBy("an_idle_sessions_key_is_forgotten_and_forget_key_drops_it"),
     },
     Case {
+        key: "serve_datasets",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy(
+            "a_dataset_named_at_start_up_opens_as_its_html_view_and_nothing_else_is_read",
+        ),
+    },
+    Case {
         key: "variant.base_url",
         byop_toml: "",
         front_matter: "",

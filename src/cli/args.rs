@@ -460,6 +460,10 @@ pub struct ServeArgs {
     /// from that session (a command-line choice only: no setting or environment sets it).
     #[arg(long, value_name = "SECONDS", default_value_t = 1800, value_parser = clap::value_parser!(u64).range(1..))]
     pub key_idle: u64,
+    /// A dataset folder (as `byop dataset DIR` reads it) whose comparison the page shows,
+    /// named by the folder's name; the page reads no other folder. Repeatable.
+    #[arg(long, value_name = "DIR")]
+    pub dataset: Vec<PathBuf>,
     #[arg(long, env = "BYOP_DB")]
     pub db: Option<PathBuf>,
     #[command(flatten)]

@@ -290,14 +290,67 @@ pub(super) async fn compare(
     prices: Prices,
 ) -> Result<u8, CliError> {
     let workspace = super::workspace_policy(&args.trust)?;
+    let evaluator = super::single::batch_evaluator(&args.evaluator, args.mode, &workspace)?;
+    let db = super::output::db_location(args.db.clone(), &workspace)?;
+    let store = Arc::new(Store::open(&db)?);
+    let summary = summarize(dir, args, (run_id, prices), evaluator, store).await?;
+    let body = match args.format {
+        super::args::DatasetFormat::Text => crate::render::dataset::text(&summary),
+        super::args::DatasetFormat::Json => {
+            serde_json::to_string_pretty(&summary).map_err(|e| CliError(e.to_string()))? + "\n"
+        }
+        super::args::DatasetFormat::Html => crate::render::dataset::html(&summary),
+    };
+    super::output::write(args.output.as_deref(), &body)?;
+    Ok(0)
+}
+
+/// The folder `byop serve --dataset DIR` offers, checked now (a dataset whose folders stay
+/// inside it or the workspace), summarized on each view with the viewer's evaluator: the
+/// last run's outputs through the playbook, as `byop dataset DIR` does.
+pub(super) fn offered(
+    dir: &Path,
+    args: &DatasetOpts,
+    store: Arc<Store>,
+) -> Result<crate::web::OfferedDataset, CliError> {
+    let dir = std::path::absolute(dir)?;
+    let workspace = super::workspace_policy(&args.trust)?;
+    let mut roots = super::single::roots(&workspace);
+    roots.push(dir.clone());
+    layout(&dir, &Boundary::new(roots), latest_run(&dir).as_deref())
+        .map_err(|e| CliError(format!("--dataset {}: {}", dir.display(), e.0)))?;
+    let name = dir
+        .file_name()
+        .map_or_else(|| "dataset".into(), |n| n.to_string_lossy().into_owned());
+    let args = args.clone();
+    let summarize: crate::web::SummarizeFn = Arc::new(move |evaluator| {
+        let (dir, args, store) = (dir.clone(), args.clone(), store.clone());
+        Box::pin(async move {
+            let run_id = latest_run(&dir);
+            let run = (run_id.as_deref(), Prices::default());
+            summarize(&dir, &args, run, evaluator, store.clone())
+                .await
+                .map_err(|e| e.0)
+        })
+    });
+    Ok(crate::web::OfferedDataset { name, summarize })
+}
+
+/// The comparison of every variant's outputs, evaluated with `evaluator` (none: the
+/// checks that need one are indeterminate).
+async fn summarize(
+    dir: &Path,
+    args: &DatasetOpts,
+    (run_id, prices): (Option<&str>, Prices),
+    evaluator: Option<crate::evaluator::Evaluator>,
+    store: Arc<Store>,
+) -> Result<dataset::DatasetSummary, CliError> {
+    let workspace = super::workspace_policy(&args.trust)?;
     let mut roots = super::single::roots(&workspace);
     roots.push(dir.to_path_buf());
     let boundary = Boundary::new(roots);
     let lay = layout(dir, &boundary, run_id)?;
     let jobs = resolve_all((dir, args), (&workspace, &boundary), &lay)?;
-    let evaluator = super::single::batch_evaluator(&args.evaluator, args.mode, &workspace)?;
-    let db = super::output::db_location(args.db.clone(), &workspace)?;
-    let store = Arc::new(Store::open(&db)?);
     // Every document at once; the evaluator's permits bound the calls in flight.
     let runs = jobs.iter().map(|j| {
         let opts = RunOptions {
@@ -343,13 +396,5 @@ pub(super) async fn compare(
     }
     let mut summary = dataset::summarize(&rows, compare);
     dataset::price(&mut summary, prices);
-    let body = match args.format {
-        super::args::DatasetFormat::Text => crate::render::dataset::text(&summary),
-        super::args::DatasetFormat::Json => {
-            serde_json::to_string_pretty(&summary).map_err(|e| CliError(e.to_string()))? + "\n"
-        }
-        super::args::DatasetFormat::Html => crate::render::dataset::html(&summary),
-    };
-    super::output::write(args.output.as_deref(), &body)?;
-    Ok(0)
+    Ok(summary)
 }

@@ -5,7 +5,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::args::ServeArgs;
+use super::args::{DatasetFormat, DatasetOpts, ServeArgs};
 use super::error::CliError;
 use crate::engine::playbook;
 use crate::store::Store;
@@ -22,6 +22,7 @@ pub async fn run(args: ServeArgs) -> Result<u8, CliError> {
     let db = super::output::db_location(args.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
     let playbooks = offered(&args.trust.allow_playbook)?;
+    let datasets = datasets(&args, &store)?;
     let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.host, args.port))
         .await
         .map_err(|e| CliError(format!("cannot listen on {}:{}: {e}", args.host, args.port)))?;
@@ -35,6 +36,7 @@ pub async fn run(args: ServeArgs) -> Result<u8, CliError> {
         model: args.evaluator.model.clone(),
         trust_workspace_evaluator: args.evaluator.trust_workspace_evaluator,
         playbooks,
+        datasets,
         hosts: hosts(args.host, port, &args.allow_host),
         token: token.clone(),
         key_idle: std::time::Duration::from_secs(args.key_idle),
@@ -54,6 +56,34 @@ pub async fn run(args: ServeArgs) -> Result<u8, CliError> {
     };
     web::serve(listener, web::AppState::new(settings), shutdown).await?;
     Ok(0)
+}
+
+/// The datasets named by `--dataset`, each checked now; two with one folder name refused.
+fn datasets(args: &ServeArgs, store: &Arc<Store>) -> Result<Vec<web::OfferedDataset>, CliError> {
+    let opts = DatasetOpts {
+        format: DatasetFormat::Html,
+        output: None,
+        playbook: None,
+        mode: None,
+        compare: None,
+        db: args.db.clone(),
+        fresh: false,
+        evaluator: args.evaluator.clone(),
+        trust: args.trust.clone(),
+    };
+    let mut out: Vec<web::OfferedDataset> = Vec::new();
+    for dir in &args.dataset {
+        let d = super::dataset::offered(dir, &opts, store.clone())?;
+        if out.iter().any(|o| o.name == d.name) {
+            return Err(CliError(format!(
+                "--dataset {}: another dataset folder is also named `{}`",
+                dir.display(),
+                d.name
+            )));
+        }
+        out.push(d);
+    }
+    Ok(out)
 }
 
 /// The `Host` values answered: the bound address, and `localhost` for a loopback one.

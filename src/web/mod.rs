@@ -5,6 +5,7 @@
 mod api;
 mod auth;
 mod chart;
+mod datasets;
 mod error;
 mod events;
 mod pages;
@@ -20,7 +21,7 @@ use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 
 pub use auth::{COOKIE, CSRF_HEADER, PAGE_CSP};
-pub use state::{AppState, Offered, Settings, random_token};
+pub use state::{AppState, Offered, OfferedDataset, Settings, SummarizeFn, random_token};
 
 /// The largest request body: the AI output, source and prompt together.
 pub const MAX_BODY_BYTES: usize = 8 * 1024 * 1024;
@@ -41,6 +42,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/validate-plan", post(plans::validate_plan))
         .route("/plan", post(plans::generate_plan))
         .route("/audit/{request_id}", get(api::audit))
+        .route("/datasets", get(datasets::list))
+        .route("/datasets/{name}", get(datasets::summary))
         .route("/openapi.json", get(api::openapi))
         .fallback(api::not_found);
     Router::new()
@@ -51,6 +54,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/compare/view", get(pages::compare_view))
         .route("/plan", get(pages::plan))
         .route("/audit/{request_id}", get(pages::audit))
+        .route("/datasets", get(datasets::page_list))
+        .route("/datasets/{name}", get(datasets::page))
         .route("/static/app.js", get(pages::script))
         .route("/static/app.css", get(pages::style))
         .nest("/api", api)

@@ -21,8 +21,14 @@ use super::state::AppState;
 use crate::engine::generate::{self, GenContext, Scenario, daily};
 use crate::engine::playbook::PLANPROOF_ID;
 use crate::model::Mode;
+use crate::workspace::evaluate::Recorder;
+use crate::workspace::gen_audit::{self, GenAudit};
+use crate::workspace::gen_trace::{self, Generation};
 
 type Shared = State<Arc<AppState>>;
+
+/// The document a generated plan's audit-log rows name (the notes came with the request).
+const NOTES_KEY: &str = "web:notes";
 
 /// A time or zone field: one line of at most 100 characters (it goes into front matter).
 fn one_line(field: &str, value: &Option<String>) -> Result<Option<String>, ApiError> {
@@ -143,19 +149,39 @@ pub async fn generate_plan(
     let Some(evaluator) = evaluator else {
         return Err(unavailable(missing.unwrap_or_default()));
     };
+    // The same audit trail as `byop plan`: received → attempts → validations → generated
+    // (or halted), in the server's store.
+    let store = state.settings.store.as_ref();
+    let audit = GenAudit::start(NOTES_KEY, &scenario, &variant, &playbook.logic_hash);
+    let audit_request_id = audit.request_id().to_string();
+    let recorder = Recorder::default();
     let cancel = CancellationToken::new();
+    let started = std::time::SystemTime::now();
     let cx = GenContext {
         evaluator: &evaluator,
         playbook,
-        cache: Some(state.settings.store.as_ref()),
-        observer: None,
+        cache: Some(store),
+        observer: Some(&recorder),
         cancel: &cancel,
         fresh: false,
     };
-    let produced = generate::produce(&scenario, &variant, cx)
-        .await
-        .map_err(|e| unavailable(format!("no plan generated: {e}")))?;
+    let produced = generate::produce(&scenario, &variant, cx).await;
+    let calls = recorder.take();
+    let g = Generation {
+        scenario: &scenario,
+        variant: &variant,
+        request_id: &audit_request_id,
+    };
+    gen_trace::export(&g, produced.as_ref().ok(), &calls, started);
+    audit.finish(
+        store,
+        &scenario,
+        produced.as_ref().map_err(gen_audit::not_generated),
+        calls,
+    );
+    let produced = produced.map_err(|e| unavailable(format!("no plan generated: {e}")))?;
     let mut answer = daily::answer(&produced, &scenario, playbook).map_err(ApiError::internal)?;
+    answer.body["debug"]["audit_request_id"] = json!(audit_request_id);
     answer.body["passed"] = json!(answer.passed);
     Ok(Json(answer.body))
 }

@@ -10,8 +10,11 @@ use std::time::{Duration, Instant};
 use dashmap::DashMap;
 
 use super::events::RunHandle;
+use futures::future::BoxFuture;
+
+use crate::engine::dataset::DatasetSummary;
 use crate::engine::playbook::LoadedPlaybook;
-use crate::evaluator::{ApiKey, ProviderKind};
+use crate::evaluator::{ApiKey, Evaluator, ProviderKind};
 use crate::store::Store;
 use crate::workspace::trust::Policy;
 
@@ -31,6 +34,20 @@ pub struct Offered {
     pub loaded: LoadedPlaybook,
 }
 
+/// The comparison of a dataset, made with the viewer's evaluator (none: the checks that
+/// need one are indeterminate).
+pub type SummarizeFn = Arc<
+    dyn Fn(Option<Evaluator>) -> BoxFuture<'static, Result<DatasetSummary, String>> + Send + Sync,
+>;
+
+/// A dataset folder the user named at start-up (`--dataset DIR`): a request names it by
+/// its folder's name, never by a path.
+#[derive(Clone)]
+pub struct OfferedDataset {
+    pub name: String,
+    pub summarize: SummarizeFn,
+}
+
 /// Everything chosen at start-up, by the user (flags, environment), never by a request.
 pub struct Settings {
     pub store: Arc<Store>,
@@ -40,6 +57,8 @@ pub struct Settings {
     pub trust_workspace_evaluator: bool,
     pub canary: Option<bool>,
     pub playbooks: Vec<Offered>,
+    /// The datasets whose comparison the page shows.
+    pub datasets: Vec<OfferedDataset>,
     /// `Host` header values the server answers to (DNS rebinding defence).
     pub hosts: Vec<String>,
     /// The per-launch token (printed once at start-up).
@@ -166,6 +185,11 @@ impl AppState {
     /// The offered playbook `id` names.
     pub fn playbook(&self, id: &str) -> Option<&Offered> {
         self.settings.playbooks.iter().find(|p| p.id == id)
+    }
+
+    /// The offered dataset `name` names.
+    pub fn dataset(&self, name: &str) -> Option<&OfferedDataset> {
+        self.settings.datasets.iter().find(|d| d.name == name)
     }
 
     /// The offered playbook with this logic hash (a stored report's).

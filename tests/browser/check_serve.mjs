@@ -1,6 +1,6 @@
 // `byop serve` driven in headless Chromium: paste → Run → progress → report → Save as
 // Baseline → run again → history shows both → compare → drift chart with two points →
-// audit rows of a report → a plan validated.
+// audit rows of a report → a plan validated → a dataset's view → Forget key (the next run has no key).
 // Usage: node check_serve.mjs URL_WITH_TOKEN
 // Env: BYOP_KEY (the evaluator key to enter), CHROMIUM, BYOP_USER_DATA_DIR,
 //      BYOP_SCREENSHOT_DIR (saves serve-page.png and serve-history.png there).
@@ -143,6 +143,37 @@ try {
   await page.waitForSelector("#plan-result:not([hidden])");
   check((await page.textContent("#plan-status")) === "fail", `plan validation shown: ${await page.textContent("#plan-status")}`);
   check((await page.$$("#plan-errors li")).length > 0, "plan errors listed");
+
+  // A dataset named at start-up opens as its HTML view (the comparison byop dataset renders).
+  await page.goto(`${origin}/datasets`);
+  await Promise.all([page.waitForURL(/\/datasets\/planproof$/), page.click('#dataset-list a[href="/datasets/planproof"]')]);
+  const ds = page.frameLocator("#dataset-frame");
+  await ds.locator("h1").waitFor({ timeout: 30000 });
+  check((await ds.locator("h1").textContent()) === "Dataset · planproof_v1", `dataset view: ${await ds.locator("h1").textContent()}`);
+  check((await ds.locator("text=Per scenario").count()) === 1, "the dataset's per-scenario table is shown");
+
+  // Forget key: the server drops the session's key; the next run has none (fail-closed).
+  await page.goto(`${origin}/`);
+  check(await page.isVisible("#key-held"), "a key is held before Forget key");
+  await page.click("#forget-key");
+  await page.waitForFunction(() => document.getElementById("forget-key").textContent === "Key forgotten");
+  check(!(await page.isVisible("#key-held")), "Forget key: the page no longer says a key is held");
+  await page.reload();
+  check(!(await page.isVisible("#key-held")), "after a reload, the server holds no key for this session");
+  check((await page.getAttribute("#api-key", "placeholder")) === "sk-…", "the key field asks for a key again");
+  const after = await page.evaluate(async () => {
+    const csrf = document.querySelector('meta[name="byop-csrf"]').content;
+    const r = await fetch("/api/evaluate", {
+      method: "POST", headers: { "Content-Type": "application/json", "X-Byop-Csrf": csrf },
+      body: JSON.stringify({ output: "# Memo\n\nThis NDA is fully enforceable.\n", mode: "screening", document: "after forget" }),
+    });
+    return { status: r.status, body: await r.json() };
+  });
+  const why = (after.body.error && after.body.error.message) || "";
+  check(after.status === 503 && after.body.error.code === "evaluator_unavailable" && /key/i.test(why),
+    `the next run has no key: ${after.status} ${why}`);
+  const unjudged = (after.body.byop_report.check_results || []).filter((c) => c.result === "indeterminate");
+  check(unjudged.length > 0, `its report is fail-closed (${unjudged.length} check(s) indeterminate)`);
 
   // A request from this page without the CSRF token is refused.
   const forged = await page.evaluate(async (id) => (await fetch("/api/baseline", {
