@@ -1,5 +1,5 @@
-//! `cargo bench --bench generate`: `byop dataset run` (the built binary) over the 60 PlanProof
-//! scenarios × the four shipped variants (naive, constraints, validate, repair) against a
+//! `cargo bench --bench generate`: `byop dataset run` (the built binary) over 100 PlanProof
+//! scenarios (the 60 shipped ones and copies of them under other names) × the four shipped variants (naive, constraints, validate, repair) against a
 //! local fake server answering each call after 1 s. Prints the wall time of the first run
 //! beside the ideal `⌈calls / concurrency⌉ × latency` (goal: within 1.2×), the same run again
 //! (every output there: no call) and `byop dataset DIR` re-rendering the comparison of the
@@ -16,6 +16,8 @@ use std::time::Instant;
 use fake_llm::{FakeLlm, Script, Step};
 
 const LATENCY_MS: u64 = 1000;
+/// Scenarios in the experiment: the shipped ones, then copies of them.
+const SCENARIOS: usize = 100;
 /// The evaluator's default bound on calls in flight.
 const CONCURRENCY: usize = 16;
 
@@ -75,6 +77,20 @@ fn scenarios_and_script() -> (BTreeMap<String, String>, Script) {
             }];
             script = script.when(Some("repair"), &line, repaired);
         }
+    }
+    // Up to SCENARIOS with copies of the shipped ones under other names: a copy's plan is
+    // its original's, and its repair request carries its original's notes (and cue).
+    let originals: Vec<(String, String)> = notes.clone().into_iter().collect();
+    for (i, (name, text)) in originals.iter().cycle().enumerate() {
+        if notes.len() >= SCENARIOS {
+            break;
+        }
+        let copy = format!("{name}__copy{i}");
+        let generated = vec![Step::Generated {
+            text: plan("v1_naive", name),
+        }];
+        script = script.when(Some("generate"), &format!("Scenario {copy}.\n"), generated);
+        notes.insert(copy, text.clone());
     }
     (notes, script)
 }

@@ -48,6 +48,20 @@ async fn token_host_origin_and_csrf_are_checked() {
     let r = c.get(s.login_url()).send().await.unwrap();
     assert_eq!(r.status(), StatusCode::SEE_OTHER);
     assert_eq!(r.headers()["location"], "/");
+    // The login goes on to a path of this server only: `//host/` would be another host.
+    for (path, to) in [
+        ("//evil.example/", "/"),
+        ("/%5Cevil.example/", "/%5Cevil.example/"),
+        ("/history", "/history"),
+    ] {
+        let r = c
+            .get(format!("{}{path}?token={}", s.base, s.token))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::SEE_OTHER, "{path}");
+        assert_eq!(r.headers()["location"], to, "{path}");
+    }
     let cookie = r.headers()["set-cookie"].to_str().unwrap().to_string();
     assert!(
         cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),

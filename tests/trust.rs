@@ -88,6 +88,92 @@ fn a_document_cannot_choose_an_always_pass_playbook() {
     );
 }
 
+/// A file named with a built-in id before an `@` is a file, not the built-in; and in
+/// locked mode the document picks no playbook at all, not even another built-in (one made
+/// for other documents can pass this one).
+#[test]
+fn a_document_cannot_pick_a_weaker_built_in_or_a_file_dressed_as_one() {
+    let ws = Ws::new();
+    ws.write(
+        "ai_plugin_observability_v1@evil.json",
+        ALWAYS_PASS
+            .replace("ai_plugin_observability_v1", "evil")
+            .as_str(),
+    );
+    ws.write(
+        "dressed.ai.md",
+        &memo("byop:\n  playbook: ai_plugin_observability_v1@evil.json\n"),
+    );
+    // Outside locked mode the file is refused like any file no one allowed.
+    let o = ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "dressed.ai.md",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("may only request a built-in playbook"),
+        "{}",
+        stderr(&o)
+    );
+    // Locked: both the file and another built-in are ignored with a notice; the default judges.
+    ws.write(
+        "other.ai.md",
+        &memo("byop:\n  playbook: evidence_contract_v1\n"),
+    );
+    for doc in ["dressed.ai.md", "other.ai.md"] {
+        let o = ws
+            .cmd()
+            .env("CI", "true")
+            .args(["check", "--mode", "deterministic", "--format", "json", doc])
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert!(err.contains("is ignored in locked mode"), "{doc}: {err}");
+        let r = report(&o);
+        assert_eq!(r["playbook_source"], "default", "{doc}");
+        assert_eq!(r["playbook_id"], "ai_plugin_observability_v1", "{doc}");
+    }
+    // Outside locked mode a built-in the document names is still honoured.
+    let o = ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "other.ai.md",
+    ]);
+    let r = report(&o);
+    assert_eq!(r["playbook_source"], "front_matter");
+    assert_eq!(r["playbook_id"], "evidence_contract_v1");
+}
+
+/// Text a reader never sees (an HTML comment) cannot satisfy a check: a disclosure section
+/// hidden in a comment is no disclosure; the same words visible are.
+#[test]
+fn hidden_text_is_no_evidence_that_a_check_passes() {
+    let ws = Ws::new();
+    let full = memo("byop: {}\n");
+    let (shown, disclosure) = full.split_at(full.find("## Not checked").unwrap());
+    ws.write("hidden.ai.md", &format!("{shown}<!--\n{disclosure}-->\n"));
+    ws.write("shown.ai.md", &full);
+    let status = |doc: &str| {
+        let o = ws.run(&["check", "--mode", "deterministic", "--format", "json", doc]);
+        report(&o)["check_results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["check_id"] == "unchecked_areas_disclosure")
+            .map(|c| c["result"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    assert_eq!(status("hidden.ai.md"), "fail");
+    assert_eq!(status("shown.ai.md"), "pass");
+}
+
 #[test]
 fn a_pinned_playbook_must_have_the_pinned_hash() {
     let ws = Ws::new();

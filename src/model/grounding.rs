@@ -21,6 +21,8 @@ pub enum ClaimKind {
     DefinedTerm,
     Organisation,
     Person,
+    /// A statute or case citation ("15 U.S.C. § 78j", "Smith v. Jones").
+    LegalCitation,
 }
 
 impl ClaimKind {
@@ -35,6 +37,7 @@ impl ClaimKind {
             ClaimKind::DefinedTerm => "defined_term",
             ClaimKind::Organisation => "organisation",
             ClaimKind::Person => "person",
+            ClaimKind::LegalCitation => "legal_citation",
         }
     }
 }
@@ -87,6 +90,9 @@ pub enum SetAside {
     ShortQuote,
     /// The source's numbering could not be read, so no reference can be resolved.
     SourceNumberingUnreadable,
+    /// A citation in a discussion of the law ("generally void under … § 16600"), not a
+    /// statement of what the source says.
+    LawDiscussion,
 }
 
 impl SetAside {
@@ -116,6 +122,7 @@ impl SetAside {
             SetAside::DraftedValue => "drafted_value",
             SetAside::ShortQuote => "short_quote",
             SetAside::SourceNumberingUnreadable => "source_numbering_unreadable",
+            SetAside::LawDiscussion => "law_discussion",
         }
     }
 
@@ -141,6 +148,7 @@ impl SetAside {
             SetAside::DraftedValue => "a value the output's drafted text states",
             SetAside::ShortQuote => "a quote too short to be a passage",
             SetAside::SourceNumberingUnreadable => "the source's numbering could not be read",
+            SetAside::LawDiscussion => "a citation in a discussion of the law",
         }
     }
 }

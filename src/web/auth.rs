@@ -142,6 +142,7 @@ fn caller(state: &AppState, headers: &HeaderMap) -> Option<Caller> {
 /// in the address bar.
 fn login(state: &AppState, path: &str) -> Response {
     let session = state.new_session();
+    let path = local_path(path);
     let cookie = format!("{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/", session.id);
     let mut r = (
         StatusCode::SEE_OTHER,
@@ -153,6 +154,16 @@ fn login(state: &AppState, path: &str) -> Response {
         .into_response();
     secure(&mut r);
     r
+}
+
+/// Where a login may send the browser: a path on this server. `//host/…` and `/\\host/…`
+/// would be read by a browser as another host, so they go to the page instead.
+fn local_path(path: &str) -> &str {
+    let rest = path.strip_prefix('/').unwrap_or("");
+    match rest.starts_with(['/', '\\']) || !path.starts_with('/') {
+        true => "/",
+        false => path,
+    }
 }
 
 /// The headers every answer carries (a handler may have set a stricter CSP of its own).

@@ -219,22 +219,24 @@ impl Policy {
         Ok(path)
     }
 
-    /// May the document's front matter request `spec` (relative to `base`)? Built-ins
-    /// always; a file only outside locked mode, when the user's list (`user_allowed`,
-    /// paths) or `byop.toml` (`playbook`, `allowed_playbooks`) names it.
+    /// May the document's front matter request `spec` (relative to `base`)? Never in
+    /// locked mode: a gate is judged by `--playbook` or the built-in default, not by a
+    /// playbook the document picks (another built-in can be weaker for this document).
+    /// Otherwise a built-in (optionally pinned `ID@sha256:…`), or a file the user's list
+    /// (`user_allowed`, paths) or `byop.toml` (`playbook`, `allowed_playbooks`) names.
     pub fn front_matter_playbook(
         &self,
         spec: &str,
         base: &Path,
         user_allowed: &[PathBuf],
     ) -> Result<(), String> {
-        if playbook::builtin_ids().contains(&spec.split('@').next().unwrap_or(spec)) {
-            return Ok(());
-        }
         if self.locked {
             return Err(format!(
-                "the front matter's playbook `{spec}` is ignored in locked mode (only --playbook or a built-in)"
+                "the front matter's playbook `{spec}` is ignored in locked mode: the gate uses --playbook or the built-in default"
             ));
+        }
+        if playbook::builtin_ids().contains(&split_pin(spec).0) {
+            return Ok(());
         }
         let wanted = std::fs::canonicalize(base.join(spec)).ok();
         let raw = self.config.raw();

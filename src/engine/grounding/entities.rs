@@ -25,8 +25,11 @@ pub enum EntityKind {
     DefinedTerm,
     /// A name with a corporate suffix: "Acme Corp." → `acme corp`.
     Organization,
-    /// A name after an honorific: "Dr. Jane Smith" → `jane smith`.
+    /// A name after an honorific: "Dr. Jane Smith" → `jane smith` (and, read with the texts'
+    /// vocabulary, a name without one: see `names`).
     Person,
+    /// A statute or case citation: "15 U.S.C. § 78j" → `15 u s c s 78j` (see `citations`).
+    LegalCitation,
 }
 
 impl EntityKind {
@@ -39,6 +42,7 @@ impl EntityKind {
             EntityKind::DefinedTerm => "defined term",
             EntityKind::Organization => "organisation",
             EntityKind::Person => "person",
+            EntityKind::LegalCitation => "legal citation",
         }
     }
 
@@ -207,6 +211,8 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
                 next_space && (ch == ',' || (ch == '.' && prev_lower))
             })
             .map_or(0, |(i, _)| i + 1);
+        // A blank line ends a paragraph: the name starts after it.
+        let cut = cut.max(name.rfind("\n\n").map_or(0, |i| i + 2));
         let mut cut = cut + (name[cut..].len() - name[cut..].trim_start().len());
         // Sentence words before the name: "If Apex …", "Under Acme …".
         const LEADING: &[&str] = &[
@@ -229,6 +235,10 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
             m.end(),
             Some(org_key(&hay[s..m.end()])),
         );
+    }
+    for c in super::citations::legal_citations(hay, (0, hay.len())) {
+        let key = super::citations::key(&c.text).trim().to_string();
+        push(EntityKind::LegalCitation, c.start, c.end, Some(key));
     }
     for c in PERSON.captures_iter(hay) {
         let n = c.name("name").expect("group");

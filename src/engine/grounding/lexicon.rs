@@ -51,6 +51,9 @@ pub static SOURCE_STATEMENT: LazyLock<Words> = LazyLock::new(|| compile("source_
 /// Drafting or proposal words ("shall", "should", "we recommend").
 pub static DRAFTING_WORDS: LazyLock<Words> = LazyLock::new(|| compile("drafting_words"));
 
+/// Words of a discussion of the law ("generally void under", "courts", "see").
+pub static LAW_DISCUSSION: LazyLock<Words> = LazyLock::new(|| compile("law_discussion"));
+
 /// Is `sentence` the output's own statement of what the source says, not drafted or proposed
 /// text? A source statement without drafting or proposal words.
 pub fn states_the_source(sentence: &str) -> bool {

@@ -9,9 +9,11 @@
 //! - `Source::new(text)` then `.contains(&Entity)`, `.reference(&Reference)`,
 //!   `.locate(quote)`, each giving the source location when there is one.
 
+pub mod citations;
 pub mod drafted;
 pub mod entities;
 pub mod lexicon;
+pub mod names;
 pub mod numbers;
 pub mod plan_entities;
 pub mod quotes;

@@ -36,6 +36,8 @@ pub struct Source<'a> {
     /// " w1 w2 … " (canonical lower-case words) and each word's source span.
     joined: String,
     word_at: Vec<(usize, Span)>,
+    /// Words the source writes in lower case somewhere (ordinary words, not names).
+    lower: std::collections::BTreeSet<String>,
     locator: Locator<'a>,
     /// Quotes already located (two checks ask about the same quotes).
     located: std::cell::RefCell<HashMap<String, Location>>,
@@ -87,6 +89,7 @@ impl<'a> Source<'a> {
             numbering,
             joined,
             word_at,
+            lower: super::names::lower_words(text),
             locator: Locator::new(text, (0, text.len())),
             located: Default::default(),
         }
@@ -101,9 +104,20 @@ impl<'a> Source<'a> {
             EntityKind::Duration => self.duration_equivalent(&e.normalized),
             EntityKind::Money => self.rounded_money(e),
             EntityKind::Organization => self.org_words(&e.normalized),
-            EntityKind::DefinedTerm | EntityKind::Person => self.find_words(&e.normalized),
+            EntityKind::DefinedTerm => self.find_words(&e.normalized),
+            EntityKind::LegalCitation => self.find_words(&entities::words_key(&e.text)),
+            // "Jane Okoro" for the source's "J. Okoro" or "Jane A. Okoro": the surname.
+            EntityKind::Person => self.find_words(&e.normalized).or_else(|| {
+                let last = e.normalized.rsplit(' ').next().filter(|w| w.len() >= 3)?;
+                self.find_words(last)
+            }),
             _ => None,
         }
+    }
+
+    /// Does the source write a word starting with this (lower-case) stem in lower case?
+    pub fn has_lower_word(&self, stem: &str) -> bool {
+        super::names::starts_a_word(&self.lower, stem)
     }
 
     /// Where the source has these words in this order (canonical lower-case words).

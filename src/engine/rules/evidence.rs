@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 
-use super::citations_legal::{LegalCitation, legal_citations};
 use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome};
+use crate::engine::grounding::citations::{LegalCitation, legal_citations};
 use crate::model::Verdict;
 use crate::model::integrity::jcs_sha256;
 

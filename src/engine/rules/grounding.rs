@@ -20,7 +20,7 @@ use super::skip::{SkipRules, Skipped, compile_skips, label_end, label_line};
 use crate::engine::citations::{Classified, Locator, Tier, Tiers};
 use crate::engine::grounding::drafted::{self, Drafted};
 use crate::engine::grounding::{
-    EntityKind, RefKind, Source, entities, lexicon, quotes, references,
+    EntityKind, RefKind, Source, entities, lexicon, names, quotes, references,
 };
 use crate::model::text::{around, ceil_char_boundary, floor_char_boundary};
 use crate::model::{ClaimKind, Located, SetAside, Verdict};
@@ -99,6 +99,7 @@ enum KindName {
     #[serde(alias = "organization")]
     Organisation,
     Person,
+    LegalCitation,
 }
 
 impl KindName {
@@ -111,6 +112,7 @@ impl KindName {
             KindName::DefinedTerm => EntityKind::DefinedTerm,
             KindName::Organisation => EntityKind::Organization,
             KindName::Person => EntityKind::Person,
+            KindName::LegalCitation => EntityKind::LegalCitation,
         }
     }
 }
@@ -125,6 +127,7 @@ fn claim_kind(k: EntityKind) -> ClaimKind {
         EntityKind::DefinedTerm => ClaimKind::DefinedTerm,
         EntityKind::Organization => ClaimKind::Organisation,
         EntityKind::Person => ClaimKind::Person,
+        EntityKind::LegalCitation => ClaimKind::LegalCitation,
     }
 }
 
@@ -660,7 +663,7 @@ impl GroundingRule {
     ) -> (Vec<Hit>, Tally) {
         let mut t = Tally::default();
         let mut hits = Vec::new();
-        let all = entities::extract_in(cx.text, cx.body);
+        let all = claims(cx, source);
         // Values the output itself drafts (in skipped text): its explanation repeating them
         // ("the new cap of 12 months") speaks of its proposal, not of the source.
         let drafted_values: std::collections::HashSet<(EntityKind, &str)> = all
@@ -692,6 +695,8 @@ impl GroundingRule {
                 Some(SetAside::SaidAbsent)
             } else if strong {
                 None
+            } else if e.kind == EntityKind::LegalCitation && discusses_law(cx, e.start, e.end) {
+                Some(SetAside::LawDiscussion)
             } else if let Some(r) = self.not_a_claim(cx, skipped, drafted, span) {
                 Some(r)
             } else if list_lead_skipped(cx, skipped, e.start) {
@@ -735,6 +740,43 @@ impl GroundingRule {
         }
         (hits, t)
     }
+}
+
+/// Every fact the output states, in text order: the context-free recognisers
+/// (`entities::extract_in`), then people named without an honorific and capitalised terms
+/// used once after "the" (`names`), which need the vocabulary of the output and the source
+/// and are kept only where no other recogniser already read the words.
+fn claims(cx: &RuleContext, source: &Source) -> Vec<entities::Entity> {
+    let mut all = entities::extract_in(cx.text, cx.body);
+    let lower = names::lower_words(&cx.text[cx.body.0..cx.body.1]);
+    let common = |w: &str| names::starts_a_word(&lower, w) || source.has_lower_word(w);
+    let extra = names::people_in(cx.text, cx.body, &common)
+        .into_iter()
+        .chain(names::terms_in(cx.text, cx.body));
+    let mut more: Vec<entities::Entity> = Vec::new();
+    for e in extra {
+        let taken = |o: &entities::Entity| o.start < e.end && e.start < o.end;
+        if !all.iter().any(taken) && !more.iter().any(taken) && !in_heading(cx.text, e.start) {
+            more.push(e);
+        }
+    }
+    all.extend(more);
+    all.sort_by_key(|e| (e.start, std::cmp::Reverse(e.end)));
+    all
+}
+
+/// Is `at` on a markdown heading line?
+fn in_heading(text: &str, at: usize) -> bool {
+    let s = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let e = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    is_heading_line(text, s, e)
+}
+
+/// Is the sentence holding this citation a discussion of the law rather than a statement of
+/// what the source says?
+fn discusses_law(cx: &RuleContext, start: usize, end: usize) -> bool {
+    let (s, e) = cx.prose.sentence(cx.text, start);
+    lexicon::LAW_DISCUSSION.is_match(cx.text.get(s.min(start)..e.max(end)).unwrap_or(""))
 }
 
 /// Is the sentence holding `start..end` the output's own statement of what the source says
@@ -822,19 +864,25 @@ fn is_definition(text: &str, e: &entities::Entity) -> bool {
     if e.kind != EntityKind::DefinedTerm {
         return false;
     }
+    // An unquoted term ("the Holdback Amount") follows "the" by how it was read: only the
+    // words after it can make it a definition.
+    let quoted = text[..e.start]
+        .trim_end_matches(['*', '_'])
+        .ends_with(['"', '“']);
     let before = text[..e.start].trim_end_matches(['"', '“', '*', '_', ' ']);
     let b = ceil_char_boundary(before, before.len().saturating_sub(24));
     let before = before[b..].to_ascii_lowercase();
     let after = text[e.end..].trim_start_matches(['"', '”', '*', '_', ' ']);
     let a = floor_char_boundary(after, after.len().min(24));
     let after = after[..a].to_ascii_lowercase();
-    before.ends_with('(')
-        || before.ends_with("(the")
-        || before.ends_with("the")
-        || before.ends_with(" a")
-        || before.ends_with(" an")
-        || before.ends_with("each,")
-        || before.ends_with("collectively,")
+    (quoted
+        && (before.ends_with('(')
+            || before.ends_with("(the")
+            || before.ends_with("the")
+            || before.ends_with(" a")
+            || before.ends_with(" an")
+            || before.ends_with("each,")
+            || before.ends_with("collectively,")))
         || after.starts_with("means")
         || after.starts_with("shall mean")
         || after.starts_with("shall have")

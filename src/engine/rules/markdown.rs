@@ -13,6 +13,9 @@ pub struct ProseMap {
     quoted: Vec<(usize, usize)>,
     /// `quoted_max_end[i]` = the largest end among `quoted[..=i]` (spans may nest).
     quoted_max_end: Vec<usize>,
+    /// HTML comments (`<!-- … -->`, or to the end when unterminated): text a reader of the
+    /// rendered output never sees, so it may not count as evidence that a check passes.
+    hidden: Vec<(usize, usize)>,
     body: (usize, usize),
     bounds: OnceLock<Bounds>,
 }
@@ -66,6 +69,7 @@ impl ProseMap {
         ProseMap {
             quoted,
             quoted_max_end,
+            hidden: html_comments(text, body),
             body,
             bounds: OnceLock::new(),
         }
@@ -80,6 +84,14 @@ impl ProseMap {
     pub fn is_quoted(&self, start: usize, end: usize) -> bool {
         let i = self.quoted.partition_point(|&(s, _)| s <= start);
         i > 0 && self.quoted_max_end[i - 1] >= end
+    }
+
+    /// Does `start..end` overlap text hidden from a reader (an HTML comment)?
+    pub fn is_hidden(&self, start: usize, end: usize) -> bool {
+        let i = self.hidden.partition_point(|&(_, e)| e <= start);
+        self.hidden
+            .get(i)
+            .is_some_and(|&(s, _)| s < end.max(start + 1))
     }
 
     /// The text this map was built on must be passed back (the same `text` as in `new`).
@@ -221,6 +233,21 @@ pub fn sentence_bounds(text: &str, lo: usize, hi: usize, pos: usize) -> (usize, 
 }
 
 /// Is the line containing byte `pos` a markdown heading or a line that is all bold?
+/// The HTML comments of `text[body]`, in order and disjoint, in one pass.
+fn html_comments(text: &str, body: (usize, usize)) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut at = body.0;
+    while let Some(i) = text[at..body.1].find("<!--") {
+        let start = at + i;
+        let end = text[start + 4..body.1]
+            .find("-->")
+            .map_or(body.1, |j| start + 4 + j + 3);
+        out.push((start, end));
+        at = end;
+    }
+    out
+}
+
 pub fn is_heading_line(text: &str, line_start: usize, line_end: usize) -> bool {
     let line = text[line_start..line_end].trim();
     line.starts_with('#')
@@ -230,6 +257,17 @@ pub fn is_heading_line(text: &str, line_start: usize, line_end: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn html_comments_are_hidden_and_nothing_else_is() {
+        let text = "seen <!-- a\nhidden --> seen <!-- open to the end";
+        let p = ProseMap::new(text, (0, text.len()));
+        let at = |w: &str| text.find(w).unwrap();
+        assert!(!p.is_hidden(0, 4));
+        assert!(p.is_hidden(at("hidden"), at("hidden") + 6));
+        assert!(!p.is_hidden(at(" seen"), at(" seen") + 5));
+        assert!(p.is_hidden(at("open"), text.len()));
+    }
 
     #[test]
     fn quotes_block_quotes_and_code_are_quoted() {

@@ -6,7 +6,6 @@
 //! `runner`): deterministic checks take the rule's verdict, hybrid and semantic
 //! checks hand the hits to the evaluator as candidate spans.
 
-mod citations_legal;
 mod constraints;
 mod coverage;
 mod evidence;

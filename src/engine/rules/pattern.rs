@@ -83,6 +83,8 @@ impl PatternRule {
             .map(|m| (body.0 + m.start(), body.0 + m.end()))
             .filter(|&(s, e)| !(self.skip_quoted && prose.is_quoted(s, e)))
             .filter(|&(s, e)| self.skips.is_empty() || !skipped.covers(s, e))
+            // Hidden text (an HTML comment) is never evidence that a check passes.
+            .filter(|&(s, e)| self.means == MatchMeans::Fail || !prose.is_hidden(s, e))
             .map(|(start, end)| Hit {
                 source: None,
                 start,

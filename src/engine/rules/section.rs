@@ -127,6 +127,7 @@ impl SectionRule {
             for line in body_text.split_inclusive('\n') {
                 let line_end = line_start + line.trim_end_matches(['\n', '\r']).len();
                 if is_heading_line(text, line_start, line_end)
+                    && !prose.is_hidden(line_start, line_end)
                     && let Some(m) = re.find(&text[line_start..line_end])
                 {
                     let _ = m;
@@ -157,7 +158,10 @@ impl SectionRule {
                     continue;
                 }
                 let (s, e) = (body.0 + m.start(), body.0 + m.end());
-                if !prose.is_quoted(s, e) && !found.iter().any(|h| h.start <= s && e <= h.end) {
+                if !prose.is_quoted(s, e)
+                    && !prose.is_hidden(s, e)
+                    && !found.iter().any(|h| h.start <= s && e <= h.end)
+                {
                     found.push(Hit {
                         source: None,
                         start: s,

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::engine::grounding::entities::tokens;
+use super::entities::tokens;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct LegalCitation {
@@ -26,7 +26,9 @@ static CITATION: LazyLock<Regex> = LazyLock::new(|| {
         r"|\b[Aa]rt(?:icle|\.)\s*\d+(?:\(\d+\))*\s+(?:of\s+the\s+)?(?:GDPR|UK\s+GDPR)\b",
         r"|\bGDPR\s+[Aa]rt(?:icle|\.)\s*\d+(?:\(\d+\))*",
         r"|\bRegulation\s+\(EU\)\s+(?:No\s+)?\d{2,4}/\d+",
-        r"|\bDirective\s+\(?EU\)?\s*\d{2,4}/\d+",
+        r"|\bDirective\s+(?:\(?EU\)?\s*)?(?:No\.?\s+)?\d{2,4}/\d+(?:/E[CU])?",
+        r"|\b\d+\s+(?:[A-Z][a-z]*\.\s*){1,3}C\.\s*§§?\s*\d+[\w.()-]*",
+        r"|\b(?:[A-Z][a-z]+\.?,?\s+(?:&\s+)?){1,5}(?:Code|Act|Law)\s*§§?\s*\d+[\w.()-]*",
         r"|\b\d+\s+(?:F\.(?:\s?(?:2d|3d|4th))?|F\.\s?Supp\.(?:\s?(?:2d|3d))?|U\.S\.|S\.\s?Ct\.|Cal\.(?:\s?App\.)?(?:\s?(?:2d|3d|4th|5th))?|N\.E\.(?:2d|3d)?|A\.(?:2d|3d)?)\s+\d+",
         r"|\b[A-Z][\w.&'’-]+(?:\s+[A-Z][\w.&'’-]+){0,3}\s+v\.\s+[A-Z][\w.&'’-]+(?:\s+[A-Z][\w.&'’-]+){0,3}",
     ))
@@ -52,7 +54,7 @@ pub fn legal_citations(text: &str, range: (usize, usize)) -> Vec<LegalCitation> 
 }
 
 /// Lower-case words with "section"/"sec"/"§" as `s`, for comparing citations with refs.
-fn key(s: &str) -> String {
+pub fn key(s: &str) -> String {
     let mut out: Vec<String> = Vec::new();
     for (w, _, _) in tokens(&s.replace('§', " s ")) {
         let w = match w.as_str() {

@@ -1,0 +1,362 @@
+//! Names written without a marker a pattern can key on: people without an honorific
+//! ("signed by Jane Okoro") and capitalised terms without quotation marks ("the Holdback
+//! Amount"). A run of capitalised words is only a candidate here; whether it is a name is
+//! decided with the vocabulary of both texts (a word that also appears in lower case, such as
+//! "Key" or "Financial", is an ordinary word, not a name).
+//!
+//! Both recognisers are linear in their input (one regex pass each).
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::entities::{Entity, EntityKind, words_key};
+
+/// Two or three capitalised words, each a letter run (an inner hyphen allowed), joined by
+/// single spaces, not glued to a word, quote or other capitalised word before or after.
+static NAME_RUN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?P<n>[A-Z][a-z]{1,20}(?:-[A-Z][a-z]{1,20})?(?: [A-Z][a-z]{1,20}(?:-[A-Z][a-z]{1,20})?){1,2})")
+        .expect("name-run regex")
+});
+
+/// "the" followed by two to four capitalised words ("of"/"and" may join them).
+static TERM_RUN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:the|The)\s+(?P<t>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b")
+        .expect("term-run regex")
+});
+
+/// Words that open a sentence or name a month, day or title: never part of a person's name.
+const NOT_NAME: &[&str] = &[
+    "The",
+    "This",
+    "That",
+    "These",
+    "Those",
+    "Under",
+    "Per",
+    "If",
+    "When",
+    "While",
+    "As",
+    "By",
+    "And",
+    "Or",
+    "But",
+    "For",
+    "To",
+    "Of",
+    "In",
+    "On",
+    "At",
+    "With",
+    "From",
+    "Each",
+    "Either",
+    "Neither",
+    "Both",
+    "Any",
+    "All",
+    "No",
+    "Not",
+    "Its",
+    "Their",
+    "Our",
+    "Your",
+    "Mr",
+    "Mrs",
+    "Ms",
+    "Dr",
+    "Prof",
+    "Sir",
+    "Dear",
+    "Note",
+    "Notably",
+    "See",
+    "Also",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+    "Section",
+    "Clause",
+    "Article",
+    "Exhibit",
+    "Schedule",
+    "Annex",
+    "Appendix",
+    "Agreement",
+    "Contract",
+    // Institutions and places, not people: "United States Bureau", "Consumer Price Index".
+    "United",
+    "States",
+    "Kingdom",
+    "Republic",
+    "Union",
+    "European",
+    "American",
+    "Federal",
+    "National",
+    "International",
+    "Bureau",
+    "Department",
+    "Agency",
+    "Commission",
+    "Office",
+    "Court",
+    "Council",
+    "Board",
+    "Authority",
+    "Institute",
+    "University",
+    "Bank",
+    "Association",
+    "Index",
+    "Consumer",
+    "Treasury",
+    "Ministry",
+    "County",
+    "City",
+    "State",
+    "New",
+];
+
+/// Does a word of `words` start with `w` ("quarter" → "quarterly")?
+pub fn starts_a_word(words: &BTreeSet<String>, w: &str) -> bool {
+    words
+        .range::<str, _>((std::ops::Bound::Included(w), std::ops::Bound::Unbounded))
+        .next()
+        .is_some_and(|x| x.starts_with(w))
+}
+
+/// Is `w` an ordinary word of the texts: `common(stem)` says whether a lower-case word starts
+/// with the stem (the word itself, or its singular: "Quarters" → "quarterly")?
+fn ordinary(w: &str, common: &dyn Fn(&str) -> bool) -> bool {
+    let w = w.to_lowercase();
+    let stem = w.strip_suffix('s').filter(|s| s.len() >= 4).unwrap_or(&w);
+    common(stem)
+}
+
+/// Is `at..end` a title or label rather than running text: inside `**bold**` or `*italic*`
+/// on its line, or opening its line (after list markers) as a heading-like label?
+fn is_label(text: &str, at: usize, end: usize) -> bool {
+    let ls = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[ls..at];
+    let emphasised = before.matches("**").count() % 2 == 1
+        || before.matches('*').count() % 2 == 1
+        || before.matches('_').count() % 2 == 1;
+    let lead = before.trim_start_matches(|c: char| {
+        c.is_whitespace()
+            || c.is_ascii_digit()
+            || matches!(
+                c,
+                '#' | '*' | '_' | '-' | '+' | '>' | '•' | '.' | ')' | '(' | '|'
+            )
+    });
+    let opens_line = lead.is_empty() || lead.chars().all(|c| !c.is_alphanumeric());
+    let after = text[end..].trim_start_matches(['*', '_', ' ']);
+    emphasised
+        || (opens_line
+            && (after.starts_with([':', '–', '—', '-', '|', '('])
+                || after.is_empty()
+                || after.starts_with('\n')))
+}
+
+/// The words of a text that appear in lower case somewhere in it (lower-cased), sorted so that
+/// a word's derived forms can be found (`starts_a_word`).
+pub fn lower_words(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.starts_with(|c: char| c.is_lowercase()))
+        .map(str::to_lowercase)
+        .collect()
+}
+
+fn char_before(text: &str, at: usize) -> Option<char> {
+    text[..at].chars().next_back()
+}
+
+/// People named without an honorific in `text[range]`: runs of two or three capitalised words
+/// in which no word is an ordinary word (`common(word)`, given lower case) or a sentence or
+/// calendar word, standing alone (no capitalised word, digit or quotation mark glued on
+/// either side, no corporate suffix after). Whole-text offsets.
+pub fn people_in(text: &str, range: (usize, usize), common: &dyn Fn(&str) -> bool) -> Vec<Entity> {
+    let Some(hay) = text.get(range.0..range.1) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for c in NAME_RUN.captures_iter(hay) {
+        let m = c.name("n").expect("group");
+        let (s, e) = (m.start(), m.end());
+        let before = char_before(hay, s);
+        let after = hay[e..].chars().next();
+        let glued_before = before.is_some_and(|ch| {
+            ch.is_alphanumeric() || matches!(ch, '"' | '“' | '\'' | '’' | '-' | '&')
+        }) || hay[..s].trim_end().rsplit(' ').next().is_some_and(|w| {
+            w.starts_with(|ch: char| ch.is_uppercase()) && w.chars().all(char::is_alphanumeric)
+        }) && hay[..s].ends_with(' ');
+        let glued_after = after
+            .is_some_and(|ch| ch.is_alphanumeric() || matches!(ch, '"' | '”' | '-' | '&'))
+            || hay[e..]
+                .trim_start_matches([',', ' '])
+                .starts_with(|ch: char| ch.is_uppercase())
+                && hay[e..].starts_with(' ');
+        // "the Escrow Release Event": a term (see `terms_in`); people take no article.
+        let article = hay[..s]
+            .trim_end()
+            .rsplit(|c: char| !c.is_alphanumeric())
+            .next()
+            .is_some_and(|w| {
+                matches!(w, "the" | "The" | "a" | "A" | "an" | "An" | "this" | "This")
+            });
+        // "Bureau of Labor Statistics": the tail of an institution's longer name.
+        let of_name = {
+            let mut back = hay[..s].trim_end().rsplit(' ');
+            matches!(back.next(), Some("of" | "and" | "for" | "on"))
+                && back
+                    .next()
+                    .is_some_and(|w| w.starts_with(|c: char| c.is_uppercase()))
+        };
+        if glued_before || glued_after || article || of_name {
+            continue;
+        }
+        let words: Vec<&str> = m.as_str().split(' ').collect();
+        let name_like =
+            |w: &str| !NOT_NAME.contains(&w) && w.split('-').all(|p| !ordinary(p, common));
+        if words.iter().all(|w| name_like(w)) && !is_label(hay, s, e) {
+            out.push(Entity {
+                kind: EntityKind::Person,
+                start: range.0 + s,
+                end: range.0 + e,
+                text: m.as_str().to_string(),
+                normalized: words_key(m.as_str()),
+            });
+        }
+    }
+    out
+}
+
+/// Capitalised terms after "the" ("the Holdback Amount") in `text[range]` that the output
+/// uses once only: a term the output keeps using is its own vocabulary (a clause it drafts,
+/// a label it coins), a term used once in a statement about the source is a claim that the
+/// source defines it. Whole-text offsets.
+pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
+    let Some(hay) = text.get(range.0..range.1) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for c in TERM_RUN.captures_iter(hay) {
+        let t = c.name("t").expect("group");
+        let after = hay[t.end()..].trim_start_matches(',').trim_start();
+        // "the Acme Widget Corp.": an organisation, read as one.
+        if after.starts_with(|ch: char| ch.is_uppercase()) {
+            continue;
+        }
+        // "the Acme Widget Corp.": an organisation, read as one.
+        let last = t.as_str().rsplit(' ').next().unwrap_or("");
+        if matches!(
+            last,
+            "Corp"
+                | "Inc"
+                | "Ltd"
+                | "Co"
+                | "Corporation"
+                | "Incorporated"
+                | "Limited"
+                | "Company"
+                | "Group"
+                | "Holdings"
+                | "Partners"
+        ) {
+            continue;
+        }
+        let mut words = t.as_str().split_whitespace();
+        if words.any(|w| NOT_NAME.contains(&w) && !matches!(w, "Agreement" | "Contract")) {
+            continue;
+        }
+        if hay.matches(t.as_str()).take(2).count() > 1 || is_label(hay, t.start(), t.end()) {
+            continue;
+        }
+        out.push(Entity {
+            kind: EntityKind::DefinedTerm,
+            start: range.0 + t.start(),
+            end: range.0 + t.end(),
+            text: t.as_str().to_string(),
+            normalized: words_key(t.as_str()),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn people(text: &str, vocabulary: &str) -> Vec<String> {
+        let lower = lower_words(vocabulary);
+        people_in(text, (0, text.len()), &|w| starts_a_word(&lower, w))
+            .into_iter()
+            .map(|e| e.text)
+            .collect()
+    }
+
+    #[test]
+    fn people_without_honorific_both_ways() {
+        let vocab = "the key risks are financial and the chief officer signs the new summary";
+        assert_eq!(
+            people(
+                "The Agreement was signed by Tobias Wrenfield, its CFO.",
+                vocab
+            ),
+            ["Tobias Wrenfield"]
+        );
+        assert_eq!(
+            people("Notices go to the attention of Amara Lindqvist.", vocab),
+            ["Amara Lindqvist"]
+        );
+        // Ordinary words in capitals, calendar words, sentence openers: not names.
+        for t in [
+            "Key Risks are listed below.",
+            "Chief Financial Officer approval is needed.",
+            "Under Delaware law the cap holds.",
+            "The deadline is March Fifteenth.",
+            "It is governed by New York law.",
+            "Apex Consulting Group LLC signs.",
+        ] {
+            assert!(people(t, vocab).is_empty(), "{t}: {:?}", people(t, vocab));
+        }
+    }
+
+    #[test]
+    fn terms_used_once_after_the_both_ways() {
+        let t =
+            "The Agreement ties release to the Escrow Release Event, which neither party controls.";
+        let got: Vec<_> = terms_in(t, (0, t.len()))
+            .into_iter()
+            .map(|e| e.text)
+            .collect();
+        assert_eq!(got, ["Escrow Release Event"]);
+        let twice = "Add the Liability Cap clause. The Liability Cap then applies to the Services.";
+        let got: Vec<_> = terms_in(twice, (0, twice.len()))
+            .into_iter()
+            .map(|e| e.text)
+            .collect();
+        assert!(got.is_empty(), "{got:?}");
+        let org = "It is signed by the Acme Widget Corp. team.";
+        assert!(terms_in(org, (0, org.len())).is_empty());
+    }
+}
