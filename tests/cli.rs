@@ -651,6 +651,88 @@ fn the_key_is_never_written_and_a_workspace_cannot_redirect_it() {
     }
 }
 
+/// A provider that says the key back — in a bad-request message, a policy block or an
+/// OpenAI refusal — never gets it into any output format, the error stream or the store.
+#[test]
+fn a_key_the_provider_says_back_is_in_no_output_error_or_store() {
+    for (openai, refusal) in [(false, false), (false, true), (true, false), (true, true)] {
+        let ws = Ws::new();
+        let llm = FakeLlm::start_blocking(Script::always(vec![Step::KeyEcho { refusal }]));
+        for format in ["json", "sarif", "text"] {
+            let mut c = ws.cmd();
+            match openai {
+                true => c
+                    .env("OPENAI_BASE_URL", format!("{}/v1", llm.base_url))
+                    .env("OPENAI_API_KEY", KEY)
+                    .args(["check", "--provider", "openai", "--model", "m"]),
+                false => c
+                    .env("ANTHROPIC_API_KEY", KEY)
+                    .env("ANTHROPIC_BASE_URL", &llm.base_url)
+                    .arg("check"),
+            };
+            let o = c
+                .args([
+                    "--mode",
+                    "screening",
+                    "--format",
+                    format,
+                    "nda_review.ai.md",
+                ])
+                .output()
+                .unwrap();
+            let case = format!("openai {openai}, refusal {refusal}, {format}");
+            assert_eq!(o.status.code(), Some(3), "{case}: {}", stderr(&o));
+            assert!(
+                stdout(&o).contains("[redacted]"),
+                "{case}: the echo was reported, scrubbed"
+            );
+            for text in [stdout(&o), stderr(&o)] {
+                assert!(!text.contains(KEY), "{case}: {text}");
+            }
+        }
+        assert!(llm.calls() > 0);
+        for entry in std::fs::read_dir(ws.dir.path()).unwrap().flatten() {
+            let bytes = std::fs::read(entry.path()).unwrap_or_default();
+            assert!(
+                !bytes.windows(KEY.len()).any(|w| w == KEY.as_bytes()),
+                "key found in {} (openai {openai}, refusal {refusal})",
+                entry.path().display()
+            );
+        }
+    }
+}
+
+/// A password written into the evaluator's address is not shown when the call fails.
+#[test]
+fn a_password_in_the_evaluator_address_is_not_shown() {
+    let ws = Ws::new();
+    let o = ws
+        .cmd()
+        .env("ANTHROPIC_API_KEY", KEY)
+        .env(
+            "ANTHROPIC_BASE_URL",
+            "http://user:BASEURLPASSWORD@127.0.0.1:1",
+        )
+        .args([
+            "check",
+            "--mode",
+            "screening",
+            "--format",
+            "json",
+            "nda_review.ai.md",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("127.0.0.1:1"),
+        "the endpoint is still named"
+    );
+    for text in [stdout(&o), stderr(&o)] {
+        assert!(!text.contains("BASEURLPASSWORD"), "{text}");
+    }
+}
+
 #[test]
 fn two_checks_writing_the_same_store_at_once_both_succeed() {
     let ws = Ws::new();

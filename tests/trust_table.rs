@@ -29,6 +29,20 @@ const PB: &str = r#"{"id":"lenient","version":"1","checks":[{"id":"anything","se
 
 const CASES: &[Case] = &[
     Case {
+        key: "store_link",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy("a_committed_byop_link_cannot_move_the_default_store"),
+    },
+    Case {
+        key: "dataset_runs",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy("a_dataset_run_never_writes_through_a_committed_link"),
+    },
+    Case {
         key: "playbook",
         byop_toml: "playbook = \"pb.json\"\n",
         front_matter: "",

@@ -219,6 +219,10 @@ pub struct CheckArgs {
     /// Save the new report as the document's drift baseline.
     #[arg(long)]
     pub save_baseline: bool,
+    /// Folders: leave out the documents a `.gitignore` matches (by default they are checked
+    /// too, and named on stderr: a repository's `.gitignore` never hides a document on its own).
+    #[arg(long)]
+    pub respect_gitignore: bool,
     #[arg(long, default_value = "alert")]
     pub fail_on: FailOn,
     #[command(flatten)]

@@ -26,7 +26,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
     let cwd = std::env::current_dir()?;
     let workspace = super::workspace_policy(&args.trust)?;
     super::start_telemetry(&args.otlp, &workspace)?;
-    let files = expand(&args.files, workspace.locked)?;
+    let files = expand(&args.files, workspace.locked, args.respect_gitignore)?;
     if files.is_empty() {
         return Err(CliError(
             "no AI-output documents found (include globs: *.ai.md, *.byop.md, *.aiout)".into(),
@@ -332,13 +332,13 @@ fn exit_code(fail_on: FailOn, reports: &[Report]) -> u8 {
     u8::from(worst.is_some_and(|s| s >= threshold))
 }
 
-/// Files as given; folders searched with the include globs (respecting .gitignore; the
-/// default globs in locked mode).
-fn expand(inputs: &[PathBuf], locked: bool) -> Result<Vec<PathBuf>, CliError> {
+/// Files as given; folders searched with the include globs (the default globs in locked
+/// mode). A `.gitignore` leaves a document out only when the user asks (`respect`).
+fn expand(inputs: &[PathBuf], locked: bool, respect: bool) -> Result<Vec<PathBuf>, CliError> {
     let mut out = Vec::new();
     for input in inputs {
         if input.is_dir() {
-            out.extend(search(input, locked)?);
+            out.extend(search(input, locked, respect)?);
         } else if input.exists() {
             out.push(input.clone());
         } else {
@@ -351,7 +351,7 @@ fn expand(inputs: &[PathBuf], locked: bool) -> Result<Vec<PathBuf>, CliError> {
     Ok(out)
 }
 
-fn search(dir: &Path, locked: bool) -> Result<Vec<PathBuf>, CliError> {
+fn search(dir: &Path, locked: bool, respect: bool) -> Result<Vec<PathBuf>, CliError> {
     let cfg = Policy::new(Arc::new(Config::discover(dir)?), locked);
     let mut builder = globset::GlobSetBuilder::new();
     for g in &cfg.include {
@@ -359,6 +359,9 @@ fn search(dir: &Path, locked: bool) -> Result<Vec<PathBuf>, CliError> {
             .add(globset::Glob::new(g).map_err(|e| CliError(format!("include glob `{g}`: {e}")))?);
     }
     let set = builder.build()?;
+    // Only `.gitignore` files are read (never `.ignore`, hidden names, global excludes or
+    // any git configuration), and git itself is never run: a committed folder can look like
+    // a repository whose configuration runs commands or lies about what is tracked.
     let documents = |git_ignore: bool| -> Vec<PathBuf> {
         ignore::WalkBuilder::new(dir)
             .standard_filters(false)
@@ -372,61 +375,26 @@ fn search(dir: &Path, locked: bool) -> Result<Vec<PathBuf>, CliError> {
             .filter(|p| set.is_match(p.strip_prefix(dir).unwrap_or(p)) || set.is_match(p))
             .collect()
     };
-    // Only `.gitignore` may leave a document out (not `.ignore`, hidden names or global
-    // excludes), only when git does not track it, and never silently.
-    let mut found = documents(true);
-    let kept: std::collections::HashSet<PathBuf> = found.iter().cloned().collect();
-    let ignored: Vec<PathBuf> = documents(false)
-        .into_iter()
-        .filter(|p| !kept.contains(p))
+    let mut found = documents(false);
+    let kept: std::collections::HashSet<PathBuf> = documents(true).into_iter().collect();
+    let matched: Vec<String> = found
+        .iter()
+        .filter(|p| !kept.contains(*p))
+        .map(|p| p.display().to_string())
         .collect();
-    if !ignored.is_empty() {
-        let tracked = tracked_files(dir);
-        let (back, skipped): (Vec<_>, Vec<_>) = ignored.into_iter().partition(|p| {
-            tracked
-                .as_ref()
-                .is_none_or(|t| std::fs::canonicalize(p).is_ok_and(|c| t.contains(&c)))
-        });
-        found.extend(back);
-        if !skipped.is_empty() {
-            let names: Vec<String> = skipped.iter().map(|p| p.display().to_string()).collect();
-            crate::render::terminal::notice(&format!(
-                "skipped {} document(s) ignored by .gitignore and not tracked by git: {}",
-                skipped.len(),
-                names.join(", ")
-            ));
-        }
+    if !matched.is_empty() {
+        let (what, how) = if respect {
+            found.retain(|p| kept.contains(p));
+            ("skipped", "as --respect-gitignore asks")
+        } else {
+            ("checked", "pass --respect-gitignore to leave them out")
+        };
+        crate::render::terminal::notice(&format!(
+            "{what} {} document(s) a .gitignore matches ({how}): {}",
+            matched.len(),
+            matched.join(", ")
+        ));
     }
     found.sort();
     Ok(found)
-}
-
-/// The files git tracks under `dir` (canonical paths): none outside a repository; `None`
-/// when git cannot be asked (then no document counts as untracked and none is skipped).
-fn tracked_files(dir: &Path) -> Option<std::collections::HashSet<PathBuf>> {
-    let git = |args: &[&str]| {
-        std::process::Command::new("git")
-            .arg("-C")
-            .arg(dir)
-            .args(args)
-            .stderr(std::process::Stdio::null())
-            .output()
-    };
-    let top = git(&["rev-parse", "--show-toplevel"]).ok()?;
-    if !top.status.success() {
-        return Some(Default::default()); // not in a repository: nothing is tracked
-    }
-    let top = PathBuf::from(String::from_utf8_lossy(&top.stdout).trim_end());
-    let top = std::fs::canonicalize(top).ok()?;
-    let listed = git(&["ls-files", "-z", "--full-name"])
-        .ok()
-        .filter(|o| o.status.success())?;
-    Some(
-        listed
-            .stdout
-            .split(|b| *b == 0)
-            .filter(|n| !n.is_empty())
-            .map(|n| top.join(String::from_utf8_lossy(n).as_ref()))
-            .collect(),
-    )
 }

@@ -87,6 +87,11 @@ pub async fn run(args: DatasetRunArgs) -> Result<u8, CliError> {
         None => run_id_of(&evaluator, &variants),
     };
     let out = run_dir(dir, &run_id);
+    // Every folder written to, checked (and made) before anything is written or called.
+    for folder in std::iter::once(out.clone()).chain(variants.iter().map(|v| out.join(&v.name))) {
+        crate::workspace::boundary::make_dirs_below(dir, &folder)
+            .map_err(|e| CliError(format!("byop dataset run refused: {e}")))?;
+    }
     let db = super::output::db_location(opts.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
     let tally = generate_missing(

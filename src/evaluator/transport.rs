@@ -76,7 +76,7 @@ impl Transport {
             cause = Some(deeper);
         }
         let detail = self.redact(&cause.map(|c| c.to_string()).unwrap_or_default());
-        let host = &self.base_url;
+        let host = without_credentials(&self.base_url);
         EvalError::Network(if detail.is_empty() {
             format!("{what} to {host}")
         } else {
@@ -84,9 +84,14 @@ impl Transport {
         })
     }
 
+    /// Every message a provider wrote, whatever the error it came with, is scrubbed: a
+    /// policy refusal or a network text can echo the key as well as a bad request can.
     pub fn redact_error(&self, error: EvalError) -> EvalError {
         match error {
             EvalError::InvalidRequest(message) => EvalError::InvalidRequest(self.redact(&message)),
+            EvalError::Refused(message) => EvalError::Refused(self.redact(&message)),
+            EvalError::Network(message) => EvalError::Network(self.redact(&message)),
+            EvalError::Redirected(host) => EvalError::Redirected(self.redact(&host)),
             other => other,
         }
     }
@@ -95,6 +100,22 @@ impl Transport {
     /// (nor anything shaped like another provider's key).
     pub fn redact(&self, text: &str) -> String {
         super::scrub::scrub(text, &self.key)
+    }
+}
+
+/// An endpoint as messages show it: scheme, host, port and path, never a user name or
+/// password written into the address, nor its query. Text that does not parse as a URL is
+/// not shown at all.
+fn without_credentials(base_url: &str) -> String {
+    match reqwest::Url::parse(base_url) {
+        Ok(mut url) => {
+            let _ = url.set_username("");
+            let _ = url.set_password(None);
+            url.set_query(None);
+            url.set_fragment(None);
+            url.to_string()
+        }
+        Err(_) => "the configured endpoint".into(),
     }
 }
 
@@ -111,4 +132,27 @@ fn redirect_host(response: &Response) -> String {
         .ok()
         .and_then(|u| u.host_str().map(str::to_string))
         .unwrap_or_else(|| "an unknown host".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_credentials;
+
+    #[test]
+    fn an_endpoint_is_shown_without_the_credentials_written_into_it() {
+        for (given, shown) in [
+            (
+                "http://user:BASEURLPASSWORD@127.0.0.1:1/v1",
+                "http://127.0.0.1:1/v1",
+            ),
+            (
+                "https://u:p%40ss@api.example.com/?key=SECRET",
+                "https://api.example.com/",
+            ),
+            ("https://api.example.com", "https://api.example.com/"),
+            ("not a url u:SECRET@", "the configured endpoint"),
+        ] {
+            assert_eq!(without_credentials(given), shown);
+        }
+    }
 }

@@ -141,10 +141,18 @@ pub fn effective(
     let policy = Policy::new(config, lock.on);
     notices.extend(policy.notices.iter().cloned());
     let workspace_db = || {
-        policy.db_path().unwrap_or_else(|why| {
-            notices.push(why);
-            policy.root().join(crate::workspace::config::DEFAULT_DB)
-        })
+        // A refused place falls back to the default store; when that is refused too (a
+        // committed link), the empty path opens no store and the editor works without one.
+        policy
+            .db_path()
+            .or_else(|why| {
+                notices.push(why);
+                policy.default_db()
+            })
+            .unwrap_or_else(|why| {
+                notices.push(why);
+                PathBuf::new()
+            })
     };
     let db_path = match &settings.db {
         // A URL is kept whole (joining would turn it into a folder path).

@@ -1,6 +1,7 @@
 //! The history: stored reports and their reruns, newest first, filtered by document,
-//! status, mode and playbook and paged by the database (one query over both tables), so
-//! a page reads its own rows and no more. Every row read still verifies its MAC.
+//! status, mode and playbook and paged by the database, walking the history indexes
+//! newest first (see [`page_sql`]), so a page reads its own rows and no more, however
+//! long the document's history. Every row read still verifies its MAC.
 
 use super::db::{Sql, Val};
 use super::error::StoreError;
@@ -27,38 +28,125 @@ pub struct HistoryPage {
     pub total: usize,
 }
 
-/// The filters on a report `r` (and, for a rerun, its own document `x.doc_key`).
-fn filters(doc_column: &str) -> String {
-    format!(
-        "(CAST(?1 AS TEXT) IS NULL OR {doc_column} = ?1)
-         AND (CAST(?2 AS TEXT) IS NULL OR r.status = ?2)
-         AND (CAST(?3 AS TEXT) IS NULL OR r.mode = ?3)
-         AND (CAST(?4 AS TEXT) IS NULL OR r.playbook_id = ?4)"
-    )
+/// The `WHERE` clauses of the filters that are set, over a report `r` and, for a rerun,
+/// its own document `x.doc_key`, numbered from `?1`; only set filters are written, so
+/// the planner sees `doc_key = ?1` and walks the history index.
+struct Filters {
+    reports: String,
+    reruns: String,
+    /// Whether the reruns' clause reads the report (`r`) a rerun repeated.
+    reruns_need_report: bool,
+    params: Vec<Val>,
 }
 
-/// Both kinds of row in one shape: `kind` (0 a report, 1 a rerun), the rerun's own id,
-/// document, time and MAC, the sort keys, whether it is a baseline, then the report's
-/// `COLUMNS` (a rerun's original report).
-fn union() -> String {
+fn filters(q: &HistoryQuery) -> Filters {
+    let (mut reports, mut reruns, mut params) = (Vec::new(), Vec::new(), Vec::new());
+    if let Some(doc) = q.document {
+        params.push(doc.into());
+        reports.push(format!("r.doc_key = ?{}", params.len()));
+        reruns.push(format!("x.doc_key = ?{}", params.len()));
+    }
+    let on_report = [
+        ("r.status", q.status.map(|s| s.as_str())),
+        ("r.mode", q.mode.map(|m| m.as_str())),
+        ("r.playbook_id", q.playbook),
+    ];
+    let mut reruns_need_report = false;
+    for (column, value) in on_report {
+        if let Some(v) = value {
+            params.push(v.into());
+            let clause = format!("{column} = ?{}", params.len());
+            reports.push(clause.clone());
+            reruns.push(clause);
+            reruns_need_report = true;
+        }
+    }
+    let clause = |c: Vec<String>| match c.is_empty() {
+        true => String::new(),
+        false => format!("WHERE {}", c.join(" AND ")),
+    };
+    Filters {
+        reports: clause(reports),
+        reruns: clause(reruns),
+        reruns_need_report,
+        params,
+    }
+}
+
+/// Newest first: an unparseable time last; a rerun before its report at the same time
+/// (it was recorded after it); then by insertion.
+const ORDER: &str = "ns DESC NULLS LAST, kind DESC, seq DESC";
+
+/// One page of history rows, in two steps. First the keys only — (kind, report id,
+/// rerun id, time, insertion order) — of the newest `?k` reports and the newest `?k`
+/// reruns, each walked newest first down its history index (`reports_history`,
+/// `reruns_by_doc`; without a document, the time indexes), never the whole document;
+/// merged and cut to the page (`?l` rows after `?o`). Then the page's rows alone are
+/// joined with their columns: a stored report's JSON is read for the rows shown and no
+/// other (its MAC covers it).
+fn page_sql(f: &Filters) -> String {
+    let n = f.params.len();
+    let (k, l, o) = (n + 1, n + 2, n + 3);
     let report_columns: Vec<String> = COLUMNS
         .split(',')
         .map(|c| format!("r.{}", c.trim()))
         .collect();
     let report_columns = report_columns.join(", ");
+    let join = match f.reruns_need_report {
+        true => "JOIN reports r ON r.report_id = x.report_id",
+        false => "",
+    };
     format!(
-        "SELECT 0 AS kind, NULL AS rerun_id, NULL AS rerun_doc, NULL AS rerun_time,
-                NULL AS rerun_mac, r.timestamp_ns AS ns, r.rowid AS seq,
+        "SELECT h.kind, h.xid, h.xdoc, h.xtime, h.xmac, h.ns, h.seq,
                 EXISTS (SELECT 1 FROM baselines b WHERE b.report_id = r.report_id AND b.doc_key = r.doc_key) AS base,
                 {report_columns}
-         FROM reports r WHERE {}
-         UNION ALL
-         SELECT 1, x.rerun_id, x.doc_key, x.timestamp, x.mac, x.timestamp_ns, x.rowid,
-                (1 = 0), {report_columns}
-         FROM reruns x JOIN reports r ON r.report_id = x.report_id WHERE {}",
-        filters("r.doc_key"),
-        filters("x.doc_key")
+         FROM (
+             SELECT * FROM (
+                 SELECT 0 AS kind, r.report_id AS rid, CAST(NULL AS TEXT) AS xid,
+                        CAST(NULL AS TEXT) AS xdoc, CAST(NULL AS TEXT) AS xtime,
+                        CAST(NULL AS TEXT) AS xmac, r.timestamp_ns AS ns, r.rowid AS seq
+                 FROM reports r {reports}
+                 ORDER BY r.timestamp_ns DESC NULLS LAST, r.rowid DESC LIMIT ?{k}) a
+             UNION ALL
+             SELECT * FROM (
+                 SELECT 1, x.report_id, x.rerun_id, x.doc_key, x.timestamp, x.mac,
+                        x.timestamp_ns, x.rowid
+                 FROM reruns x {join} {reruns}
+                 ORDER BY x.timestamp_ns DESC, x.rowid DESC LIMIT ?{k}) b
+             ORDER BY {ORDER} LIMIT ?{l} OFFSET ?{o}
+         ) h
+         JOIN reports r ON r.report_id = h.rid
+         ORDER BY h.{}",
+        ORDER.replace(", ", ", h."),
+        reports = f.reports,
+        reruns = f.reruns,
     )
+}
+
+/// How many rows match: each table counted down its index.
+fn count_sql(f: &Filters) -> String {
+    let join = match f.reruns_need_report {
+        true => "JOIN reports r ON r.report_id = x.report_id",
+        false => "",
+    };
+    format!(
+        "SELECT (SELECT COUNT(*) FROM reports r {})
+              + (SELECT COUNT(*) FROM reruns x {join} {})",
+        f.reports, f.reruns
+    )
+}
+
+/// The page's query and its parameters (for `EXPLAIN` in the tests, too).
+pub(super) fn page_query(q: &HistoryQuery) -> (String, Vec<Val>) {
+    let f = filters(q);
+    let clamp = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+    let mut params = f.params.clone();
+    params.extend([
+        Val::Int(clamp(q.offset).saturating_add(clamp(q.limit))),
+        Val::Int(clamp(q.limit)),
+        Val::Int(clamp(q.offset)),
+    ]);
+    (page_sql(&f), params)
 }
 
 impl Store {
@@ -66,9 +154,9 @@ impl Store {
     pub fn history_page(&self, q: &HistoryQuery) -> Result<HistoryPage, StoreError> {
         self.read("reading history", |tx| {
             let rows = self.history_rows(tx, q)?;
-            let sql = format!("SELECT COUNT(*) FROM ({}) h", union());
+            let f = filters(q);
             let fail = |e| self.err("reading history", e);
-            let count = tx.query(&sql, &params(q)).map_err(fail)?;
+            let count = tx.query(&count_sql(&f), &f.params).map_err(fail)?;
             let total = match count.first() {
                 Some(r) => r.int(0).map_err(fail)?,
                 None => 0,
@@ -113,16 +201,7 @@ impl Store {
         tx: &mut dyn Sql,
         q: &HistoryQuery,
     ) -> Result<Vec<HistoryRow>, StoreError> {
-        // Newest first (an unparseable time last); a rerun before its report at the same
-        // time (it was recorded after it); then by insertion.
-        let sql = format!(
-            "SELECT * FROM ({}) h ORDER BY (ns IS NULL), ns DESC, kind DESC, seq DESC
-             LIMIT ?5 OFFSET ?6",
-            union()
-        );
-        let clamp = |n: usize| Val::Int(i64::try_from(n).unwrap_or(i64::MAX));
-        let mut params = params(q);
-        params.extend([clamp(q.limit), clamp(q.offset)]);
+        let (sql, params) = page_query(q);
         let fail = |e| self.err("reading history", e);
         let mut out = Vec::new();
         for r in tx.query(&sql, &params).map_err(fail)? {
@@ -161,14 +240,4 @@ impl Store {
         }
         Ok(out)
     }
-}
-
-/// `?1`…`?4`: document, status, mode, playbook.
-fn params(q: &HistoryQuery) -> Vec<Val> {
-    vec![
-        q.document.into(),
-        q.status.map(|s| s.as_str()).into(),
-        q.mode.map(|m| m.as_str()).into(),
-        q.playbook.into(),
-    ]
 }

@@ -83,36 +83,79 @@ fn sqlite_path(rest: &str) -> Result<PathBuf, StoreError> {
     Ok(PathBuf::from(path))
 }
 
-/// `text` with the password of any `user:password@` part replaced by `***`, and any
-/// `password=` query parameter too. Used for every URL shown in an error or log line.
+/// `text` with every secret a connection string can carry replaced by `***`: the password
+/// of a `user:password@` part (also one holding `/`, `?` or `#` unescaped — then everything
+/// up to the last `@` goes), and the value of any parameter (`?k=v&…` or libpq's `k=v k=v`)
+/// whose name, percent-decoded, speaks of a password, key, secret or token. Used for every
+/// URL shown in an error or log line; hiding too much is the safe way to be wrong.
 pub fn redact(text: &str) -> String {
     let mut out = text.to_string();
     if let Some(start) = out.find("://").map(|i| i + 3) {
         let end = out[start..]
             .find(['/', '?', '#'])
             .map_or(out.len(), |i| start + i);
-        if let Some(at) = out[start..end].rfind('@').map(|i| start + i)
+        let at = match out[start..end].rfind('@') {
+            Some(i) => Some(start + i),
+            // `user:pa/ss@host`: the authority was cut inside the password.
+            None if out[start..end].contains(':') => out[end..].rfind('@').map(|i| end + i),
+            None => None,
+        };
+        if let Some(at) = at
             && let Some(colon) = out[start..at].find(':').map(|i| start + i)
         {
             out.replace_range(colon + 1..at, "***");
         }
     }
-    redact_query_password(&out)
+    redact_parameters(&out)
 }
 
-fn redact_query_password(text: &str) -> String {
-    let Some(q) = text.find('?') else {
-        return text.to_string();
-    };
-    let (head, query) = text.split_at(q + 1);
-    let parts: Vec<String> = query
-        .split('&')
-        .map(|kv| match kv.split_once('=') {
-            Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
-            _ => kv.to_string(),
-        })
-        .collect();
-    format!("{head}{}", parts.join("&"))
+/// Parameters are split at `?`, `&` and white space; a secret-named one keeps only its name.
+fn redact_parameters(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(['?', '&', ' ', '\t', '\n']) {
+        out.push_str(&redact_pair(&rest[..i]));
+        out.push_str(&rest[i..i + 1]);
+        rest = &rest[i + 1..];
+    }
+    out.push_str(&redact_pair(rest));
+    out
+}
+
+fn redact_pair(kv: &str) -> String {
+    match kv.split_once('=') {
+        Some((k, _)) if is_secret_name(k) => format!("{k}=***"),
+        _ => kv.to_string(),
+    }
+}
+
+fn is_secret_name(name: &str) -> bool {
+    let decoded = percent_decode(name).to_ascii_lowercase();
+    ["pass", "key", "secret", "token"]
+        .iter()
+        .any(|w| decoded.contains(w))
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = b
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok());
+        match (b[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
+            (b'%', Some(v)) => {
+                out.push(v);
+                i += 3;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
@@ -179,5 +222,39 @@ mod tests {
         assert_eq!(redact("postgres://u@h/d"), "postgres://u@h/d");
         assert_eq!(redact("postgres://h/d?x=a@b:c"), "postgres://h/d?x=a@b:c");
         assert_eq!(redact("postgres://u:p:q@h"), "postgres://u:***@h");
+    }
+
+    #[test]
+    fn redact_hides_passwords_with_reserved_characters_and_secret_parameters() {
+        for (given, secret, kept) in [
+            ("postgres://u:SEC#RET2@db.example/x", "RET2", "db.example/x"),
+            ("postgres://u:SEC?RET5@db.example/x", "RET5", "db.example/x"),
+            ("postgres://u:SEC/RET6@db.example/x", "RET6", "db.example/x"),
+            (
+                "postgres://u@db.example/x?pass%77ord=SECRET3",
+                "SECRET3",
+                "db.example/x",
+            ),
+            (
+                "postgres://u@db.example/x?sslpassword=SECRET4&sslmode=require",
+                "SECRET4",
+                "sslmode=require",
+            ),
+            (
+                "host=db.example password=SECRET7 dbname=x",
+                "SECRET7",
+                "dbname=x",
+            ),
+            (
+                "postgres://u@db.example/x?api_key=SECRET8",
+                "SECRET8",
+                "db.example/x",
+            ),
+        ] {
+            let shown = redact(given);
+            assert!(!shown.contains(secret), "{given} -> {shown}");
+            assert!(shown.contains(kept), "{given} -> {shown}");
+            assert!(shown.contains("***"), "{given} -> {shown}");
+        }
     }
 }

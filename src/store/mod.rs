@@ -56,7 +56,8 @@ pub use schema::SCHEMA_VERSION;
 use schema::{migrate, open_error, refuse_foreign_schema, refuse_newer, user_version};
 pub use transfer::{Line, Moved, transfer_key};
 
-/// How long a writer waits for another process's write lock before giving up.
+/// How long a writer waits for another process's write lock while nobody commits (while
+/// others do, it waits on: see `transactions::begin_immediate`).
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 enum Backend {
@@ -200,7 +201,7 @@ impl Store {
         matches!(self.backend, Backend::Postgres(_))
     }
     fn init(
-        mut conn: Connection,
+        conn: Connection,
         label: String,
         wal: bool,
         key: [u8; 32],
@@ -218,10 +219,10 @@ impl Store {
             .map_err(|e| fail("reading schema version", e))
             .and_then(|version| {
                 refuse_newer(&label, version)?;
-                refuse_foreign_schema(&conn, &label, version)
+                refuse_foreign_schema(&conn, &label, version).map(|()| version)
             });
         let _ = conn.execute_batch("COMMIT");
-        checked?;
+        let version = checked?;
         if wal {
             // Switching journal mode can report "locked" without consulting the busy
             // handler while another connection is opening the same fresh file; retry.
@@ -236,7 +237,11 @@ impl Store {
             .map_err(|e| fail("setting synchronous", e))?;
         conn.pragma_update(None, "foreign_keys", true)
             .map_err(|e| fail("enabling foreign keys", e))?;
-        migrate(&mut conn, &label)?;
+        // Up to date: opening takes no write lock, so a process starting while others
+        // write does not queue behind them just to read the version.
+        if version < schema::SCHEMA_VERSION {
+            migrate(&conn, &label)?;
+        }
         Ok(Store {
             backend: Backend::Sqlite(Mutex::new(conn)),
             label,

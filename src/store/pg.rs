@@ -36,7 +36,8 @@ pub const UNREACHABLE: &str = "cannot reach the team store";
 pub(crate) fn connect(url: &str, timeout: Option<Duration>) -> Result<Pool, StoreError> {
     let shown = redact(url);
     let timeout = timeout.unwrap_or(CONNECT_TIMEOUT);
-    let (mut config, tls) = config_of(url).map_err(|e| StoreError(format!("{shown}: {e}")))?;
+    let (mut config, tls) =
+        config_of(url).map_err(|e| StoreError(format!("{shown}: {}", scrub(&redact(&e), url))))?;
     config.connect_timeout(timeout);
     let manager = PostgresConnectionManager::new(config, tls);
     on_own_thread(|| {
@@ -60,7 +61,8 @@ pub(crate) fn connect(url: &str, timeout: Option<Duration>) -> Result<Pool, Stor
 /// timeout.
 pub(crate) fn probe(url: &str, timeout: Duration) -> Result<(), StoreError> {
     let shown = redact(url);
-    let (mut config, tls) = config_of(url).map_err(|e| StoreError(format!("{shown}: {e}")))?;
+    let (mut config, tls) =
+        config_of(url).map_err(|e| StoreError(format!("{shown}: {}", scrub(&redact(&e), url))))?;
     config.connect_timeout(timeout);
     on_own_thread(|| config.connect(tls).map(drop)).map_err(|e| {
         StoreError(format!(

@@ -105,4 +105,10 @@ pub(super) const PG_MIGRATIONS: &[&str] = &[
     DELETE FROM audit_log;",
     // v7
     "ALTER TABLE audit_log ADD COLUMN decision_id TEXT;",
+    // v8: the history walked newest first: in the query's order (an unparseable time
+    // last, then by insertion), for one document and for all.
+    "CREATE INDEX reports_history ON reports (doc_key, timestamp_ns DESC NULLS LAST, rowid DESC);
+    CREATE INDEX reports_newest ON reports (timestamp_ns DESC NULLS LAST, rowid DESC);
+    CREATE INDEX reruns_history ON reruns (doc_key, timestamp_ns DESC, rowid DESC);
+    CREATE INDEX reruns_newest ON reruns (timestamp_ns DESC, rowid DESC);",
 ];

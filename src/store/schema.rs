@@ -3,7 +3,7 @@
 //! cannot both apply the same migration. The same migrations for PostgreSQL are in
 //! `pg_schema`.
 
-use rusqlite::{Connection, ErrorCode, TransactionBehavior};
+use rusqlite::{Connection, ErrorCode};
 
 use super::error::StoreError;
 
@@ -111,6 +111,11 @@ pub(super) const MIGRATIONS: &[&str] = &[
     DELETE FROM audit_log;",
     // v7: every audit row names the decision (report or audit id) its request produced.
     "ALTER TABLE audit_log ADD COLUMN decision_id TEXT;",
+    // v8: a document's history, newest first, walked down an index instead of sorting
+    // every row of the document (`reports_by_doc` leads with the playbook). The index
+    // holds the rowid, the tie-break. A rerun's is `reruns_by_doc`; without a document,
+    // `reports_by_time` and `reruns_by_time`.
+    "CREATE INDEX reports_history ON reports (doc_key, timestamp_ns);",
 ];
 
 /// Schema version this binary writes.
@@ -203,11 +208,13 @@ fn schema_objects(conn: &Connection) -> rusqlite::Result<Vec<Object>> {
 
 /// Apply the missing migrations, each in its own immediate transaction. The version
 /// is re-read inside the transaction because another process may have migrated first.
-pub(super) fn migrate(conn: &mut Connection, label: &str) -> Result<(), StoreError> {
+pub(super) fn migrate(conn: &Connection, label: &str) -> Result<(), StoreError> {
     loop {
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| open_error(label, "starting migration", e))?;
+        let tx = super::transactions::begin_immediate(conn).map_err(|e| {
+            StoreError(format!(
+                "cannot open database {label}: starting migration: {e}"
+            ))
+        })?;
         let version =
             user_version(&tx).map_err(|e| open_error(label, "reading schema version", e))?;
         refuse_newer(label, version)?;

@@ -192,7 +192,13 @@ pub fn create_private_file(path: &Path) -> Result<(), StoreError> {
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     match options.open(path) {
         Ok(_) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        // A dangling link also "exists": SQLite would follow it and create the target
+        // with the default mode, wherever it points.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && path.exists() => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Err(StoreError(format!(
+            "cannot create {}: it is a symbolic link to nothing (remove it)",
+            path.display()
+        ))),
         Err(e) => Err(StoreError(format!("cannot create {}: {e}", path.display()))),
     }
 }

@@ -12,6 +12,54 @@ pub const MAX_COMPANION_BYTES: u64 = 5 * 1024 * 1024;
 /// Pseudo-file systems: never documents, whatever a root says.
 const SPECIAL: [&str; 3] = ["/proc", "/sys", "/dev"];
 
+/// Refuse when `path` is not below `root`, climbs out with `..`, or one of its existing
+/// components below `root` is a symbolic link: byop never creates or writes through a link
+/// the repository may have committed (it could point anywhere, or nowhere yet).
+pub fn no_links_below(root: &Path, path: &Path) -> Result<(), String> {
+    let rel = path
+        .strip_prefix(root)
+        .map_err(|_| format!("{} is not inside {}", path.display(), root.display()))?;
+    let mut at = root.to_path_buf();
+    for part in rel.components() {
+        let std::path::Component::Normal(name) = part else {
+            return Err(format!("{} leaves {}", path.display(), root.display()));
+        };
+        at.push(name);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(format!(
+                    "{} is a symbolic link (byop never writes through a link a repository may have committed; remove it)",
+                    at.display()
+                ));
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    Ok(())
+}
+
+/// Create the folder `path` below `root` one component at a time, refusing (before
+/// creating anything) a symbolic link or a non-folder on the way: output a repository
+/// steers through a committed link would land outside it.
+pub fn make_dirs_below(root: &Path, path: &Path) -> Result<(), String> {
+    no_links_below(root, path)?;
+    let mut at = root.to_path_buf();
+    for part in path.strip_prefix(root).unwrap_or(path).components() {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => return Err(format!("{} exists and is not a folder", at.display())),
+            Err(_) => std::fs::create_dir(&at).map_err(|e| format!("{}: {e}", at.display()))?,
+        }
+    }
+    Ok(())
+}
+
+/// Folders whose files untrusted text never names, wherever they are in the workspace:
+/// git's (its `config` may hold a checkout's credential) and byop's store folder.
+const PRIVATE_FOLDERS: [&str; 2] = [".git", ".byop"];
+
 /// The folders untrusted text may name files in.
 #[derive(Debug, Clone, Default)]
 pub struct Boundary {
@@ -72,6 +120,22 @@ impl Boundary {
                 } else {
                     roots.join(", ")
                 }
+            ));
+        }
+        let below = self
+            .roots
+            .iter()
+            .filter_map(|r| real.strip_prefix(r).ok())
+            .chain(real.file_name().map(Path::new))
+            .flat_map(Path::components);
+        if let Some(name) = below
+            .map(|c| c.as_os_str())
+            .find(|n| PRIVATE_FOLDERS.iter().any(|p| n == p))
+        {
+            return Err(format!(
+                "{} is inside a `{}` folder (git's configuration and credentials, byop's store): never a companion",
+                real.display(),
+                name.to_string_lossy()
             ));
         }
         regular_file(real)

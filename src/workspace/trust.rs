@@ -182,7 +182,7 @@ impl Policy {
     pub fn db_path(&self) -> Result<PathBuf, String> {
         let root = &self.config.root;
         let Some(db) = self.config.raw().db.as_deref().filter(|_| !self.locked) else {
-            return Ok(root.join(DEFAULT_DB));
+            return self.default_db();
         };
         let refuse = |why: String| {
             Err(format!(
@@ -198,12 +198,24 @@ impl Policy {
             Ok(()) => {}
             Err(why) => return refuse(why),
         }
-        if let Ok(meta) = std::fs::symlink_metadata(&path) {
-            let sqlite = meta.is_file() && starts_with_sqlite_header(&path);
-            if !sqlite {
-                return refuse(format!("{} exists and is not a byop store", path.display()));
-            }
-        }
+        existing_is_store(&path).map_or_else(refuse, |()| Ok(path))
+    }
+
+    /// The default store, `.byop/byop.db`: no symbolic link on the way (a committed `.byop`
+    /// link would carry the store, and the text it holds, out of the workspace), inside the
+    /// workspace, and an existing file there must be a store.
+    pub fn default_db(&self) -> Result<PathBuf, String> {
+        let root = &self.config.root;
+        let path = root.join(DEFAULT_DB);
+        super::boundary::no_links_below(root, &path)
+            .and_then(|()| inside(root, &path))
+            .and_then(|()| existing_is_store(&path))
+            .map_err(|why| {
+                format!(
+                    "the store {} refused: {why}; pass --db or set BYOP_DB to choose another place",
+                    path.display()
+                )
+            })?;
         Ok(path)
     }
 
@@ -288,6 +300,17 @@ pub fn inside(root: &Path, path: &Path) -> Result<(), String> {
             real.display(),
             root.display()
         ))
+    }
+}
+
+/// An existing file at `path` must be a SQLite database (never a link, never something a
+/// new store would overwrite).
+fn existing_is_store(path: &Path) -> Result<(), String> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if !(meta.is_file() && starts_with_sqlite_header(path)) => {
+            Err(format!("{} exists and is not a byop store", path.display()))
+        }
+        _ => Ok(()),
     }
 }
 

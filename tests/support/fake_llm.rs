@@ -122,6 +122,13 @@ pub enum Step {
     },
     /// A generation answer (`byop dataset run`, `byop plan`): `{"output": text}`.
     Generated { text: String },
+    /// A provider that repeats the key it was sent in its message: with `refusal`, in a
+    /// refusal (Anthropic: a 400 content-policy block; OpenAI: `message.refusal` in a 200),
+    /// else in a plain 400 bad-request message.
+    KeyEcho {
+        #[serde(default)]
+        refusal: bool,
+    },
 }
 
 fn default_confidence() -> f64 {
@@ -605,6 +612,7 @@ fn respond(wire: Wire, step: &Step, request: &RecordedRequest) -> Response {
             ),
         },
         Step::Refusal => refusal(wire, &model),
+        Step::KeyEcho { refusal } => key_echo(wire, &model, request, *refusal),
         Step::ContentFiltered => match wire {
             Wire::Anthropic => anthropic_error(
                 400,
@@ -629,6 +637,37 @@ fn respond(wire: Wire, step: &Step, request: &RecordedRequest) -> Response {
                 "Incorrect API key provided.",
             ),
         },
+    }
+}
+
+/// The key the request carried, said back in the provider's own error or refusal shape.
+fn key_echo(wire: Wire, model: &str, request: &RecordedRequest, refusal: bool) -> Response {
+    let key = request
+        .header("x-api-key")
+        .or_else(|| {
+            request
+                .header("authorization")
+                .and_then(|a| a.strip_prefix("Bearer "))
+        })
+        .unwrap_or_default()
+        .to_string();
+    let message = match refusal {
+        true => format!("Output blocked by content policy; key was {key}"),
+        false => format!("Malformed request for key {key}"),
+    };
+    match (wire, refusal) {
+        (Wire::Anthropic, _) => anthropic_error(400, "invalid_request_error", &message),
+        (Wire::OpenAi, false) => {
+            openai_error(400, "invalid_request_error", "bad_request", &message)
+        }
+        (Wire::OpenAi, true) => json_response(
+            200,
+            &json!({
+                "id": "chatcmpl-fake", "object": "chat.completion", "created": 0, "model": model,
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "refusal": message}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+            }),
+        ),
     }
 }
 
