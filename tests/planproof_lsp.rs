@@ -42,7 +42,16 @@ async fn a_failing_plan_gets_diagnostics_and_its_validation_is_exported() {
     )
     .unwrap();
     let text = example("variants/v1_naive/school_pickup.md");
-    c.initialize_at(&root).await;
+    // An editor on a reviewer's machine, where the plan's front matter picks its playbook;
+    // a CI runner's `CI=true` (inherited by this in-process server) would lock it.
+    c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": format!("file://{}", root.display()),
+               "initializationOptions": {"onSave": "off", "locked": false},
+               "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": true}}}}),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
     let uri = uri_of(&root.join("variants/v1_naive/school_pickup.md"));
     let from = c.len();
     c.notify(
