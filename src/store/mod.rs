@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use rusqlite::{Connection, ErrorCode};
+use rusqlite::Connection;
 
 mod audit;
 mod audit_head;
@@ -38,6 +38,7 @@ mod reports;
 mod reruns;
 mod schema;
 pub mod secret;
+mod sqlite_lock;
 pub mod team_copy;
 #[cfg(test)]
 mod test_support;
@@ -57,7 +58,7 @@ use schema::{migrate, open_error, refuse_foreign_schema, refuse_newer, user_vers
 pub use transfer::{Line, Moved, transfer_key};
 
 /// How long a writer waits for another process's write lock while nobody commits (while
-/// others do, it waits on: see `transactions::begin_immediate`).
+/// others do, it waits on: see `sqlite_lock::begin_immediate`).
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 enum Backend {
@@ -226,7 +227,7 @@ impl Store {
         if wal {
             // Switching journal mode can report "locked" without consulting the busy
             // handler while another connection is opening the same fresh file; retry.
-            retry_while_busy(|| {
+            sqlite_lock::retry_while_busy(|| {
                 conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| {
                     row.get::<_, String>(0)
                 })
@@ -284,26 +285,6 @@ impl Store {
     /// The same, from the SQL interface's error text.
     pub(crate) fn err(&self, what: &str, e: String) -> StoreError {
         self.fail(what, e)
-    }
-}
-
-/// Run `op` again while SQLite reports busy/locked, until `BUSY_TIMEOUT` has passed.
-fn retry_while_busy<T>(mut op: impl FnMut() -> rusqlite::Result<T>) -> rusqlite::Result<T> {
-    let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
-    let mut pause = Duration::from_millis(1);
-    loop {
-        match op() {
-            Err(e)
-                if matches!(
-                    e.sqlite_error_code(),
-                    Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
-                ) && std::time::Instant::now() < deadline =>
-            {
-                std::thread::sleep(pause);
-                pause = (pause * 2).min(Duration::from_millis(50));
-            }
-            other => return other,
-        }
     }
 }
 

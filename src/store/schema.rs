@@ -210,7 +210,7 @@ fn schema_objects(conn: &Connection) -> rusqlite::Result<Vec<Object>> {
 /// is re-read inside the transaction because another process may have migrated first.
 pub(super) fn migrate(conn: &Connection, label: &str) -> Result<(), StoreError> {
     loop {
-        let tx = super::transactions::begin_immediate(conn).map_err(|e| {
+        let tx = super::sqlite_lock::begin_immediate(conn).map_err(|e| {
             StoreError(format!(
                 "cannot open database {label}: starting migration: {e}"
             ))

@@ -4,7 +4,9 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::Connection;
+
+use super::sqlite_lock::begin_immediate;
 
 use super::db::{self, Sql};
 use super::{Backend, Store, StoreError, pg, pg_schema};
@@ -154,41 +156,6 @@ impl Drop for Store {
             pg::on_own_thread(move || drop(pool));
         }
     }
-}
-
-/// `BEGIN IMMEDIATE`: the write lock, waited for as long as other writers make
-/// progress. SQLite's busy timeout bounds one wait; when it runs out while other
-/// connections committed meanwhile (the database's `data_version` moved), the lock is
-/// only contended, not stuck, and is waited for again: many processes writing at once
-/// queue up instead of failing. A lock held past the timeout with no commit is an error.
-pub(super) fn begin_immediate(conn: &Connection) -> Result<rusqlite::Transaction<'_>, String> {
-    let version =
-        |c: &Connection| c.pragma_query_value(None, "data_version", |r| r.get::<_, i64>(0));
-    let mut seen = version(conn).map_err(|e| e.to_string())?;
-    loop {
-        let busy = match rusqlite::Transaction::new_unchecked(conn, TransactionBehavior::Immediate)
-        {
-            Ok(tx) => return Ok(tx),
-            Err(e) if is_busy(&e) => e,
-            Err(e) => return Err(e.to_string()),
-        };
-        let now = version(conn).map_err(|e| e.to_string())?;
-        if now == seen {
-            return Err(format!(
-                "{busy}: another process held the write lock for {} s without committing",
-                super::BUSY_TIMEOUT.as_secs()
-            ));
-        }
-        seen = now;
-        tracing::debug!("the write lock is contended, other writers committing; waiting on");
-    }
-}
-
-fn is_busy(e: &rusqlite::Error) -> bool {
-    matches!(
-        e.sqlite_error_code(),
-        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
-    )
 }
 
 pub(super) fn lock(m: &Mutex<Connection>) -> MutexGuard<'_, Connection> {

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::entities::tokens;
+use super::words::tokens;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct LegalCitation {

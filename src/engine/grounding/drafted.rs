@@ -24,8 +24,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::entities::{canon_word, tokens, words_key};
+use super::entities::{canon_word, words_key};
 use super::references::{self, RefKind};
+use super::words::tokens;
 
 /// Regions and what they introduce.
 #[derive(Debug, Default)]

@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use super::numbers::{NUMBER_WORDS, fmt_value, multiplier, parse_digits, parse_number};
+use super::words::tokens;
 
 /// What an entity is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -456,32 +457,6 @@ pub fn canon_word(w: &str) -> String {
         "limited" => "ltd".into(),
         _ => w.to_string(),
     }
-}
-
-/// Alphanumeric runs of `s`, lower-cased, with their byte offsets. "L.L.C." gives l, l, c:
-/// callers compare word sequences, so the same spelling on both sides matches.
-pub fn tokens(s: &str) -> impl Iterator<Item = (String, usize, usize)> + '_ {
-    let mut it = s.char_indices().peekable();
-    std::iter::from_fn(move || {
-        while let Some(&(_, c)) = it.peek() {
-            if c.is_alphanumeric() {
-                break;
-            }
-            it.next();
-        }
-        let &(start, _) = it.peek()?;
-        let mut end = start;
-        let mut w = String::new();
-        while let Some(&(i, c)) = it.peek() {
-            if !c.is_alphanumeric() {
-                break;
-            }
-            w.extend(c.to_lowercase());
-            end = i + c.len_utf8();
-            it.next();
-        }
-        Some((w, start, end))
-    })
 }
 
 fn floor(s: &str, mut i: usize) -> usize {

@@ -19,6 +19,7 @@ pub mod plan_entities;
 pub mod quotes;
 pub mod references;
 mod source;
+pub mod words;
 
 pub use entities::{Entity, EntityKind};
 pub use quotes::Quote;

@@ -3,8 +3,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::entities::{self, Entity, EntityKind, canon_word, tokens};
+use super::entities::{self, Entity, EntityKind, canon_word};
 use super::references::{self, RefKind, Reference};
+use super::words::tokens;
 use crate::engine::citations::{Classified, Location, Locator, Tiers};
 
 /// How many distinct source amounts rounded figures and totals are compared with: each
