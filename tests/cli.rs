@@ -641,11 +641,16 @@ fn the_key_is_never_written_and_a_workspace_cannot_redirect_it() {
     for text in [stdout(&o), stderr(&o)] {
         assert!(!text.contains(KEY));
     }
+    assert_no_file_holds(&ws, KEY);
+}
+
+/// No file of the workspace (the store and its WAL included) holds `secret`.
+fn assert_no_file_holds(ws: &Ws, secret: &str) {
     for entry in std::fs::read_dir(ws.dir.path()).unwrap().flatten() {
         let bytes = std::fs::read(entry.path()).unwrap_or_default();
         assert!(
-            !bytes.windows(KEY.len()).any(|w| w == KEY.as_bytes()),
-            "key found in {}",
+            !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+            "{secret} found in {}",
             entry.path().display()
         );
     }
@@ -691,14 +696,7 @@ fn a_key_the_provider_says_back_is_in_no_output_error_or_store() {
             }
         }
         assert!(llm.calls() > 0);
-        for entry in std::fs::read_dir(ws.dir.path()).unwrap().flatten() {
-            let bytes = std::fs::read(entry.path()).unwrap_or_default();
-            assert!(
-                !bytes.windows(KEY.len()).any(|w| w == KEY.as_bytes()),
-                "key found in {} (openai {openai}, refusal {refusal})",
-                entry.path().display()
-            );
-        }
+        assert_no_file_holds(&ws, KEY);
     }
 }
 

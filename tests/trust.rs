@@ -21,6 +21,13 @@ const ALWAYS_PASS: &str = r#"{"id":"ai_plugin_observability_v1","version":"1.0.0
   "question":"Anything?","detection_method":{"type":"deterministic","instructions":"I"},
   "rules":{"kind":"pattern","patterns":["."],"match_means":"pass"}}]}"#;
 
+/// `byop check` with the local checks only, as JSON.
+const CHECK_JSON: [&str; 5] = ["check", "--mode", "deterministic", "--format", "json"];
+
+fn check_json(ws: &Ws, doc: &str) -> std::process::Output {
+    ws.cmd().args(CHECK_JSON).arg(doc).output().unwrap()
+}
+
 fn report(o: &std::process::Output) -> Value {
     json(o)["byop_report"].clone()
 }
@@ -105,14 +112,7 @@ fn a_document_cannot_pick_a_weaker_built_in_or_a_file_dressed_as_one() {
         &memo("byop:\n  playbook: ai_plugin_observability_v1@evil.json\n"),
     );
     // Outside locked mode the file is refused like any file no one allowed.
-    let o = ws.run(&[
-        "check",
-        "--mode",
-        "deterministic",
-        "--format",
-        "json",
-        "dressed.ai.md",
-    ]);
+    let o = check_json(&ws, "dressed.ai.md");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("may only request a built-in playbook"),
@@ -128,7 +128,8 @@ fn a_document_cannot_pick_a_weaker_built_in_or_a_file_dressed_as_one() {
         let o = ws
             .cmd()
             .env("CI", "true")
-            .args(["check", "--mode", "deterministic", "--format", "json", doc])
+            .args(CHECK_JSON)
+            .arg(doc)
             .output()
             .unwrap();
         let err = stderr(&o);
@@ -138,14 +139,7 @@ fn a_document_cannot_pick_a_weaker_built_in_or_a_file_dressed_as_one() {
         assert_eq!(r["playbook_id"], "ai_plugin_observability_v1", "{doc}");
     }
     // Outside locked mode a built-in the document names is still honoured.
-    let o = ws.run(&[
-        "check",
-        "--mode",
-        "deterministic",
-        "--format",
-        "json",
-        "other.ai.md",
-    ]);
+    let o = check_json(&ws, "other.ai.md");
     let r = report(&o);
     assert_eq!(r["playbook_source"], "front_matter");
     assert_eq!(r["playbook_id"], "evidence_contract_v1");
@@ -161,7 +155,7 @@ fn hidden_text_is_no_evidence_that_a_check_passes() {
     ws.write("hidden.ai.md", &format!("{shown}<!--\n{disclosure}-->\n"));
     ws.write("shown.ai.md", &full);
     let status = |doc: &str| {
-        let o = ws.run(&["check", "--mode", "deterministic", "--format", "json", doc]);
+        let o = check_json(&ws, doc);
         report(&o)["check_results"]
             .as_array()
             .unwrap()
