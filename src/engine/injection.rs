@@ -3,6 +3,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::engine::ascii_regex::ascii_boundaries;
+
 /// A span of the document that tries to instruct the evaluator.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InjectionHit {
@@ -70,11 +72,6 @@ static COMPILED: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
         .map(|(pattern, reason)| (compile(&ascii_boundaries(pattern)), *reason))
         .collect()
 });
-
-/// ASCII word boundaries keep the fast DFA on non-ASCII text (see rules::regexes).
-fn ascii_boundaries(pattern: &str) -> String {
-    pattern.replace(r"\b", r"(?-u:\b)")
-}
 
 fn compile(pattern: &str) -> Regex {
     regex::RegexBuilder::new(pattern)

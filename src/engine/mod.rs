@@ -2,6 +2,7 @@
 //! terminal, the language server or where files and reports are kept.
 
 pub mod aggregate;
+pub mod ascii_regex;
 pub mod audit_stats;
 pub mod citations;
 pub mod compare;

@@ -10,8 +10,10 @@ use regex::Regex;
 use crate::model::text::LineIndex;
 
 static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"<!--\s*byop-(disable-next-line|disable-file|disable|enable)\b([^>]*?)-->")
-        .expect("valid regex")
+    crate::engine::ascii_regex::regex(
+        r"<!--\s*byop-(disable-next-line|disable-file|disable|enable)\b([^>]*?)-->",
+    )
+    .expect("valid regex")
 });
 
 pub use crate::model::SuppressionScope as Scope;

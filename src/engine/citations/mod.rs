@@ -9,7 +9,8 @@
 //! in normalized space keeps a map from every
 //! normalized byte back to the source character, so results are always
 //! whole-document byte offsets on char boundaries.
-use std::cell::OnceCell;
+use std::ops::Deref;
+use std::sync::{Arc, OnceLock};
 
 use crate::model::Located;
 
@@ -80,9 +81,40 @@ const CHUNK_CHARS: usize = 300;
 pub struct Locator<'a> {
     text: &'a str,
     body: (usize, usize),
+    index: Arc<LocatorIndex>,
+}
+
+/// What a [`Locator`] derives from its text alone (the normalized copy, then on first use
+/// the fuzzy and word indexes): built once and shared by every document that quotes the
+/// same source, across threads.
+pub struct LocatorIndex {
     norm: Normalized,
-    fuzzy: OnceCell<FuzzyIndex>,
-    words: OnceCell<WordIndex>,
+    fuzzy: OnceLock<FuzzyIndex>,
+    words: OnceLock<WordIndex>,
+}
+
+impl LocatorIndex {
+    /// The index of `text[body.0..body.1]`; `body` must be clamped (see [`Locator::new`]).
+    fn of(text: &str, body: (usize, usize)) -> Self {
+        LocatorIndex {
+            norm: normalize(&text[body.0..body.1], body.0),
+            fuzzy: OnceLock::new(),
+            words: OnceLock::new(),
+        }
+    }
+
+    /// The index of a whole text, for [`Locator::whole`].
+    pub fn whole(text: &str) -> Arc<Self> {
+        Arc::new(Self::of(text, (0, text.len())))
+    }
+}
+
+impl Deref for Locator<'_> {
+    type Target = LocatorIndex;
+
+    fn deref(&self) -> &LocatorIndex {
+        &self.index
+    }
 }
 
 impl<'a> Locator<'a> {
@@ -93,9 +125,17 @@ impl<'a> Locator<'a> {
         Locator {
             text,
             body: (start, end),
-            norm: normalize(&text[start..end], start),
-            fuzzy: OnceCell::new(),
-            words: OnceCell::new(),
+            index: Arc::new(LocatorIndex::of(text, (start, end))),
+        }
+    }
+
+    /// A locator over the whole of `text` with an index built earlier from that same text
+    /// ([`LocatorIndex::whole`]).
+    pub fn whole(text: &'a str, index: Arc<LocatorIndex>) -> Self {
+        Locator {
+            text,
+            body: (0, text.len()),
+            index,
         }
     }
 

@@ -10,9 +10,10 @@ mod error;
 pub mod front_matter;
 pub mod layout;
 
+use std::any::Any;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::engine::injection;
 use crate::model::inputs::normalize;
@@ -56,6 +57,9 @@ pub struct CompanionText {
     injection: OnceLock<Vec<InjectionWarning>>,
     /// The whole text's layout (plain or markdown by the first path that asks).
     layout: OnceLock<Layout>,
+    /// Indexes of the text that later stages build (the grounding index of a source), one
+    /// per type, each built once for every document naming the file.
+    derived: Mutex<Vec<Arc<dyn Any + Send + Sync>>>,
 }
 
 impl CompanionText {
@@ -102,6 +106,23 @@ impl Companion {
             let text = self.text();
             Layout::for_path(text, (0, text.len()), Some(&self.path))
         })
+    }
+
+    /// An index of the companion's text of type `T`, built by `build` on first use and
+    /// shared by every document naming the same file (on any thread: the first caller
+    /// builds, others wait for it).
+    pub fn derived<T: Any + Send + Sync>(&self, build: impl FnOnce(&str) -> T) -> Arc<T> {
+        let mut slots = self
+            .content
+            .derived
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(found) = slots.iter().find_map(|s| s.clone().downcast::<T>().ok()) {
+            return found;
+        }
+        let made = Arc::new(build(&self.content.text));
+        slots.push(made.clone());
+        made
     }
 
     /// Text in the companion that addresses an evaluator (`file` left for the caller).

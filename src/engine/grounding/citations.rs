@@ -18,7 +18,7 @@ pub struct LegalCitation {
 }
 
 static CITATION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(concat!(
+    crate::engine::ascii_regex::regex(concat!(
         r"\b\d+\s+U\.?\s?S\.?\s?C\.?\s*(?:§§?|[Ss]ec(?:tion|\.)?)?\s*\d+[\w.()-]*",
         r"|\b\d+\s+C\.?\s?F\.?\s?R\.?\s*(?:§§?|[Pp]art|[Ss]ec(?:tion|\.)?)?\s*\d+[\w.()-]*",
         r"|\b(?:[A-Z][a-z]+\.\s+){1,3}Code\s*§§?\s*\d+[\w.()-]*",

@@ -24,7 +24,7 @@ pub mod words;
 pub use entities::{Entity, EntityKind};
 pub use quotes::Quote;
 pub use references::{RefKind, Reference};
-pub use source::{Source, Span};
+pub use source::{Source, SourceIndex, Span};
 
 #[cfg(test)]
 mod tests;

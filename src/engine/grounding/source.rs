@@ -2,11 +2,13 @@
 //! section exist, where is this quote.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::Deref;
+use std::sync::Arc;
 
 use super::entities::{self, Entity, EntityKind, canon_word};
 use super::references::{self, RefKind, Reference};
 use super::words::tokens;
-use crate::engine::citations::{Classified, Location, Locator, Tiers};
+use crate::engine::citations::{Classified, Location, Locator, LocatorIndex, Tiers};
 
 /// How many distinct source amounts rounded figures and totals are compared with: each
 /// such claim scans them, so this bounds the work per claim whatever the source holds.
@@ -24,8 +26,18 @@ fn in_cents(v: f64) -> i64 {
 pub type Span = (usize, usize);
 
 /// The source text with its entities, numbering and words indexed (linear in its length).
+/// The index is the text's alone ([`SourceIndex`]): many documents quoting one contract
+/// share it; what is asked per document (quotes located) is kept here.
 pub struct Source<'a> {
     pub text: &'a str,
+    index: Arc<SourceIndex>,
+    locator: Locator<'a>,
+    /// Quotes already located (two checks ask about the same quotes).
+    located: std::cell::RefCell<HashMap<String, Location>>,
+}
+
+/// What a [`Source`] derives from its text alone, built once per text and shared.
+pub struct SourceIndex {
     values: HashMap<(EntityKind, String), Span>,
     /// Distinct amounts, the first [`MAX_FUZZY_AMOUNTS`] in source order: currency, value,
     /// place (for rounded figures, "$21.6M", and totals). Exact values are in `values`.
@@ -39,13 +51,19 @@ pub struct Source<'a> {
     word_at: Vec<(usize, Span)>,
     /// Words the source writes in lower case somewhere (ordinary words, not names).
     lower: std::collections::BTreeSet<String>,
-    locator: Locator<'a>,
-    /// Quotes already located (two checks ask about the same quotes).
-    located: std::cell::RefCell<HashMap<String, Location>>,
+    quotes: Arc<LocatorIndex>,
 }
 
-impl<'a> Source<'a> {
-    pub fn new(text: &'a str) -> Self {
+impl Deref for Source<'_> {
+    type Target = SourceIndex;
+
+    fn deref(&self) -> &SourceIndex {
+        &self.index
+    }
+}
+
+impl SourceIndex {
+    pub fn new(text: &str) -> Self {
         let mut values = HashMap::new();
         let mut money = Vec::new();
         let mut cents: HashMap<String, HashSet<i64>> = HashMap::new();
@@ -82,8 +100,7 @@ impl<'a> Source<'a> {
             joined.push_str(&canon_word(&w));
             joined.push(' ');
         }
-        Source {
-            text,
+        SourceIndex {
             values,
             money,
             cents,
@@ -91,7 +108,22 @@ impl<'a> Source<'a> {
             joined,
             word_at,
             lower: super::names::lower_words(text),
-            locator: Locator::new(text, (0, text.len())),
+            quotes: LocatorIndex::whole(text),
+        }
+    }
+}
+
+impl<'a> Source<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Self::indexed(text, Arc::new(SourceIndex::new(text)))
+    }
+
+    /// `text` with the index built earlier from that same text.
+    pub fn indexed(text: &'a str, index: Arc<SourceIndex>) -> Self {
+        Source {
+            text,
+            locator: Locator::whole(text, index.quotes.clone()),
+            index,
             located: Default::default(),
         }
     }

@@ -40,7 +40,7 @@ pub struct Context {
 }
 
 fn re(s: &str) -> Regex {
-    Regex::new(s).expect("context regex")
+    crate::engine::ascii_regex::regex(s).expect("context regex")
 }
 
 static STOP: LazyLock<Regex> = LazyLock::new(|| {

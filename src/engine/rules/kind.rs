@@ -138,9 +138,15 @@ impl<'a> RuleContext<'a> {
     pub fn source(&self) -> Option<&crate::engine::grounding::Source<'a>> {
         self.grounding
             .get_or_init(|| {
-                self.companions
-                    .source
-                    .map(crate::engine::grounding::Source::new)
+                use crate::engine::grounding::{Source, SourceIndex};
+                let text = self.companions.source?;
+                // The index of a companion file is built once for every document naming it.
+                Some(match self.companions.source_companion {
+                    Some(c) if std::ptr::eq(c.text(), text) => {
+                        Source::indexed(text, c.derived(SourceIndex::new))
+                    }
+                    _ => Source::new(text),
+                })
             })
             .as_ref()
     }

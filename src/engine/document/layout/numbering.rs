@@ -22,7 +22,7 @@ pub struct Numbering {
 }
 
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    crate::engine::ascii_regex::regex(
         r"(?x)^[\s*_\#]*
         (?:(?P<word>(?i:section|sec\.|clause|article|art\.|schedule|exhibit|annex|appendix|part|paragraph|para\.)|§{1,2})\s*)?
         (?P<label>\d+(?:\.\d+)*[a-z]?(?:\([a-z0-9]{1,4}\))*|[IVXLCDM]{1,7}|[A-Za-z])
