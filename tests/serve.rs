@@ -274,16 +274,21 @@ async fn baseline_compare_history_filters_and_exports() {
     // The page's links carry the same keys: older, then newer again.
     let (c, server) = (&api.c, &s);
     let page = |path: String| async move {
-        let r = c.get(server.url(&path)).bearer_auth(&server.token).send().await;
+        let r = c
+            .get(server.url(&path))
+            .bearer_auth(&server.token)
+            .send()
+            .await;
         r.unwrap().text().await.unwrap()
     };
     let link = |html: &str, id: &str| {
         let end = html.find(&format!("\" id=\"{id}\""))?;
         let start = html[..end].rfind("href=\"")? + 6;
-        Some(html[start..end].replace("&amp;", "&"))
+        Some(html[start..end].replace("&#38;", "&"))
     };
     let first_row = |html: &str| {
-        let at = html.find("<tr data-report=\"").expect("a row") + 18;
+        let tag = "<tr data-report=\"";
+        let at = html.find(tag).expect("a row") + tag.len();
         html[at..].split('"').next().unwrap().to_string()
     };
     let top_html = page("/history?limit=1".into()).await;
@@ -291,7 +296,10 @@ async fn baseline_compare_history_filters_and_exports() {
     let next = link(&top_html, "next").expect("an older link");
     assert!(next.contains(&format!("after={older}")), "{next}");
     let middle_html = page(next).await;
-    assert_eq!(first_row(&middle_html), whole["rows"][1]["report_id"].as_str().unwrap());
+    assert_eq!(
+        first_row(&middle_html),
+        whole["rows"][1]["report_id"].as_str().unwrap()
+    );
     assert!(middle_html.contains("2–2 of 3"), "{middle_html}");
     let prev = link(&middle_html, "prev").expect("a newer link");
     assert_eq!(first_row(&page(prev).await), first_row(&top_html));

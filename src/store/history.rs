@@ -5,9 +5,9 @@
 
 use super::db::{Sql, Val};
 use super::error::StoreError;
+use super::history_keys::{Cursor, Order, PageAt, Walks, order, walks};
 use super::report_reads::history_row;
 use super::reports::{COLUMNS, Row};
-use super::history_keys::{Cursor, Order, PageAt, Walks, order, walks};
 use super::{HistoryRow, Store};
 use crate::model::{Mode, Status};
 
@@ -228,8 +228,14 @@ impl Store {
             let total = count(tx, &PageAt::Newest)?;
             let (newer, older) = match q.at {
                 PageAt::Newest => (None, read.more.then_some(read.last).flatten()),
-                PageAt::After(c) => (read.first.or(Some(c)), read.more.then_some(read.last).flatten()),
-                PageAt::Before(c) => (read.more.then_some(read.first).flatten(), read.last.or(Some(c))),
+                PageAt::After(c) => (
+                    read.first.or(Some(c)),
+                    read.more.then_some(read.last).flatten(),
+                ),
+                PageAt::Before(c) => (
+                    read.more.then_some(read.first).flatten(),
+                    read.last.or(Some(c)),
+                ),
             };
             let position = match (q.at, read.first) {
                 (PageAt::Newest, _) => 0,
@@ -328,8 +334,13 @@ impl Store {
             return Ok(None);
         };
         if let Some((rerun_id, doc_key, timestamp, mac)) = rerun {
-            if !self.rerun_verifies(&rerun_id, &h.report_id, &doc_key, &timestamp, mac.as_deref())
-            {
+            if !self.rerun_verifies(
+                &rerun_id,
+                &h.report_id,
+                &doc_key,
+                &timestamp,
+                mac.as_deref(),
+            ) {
                 return Ok(None);
             }
             h.rerun_id = Some(rerun_id);

@@ -11,9 +11,9 @@ use super::error::ApiError;
 use super::state::AppState;
 use crate::engine::document::Document;
 use crate::model::{HistoryRow, Mode, Report, ReportEnvelope, Status};
-use crate::store::{Cursor, HistoryQuery, PageAt};
+use crate::store::{Cursor, HistoryQuery, PageAt, Run};
 
-/// The most runs of one document the drift chart (and the audit lookup) reads.
+/// The most audit-log rows the audit lookup reads.
 const SCAN_ROWS: usize = 100_000;
 /// Rows per page unless asked.
 pub const PAGE_ROWS: usize = 50;
@@ -106,11 +106,9 @@ pub fn history_page(state: &AppState, f: &HistoryFilter) -> Result<HistoryPage, 
     })
 }
 
-/// Every stored run of one document, oldest first (the drift chart's points).
-pub fn document_runs(state: &AppState, document: &str) -> Result<Vec<HistoryRow>, ApiError> {
-    let mut rows = state.settings.store.history(Some(document), SCAN_ROWS)?;
-    rows.reverse();
-    Ok(rows)
+/// Every stored run of one document, oldest first (what the drift chart draws).
+pub fn document_runs(state: &AppState, document: &str) -> Result<Vec<Run>, ApiError> {
+    Ok(state.settings.store.document_runs(document)?)
 }
 
 /// A stored report by id or unique prefix; 404 when there is none.

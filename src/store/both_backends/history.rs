@@ -225,7 +225,9 @@ fn sqlite_walks_in_order(lines: &[String]) {
         .collect();
     assert!(walks.len() >= 2, "{text}");
     for (_, parent, detail) in &nodes {
-        let table = detail.strip_prefix("SCAN ").and_then(|d| d.split(' ').next());
+        let table = detail
+            .strip_prefix("SCAN ")
+            .and_then(|d| d.split(' ').next());
         assert!(
             !matches!(table, Some("r" | "x")) || detail.contains("USING INDEX"),
             "a table read without an index:\n{text}"
@@ -256,7 +258,10 @@ fn paging_by_key_visits_every_row_once_both_ways_on_both_backends() {
         let mut saves: Vec<(&str, Report)> = (0..6)
             .map(|i| {
                 let id = format!("r{i}");
-                ("p.md", report(&id, &at(i), &format!("sha256:{id}"), Mode::Full))
+                (
+                    "p.md",
+                    report(&id, &at(i), &format!("sha256:{id}"), Mode::Full),
+                )
             })
             .collect();
         let r5 = saves[5].1.clone();
@@ -266,7 +271,10 @@ fn paging_by_key_visits_every_row_once_both_ways_on_both_backends() {
         saves.push(("p.md", t1.clone()));
         saves.push(("p.md", rerun_of(&t1, "rr2", &at(9))));
         for u in ["u1", "u2"] {
-            saves.push(("p.md", report(u, "not a time", &format!("sha256:{u}"), Mode::Full)));
+            saves.push((
+                "p.md",
+                report(u, "not a time", &format!("sha256:{u}"), Mode::Full),
+            ));
         }
         for i in 0..4 {
             let id = format!("o{i}");
@@ -281,12 +289,26 @@ fn paging_by_key_visits_every_row_once_both_ways_on_both_backends() {
             limit: 100,
             ..Default::default()
         };
-        let all: Vec<String> = store.history_page(&whole).unwrap().rows.iter().map(shown).collect();
+        let all: Vec<String> = store
+            .history_page(&whole)
+            .unwrap()
+            .rows
+            .iter()
+            .map(shown)
+            .collect();
         assert_eq!(all.len(), 11, "{name}: {all:?}");
         assert_eq!(all[0], "rr2", "{name}: the newest first: {all:?}");
         assert_eq!(&all[9..], ["u2", "u1"], "{name}: untimed last: {all:?}");
-        let tie: Vec<&str> = all.iter().map(String::as_str).filter(|s| ["rr1", "t1", "r5"].contains(s)).collect();
-        assert_eq!(tie, ["rr1", "t1", "r5"], "{name}: a rerun before the reports of its time, then by insertion");
+        let tie: Vec<&str> = all
+            .iter()
+            .map(String::as_str)
+            .filter(|s| ["rr1", "t1", "r5"].contains(s))
+            .collect();
+        assert_eq!(
+            tie,
+            ["rr1", "t1", "r5"],
+            "{name}: a rerun before the reports of its time, then by insertion"
+        );
 
         for size in [1, 2, 3, 4, 11] {
             let q = |at: PageAt| HistoryQuery {
@@ -302,18 +324,30 @@ fn paging_by_key_visits_every_row_once_both_ways_on_both_backends() {
             }
             let mut seen = Vec::new();
             for p in &pages {
-                assert_eq!((p.position, p.total), (seen.len(), 11), "{name}, {size} a page");
+                assert_eq!(
+                    (p.position, p.total),
+                    (seen.len(), 11),
+                    "{name}, {size} a page"
+                );
                 seen.extend(p.rows.iter().map(shown));
             }
             assert_eq!(seen, all, "{name}: forwards, {size} a page");
-            assert_eq!(pages.len(), all.len().div_ceil(size), "{name}, {size} a page");
+            assert_eq!(
+                pages.len(),
+                all.len().div_ceil(size),
+                "{name}, {size} a page"
+            );
             // Back from the last page, each previous page is the one seen going forwards.
             let mut back = pages.pop().unwrap();
             while let Some(key) = back.newer {
                 back = store.history_page(&q(PageAt::Before(key))).unwrap();
                 let forwards = pages.pop().expect("no page before the first");
                 let ids = |p: &HistoryPage| p.rows.iter().map(shown).collect::<Vec<_>>();
-                assert_eq!(ids(&back), ids(&forwards), "{name}: backwards, {size} a page");
+                assert_eq!(
+                    ids(&back),
+                    ids(&forwards),
+                    "{name}: backwards, {size} a page"
+                );
                 assert_eq!(back.position, forwards.position, "{name}");
             }
             assert!(pages.is_empty(), "{name}: back to the first page");
