@@ -7,7 +7,7 @@ use super::db::{Sql, Val};
 use super::error::StoreError;
 use super::history_keys::{Cursor, Order, PageAt, Walks, order, walks};
 use super::report_reads::history_row;
-use super::reports::{COLUMNS, Row};
+use super::reports::{COLUMNS, Row, SUMMARY_COLUMNS};
 use super::{HistoryRow, Store};
 use crate::model::{Mode, Status};
 
@@ -139,10 +139,11 @@ fn keys_sql(f: &Filters, w: &Walks, o: &Order, k: usize) -> String {
 }
 
 /// One page of history rows, in two steps: the keys of the page's rows (see
-/// [`keys_sql`]), then those rows alone joined with their columns: a stored report's JSON
-/// is read for the rows shown and no other (its MAC covers it).
+/// [`keys_sql`]), then those rows alone joined with the columns a history row shows and
+/// their summary MAC: no report's JSON is read (but for a row written before summary
+/// MACs, whose whole row is read to verify it).
 fn page_sql(f: &Filters, w: &Walks, o: &Order, k: usize) -> String {
-    let report_columns: Vec<String> = COLUMNS
+    let report_columns: Vec<String> = SUMMARY_COLUMNS
         .split(',')
         .map(|c| format!("r.{}", c.trim()))
         .collect();
@@ -301,7 +302,7 @@ impl Store {
         let last = found.last().map(key).transpose()?;
         let mut rows = Vec::new();
         for r in found {
-            if let Some(h) = self.history_row_of(&r)? {
+            if let Some(h) = self.history_row_of(tx, &r)? {
                 rows.push(h);
             }
         }
@@ -313,8 +314,27 @@ impl Store {
         })
     }
 
+    /// A row written before summary MACs: verified by its whole row, read again with its
+    /// JSON (and its summary columns must be the ones read).
+    fn whole_row_verifies(&self, tx: &mut dyn Sql, summary: &Row) -> Result<bool, StoreError> {
+        let fail = |e| self.err("reading history", e);
+        let sql = format!("SELECT {COLUMNS} FROM reports WHERE report_id = ?1");
+        let Some(r) = tx
+            .query_opt(&sql, &[summary.report_id.as_str().into()])
+            .map_err(fail)?
+        else {
+            return Ok(false);
+        };
+        let row = Row::read(&r, 0).map_err(fail)?;
+        Ok(row.same_summary(summary) && self.row_verifies(&row))
+    }
+
     /// A row of the page query as a history row; `None` when it does not verify.
-    fn history_row_of(&self, r: &super::db::Row) -> Result<Option<HistoryRow>, StoreError> {
+    fn history_row_of(
+        &self,
+        tx: &mut dyn Sql,
+        r: &super::db::Row,
+    ) -> Result<Option<HistoryRow>, StoreError> {
         let fail = |e| self.err("reading history", e);
         let rerun = match r.int(0).map_err(fail)? {
             0 => None,
@@ -326,8 +346,12 @@ impl Store {
             )),
         };
         let is_baseline = r.flag(7).map_err(fail)?;
-        let row = Row::read(r, 8).map_err(fail)?;
-        if !self.row_verifies(&row) {
+        let (row, summary_mac) = Row::read_summary(r, 8).map_err(fail)?;
+        let verified = match summary_mac {
+            Some(m) => self.summary_verifies(&row, Some(&m)),
+            None => self.whole_row_verifies(tx, &row)?,
+        };
+        if !verified {
             return Ok(None);
         }
         let Some(mut h) = history_row(row, is_baseline) else {

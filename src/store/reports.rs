@@ -99,6 +99,11 @@ impl Row {
         Ok((row, r.opt_text(at + 10)?))
     }
 
+    /// Whether `other` has this row's summary columns (read in another statement).
+    pub(super) fn same_summary(&self, other: &Row) -> bool {
+        self.summary_values() == other.summary_values()
+    }
+
     /// What the summary MAC covers: every column but the JSON.
     fn summary_values(&self) -> serde_json::Value {
         json!([

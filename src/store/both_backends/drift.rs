@@ -1,6 +1,6 @@
-//! A document's runs for its drift chart, on both backends: read without the reports'
-//! JSON, each verified by its summary MAC (or, written before there was one, by its whole
-//! row's MAC); an edited summary column is never drawn.
+//! A document's runs for its drift chart, and its history page, on both backends: read
+//! without the reports' JSON, each verified by its summary MAC (or, written before there
+//! was one, by its whole row's MAC); an edited summary column is never shown.
 
 use super::*;
 
@@ -12,6 +12,12 @@ fn ids(runs: &[Run]) -> Vec<String> {
                 .clone()
                 .unwrap_or_else(|| r.row.report_id.clone())
         })
+        .collect()
+}
+
+fn ids_of(rows: &[HistoryRow]) -> Vec<String> {
+    rows.iter()
+        .map(|r| r.rerun_id.clone().unwrap_or_else(|| r.report_id.clone()))
         .collect()
 }
 
@@ -63,11 +69,22 @@ fn a_documents_runs_are_read_oldest_first_and_each_verified_on_both_backends() {
             5,
             "{name}"
         );
+        let history = |store: &Store| ids_of(&store.history(Some("d.md"), 10).unwrap());
+        assert_eq!(
+            history(&store),
+            ["d3", "d2-again", "d2", "d1", "u"],
+            "{name}"
+        );
         // An edited status is never drawn, whichever MAC the row has; nor is a rerun of
         // an edited report.
         place.tamper("UPDATE reports SET status = 'STABLE' WHERE report_id IN ('d1', 'd3')");
         place.tamper("UPDATE reports SET consistency_score = 0.01 WHERE report_id = 'd2'");
         assert_eq!(ids(&store.document_runs("d.md").unwrap()), ["u"], "{name}");
+        assert_eq!(
+            history(&store),
+            ["u"],
+            "{name}: the history reads the same columns"
+        );
         place.tamper("UPDATE reports SET consistency_score = 0.0 WHERE report_id = 'u'");
         assert!(store.document_runs("d.md").unwrap().is_empty(), "{name}");
     }
