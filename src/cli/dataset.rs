@@ -368,8 +368,7 @@ async fn evaluate_all(
     let mut evaluated = Vec::new();
     let mut readings = Vec::new();
     for task in join_all(tasks).await {
-        let (unsaved, reading) =
-            task.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+        let (unsaved, reading) = task.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
         evaluated.push(unsaved?);
         readings.push(reading);
     }
