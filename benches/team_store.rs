@@ -8,6 +8,7 @@
 //!   docs/scaling.md.
 //!
 //! Figures are printed as Markdown table rows for the README, never asserted as times.
+//! Arguments name the parts to run (`corpus`, `concurrent`, `history`); none: all.
 
 #[path = "../tests/support/pg.rs"]
 mod pg;
@@ -53,9 +54,21 @@ fn main() {
         data: tempfile::tempdir().unwrap(),
         server,
     };
-    b.corpus_into_each();
-    b.concurrent_processes();
-    b.history_of_ten_thousand();
+    // `cargo bench --bench team_store -- history` runs only the parts named.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let wanted = |part: &str| only.is_empty() || only.iter().any(|o| part.contains(o.as_str()));
+    if wanted("corpus") {
+        b.corpus_into_each();
+    }
+    if wanted("concurrent") {
+        b.concurrent_processes();
+    }
+    if wanted("history") {
+        b.history_of_ten_thousand();
+    }
 }
 
 impl Bench {

@@ -332,6 +332,19 @@ fn history_baseline_and_diff_work_on_stored_reports() {
     let h = stdout(&o);
     assert!(h.contains(&id1[..12]) && h.contains(&id2[..12]), "{h}");
     assert!(h.contains("(baseline)"), "{h}");
+    assert!(!h.contains("--all for more"), "every run shown: {h}");
+    // The newest N rows and a note of how many there are; --all for every one.
+    let h = stdout(&ws.run(&["history", "nda_review.ai.md", "--limit", "1"]));
+    assert!(h.contains(&id2[..12]) && !h.contains(&id1[..12]), "{h}");
+    assert!(
+        h.contains("The newest 1 of 2 runs; --limit N or --all for more."),
+        "{h}"
+    );
+    let h = stdout(&ws.run(&["history", "nda_review.ai.md", "--all"]));
+    assert!(h.contains(&id1[..12]) && h.contains(&id2[..12]), "{h}");
+    assert!(!h.contains("for more"), "{h}");
+    let o = ws.run(&["history", "--all", "--limit", "3"]);
+    assert_eq!(o.status.code(), Some(2), "--all and --limit together");
     let o = ws.run(&["baseline", "show", "nda_review.ai.md", "--format", "json"]);
     assert_eq!(json(&o)["byop_report"]["report_id"], id1.as_str());
     let o = ws.run(&["playbook", "hash", "ai_plugin_observability_v1"]);

@@ -252,13 +252,61 @@ async fn baseline_compare_history_filters_and_exports() {
         (all["total"].as_u64(), all["rows"].as_array().unwrap().len()),
         (Some(3), 1)
     );
-    // The store filters and pages: a page in the middle is the same row as in the whole.
+    // The store filters and pages by key: the page after the first is the same row as in
+    // the whole, and the page before it the first again.
     let (_, whole) = api.get("/api/history").await;
-    let (_, middle) = api.get("/api/history?offset=1&limit=1").await;
+    let (_, top) = api.get("/api/history?limit=1").await;
+    assert_eq!(top["newer"], Value::Null, "{top}");
+    let older = top["older"].as_str().expect("a next page").to_string();
+    let (_, middle) = api
+        .get(&format!("/api/history?limit=1&after={older}"))
+        .await;
     assert_eq!(middle["rows"][0], whole["rows"][1], "{middle}");
     assert_eq!(
-        (middle["total"].as_u64(), middle["offset"].as_u64()),
+        (middle["total"].as_u64(), middle["position"].as_u64()),
         (Some(3), Some(1))
+    );
+    let newer = middle["newer"].as_str().expect("a previous page");
+    let (_, back) = api
+        .get(&format!("/api/history?limit=1&before={newer}"))
+        .await;
+    assert_eq!(back["rows"], top["rows"], "{back}");
+    // The page's links carry the same keys: older, then newer again.
+    let (c, server) = (&api.c, &s);
+    let page = |path: String| async move {
+        let r = c
+            .get(server.url(&path))
+            .bearer_auth(&server.token)
+            .send()
+            .await;
+        r.unwrap().text().await.unwrap()
+    };
+    let link = |html: &str, id: &str| {
+        let end = html.find(&format!("\" id=\"{id}\""))?;
+        let start = html[..end].rfind("href=\"")? + 6;
+        Some(html[start..end].replace("&#38;", "&"))
+    };
+    let first_row = |html: &str| {
+        let tag = "<tr data-report=\"";
+        let at = html.find(tag).expect("a row") + tag.len();
+        html[at..].split('"').next().unwrap().to_string()
+    };
+    let top_html = page("/history?limit=1".into()).await;
+    assert_eq!(link(&top_html, "prev"), None);
+    let next = link(&top_html, "next").expect("an older link");
+    assert!(next.contains(&format!("after={older}")), "{next}");
+    let middle_html = page(next).await;
+    assert_eq!(
+        first_row(&middle_html),
+        whole["rows"][1]["report_id"].as_str().unwrap()
+    );
+    assert!(middle_html.contains("2–2 of 3"), "{middle_html}");
+    let prev = link(&middle_html, "prev").expect("a newer link");
+    assert_eq!(first_row(&page(prev).await), first_row(&top_html));
+    let (status, e) = api.get("/api/history?after=3.q.1").await;
+    assert_eq!(
+        (status, e["error"]["field"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("after"))
     );
     let status = first["byop_report"]["summary"]["overall_status"]
         .as_str()

@@ -32,8 +32,12 @@ pub enum Command {
         format: HistoryFormat,
         #[arg(long, env = "BYOP_DB")]
         db: Option<PathBuf>,
+        /// The newest N rows (a note says how many more there are).
         #[arg(long, default_value_t = 50)]
         limit: usize,
+        /// Every row, however many.
+        #[arg(long, conflicts_with = "limit")]
+        all: bool,
     },
     /// Compare two reports (ids, id prefixes or JSON files).
     Diff {

@@ -27,7 +27,7 @@ use crate::engine::plan::observe::PlanFacts;
 use crate::engine::runner::RunOptions;
 use crate::store::Store;
 use crate::workspace::boundary::{Boundary, read_bounded};
-use crate::workspace::evaluate::evaluate_and_save;
+use crate::workspace::evaluate::{Unsaved, evaluate_unsaved, save_all};
 use crate::workspace::trust::{self, Policy};
 use crate::workspace::{Request, Resolved, Resolver, doc_key};
 
@@ -337,6 +337,44 @@ pub(super) fn offered(
     Ok(crate::web::OfferedDataset { name, summarize })
 }
 
+/// What the comparison reads of an output's plan besides its report.
+struct Reading {
+    confidence: Option<String>,
+    facts: PlanFacts,
+}
+
+/// Every output through the playbook, a task each (the local checks are CPU work: the
+/// outputs then use every thread of the runtime; the evaluator's permits bound the calls
+/// in flight, the store's response cache serves repeats); nothing saved yet.
+async fn evaluate_all(
+    jobs: Vec<Job>,
+    store: &Arc<Store>,
+    opts: &RunOptions,
+) -> Result<(Vec<Unsaved>, Vec<(Arc<Job>, Reading)>), CliError> {
+    let tasks = jobs.into_iter().map(Arc::new).map(|job| {
+        let (store, opts) = (store.clone(), opts.clone());
+        tokio::spawn(async move {
+            let unsaved = evaluate_unsaved(&job.resolved, Some(&store), &job.key, opts).await;
+            let doc = &job.resolved.doc;
+            let source = doc.source.as_ref().map(|c| c.text());
+            let analysis = crate::engine::plan::analyze(&doc.text, doc.body, source);
+            let reading = Reading {
+                confidence: analysis.plan.confidence.clone(),
+                facts: PlanFacts::of(&analysis),
+            };
+            (unsaved, (job, reading))
+        })
+    });
+    let mut evaluated = Vec::new();
+    let mut readings = Vec::new();
+    for task in join_all(tasks).await {
+        let (unsaved, reading) = task.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+        evaluated.push(unsaved?);
+        readings.push(reading);
+    }
+    Ok((evaluated, readings))
+}
+
 /// The comparison of every variant's outputs, evaluated with `evaluator` (none: the
 /// checks that need one are indeterminate).
 async fn summarize(
@@ -352,33 +390,28 @@ async fn summarize(
     let boundary = Boundary::new(roots);
     let lay = layout(dir, &boundary, run_id)?;
     let jobs = resolve_all((dir, args), (&workspace, &boundary), &lay)?;
-    // Every document at once; the evaluator's permits bound the calls in flight.
-    let runs = jobs.iter().map(|j| {
-        let opts = RunOptions {
-            mode: args.mode,
-            fresh: args.fresh,
-            evaluator: evaluator.clone(),
-            canary: trust::canary(args.trust.no_canary.then_some(false), &workspace),
-            ..Default::default()
-        };
-        evaluate_and_save(&j.resolved, Some(store.clone()), &j.key, opts)
-    });
-    let reports = join_all(runs).await;
+    let opts = RunOptions {
+        mode: args.mode,
+        fresh: args.fresh,
+        evaluator,
+        canary: trust::canary(args.trust.no_canary.then_some(false), &workspace),
+        ..Default::default()
+    };
+    let (evaluated, readings) = evaluate_all(jobs, &store, &opts).await?;
+    // Every report and audit trail in one store transaction, however many outputs.
+    let saved = save_all(&store, evaluated);
     let mut rows = Vec::new();
     let mut notice = None;
-    for (j, r) in jobs.into_iter().zip(reports) {
-        let report = r?;
+    for ((j, reading), r) in readings.into_iter().zip(saved) {
+        let (report, _) = r?;
         notice = notice.or_else(|| report.notices.first().cloned());
-        let doc = &j.resolved.doc;
-        let source = doc.source.as_ref().map(|c| c.text());
-        let analysis = crate::engine::plan::analyze(&doc.text, doc.body, source);
-        let facts = report.validation.as_ref().map(|_| PlanFacts::of(&analysis));
+        let facts = report.validation.as_ref().map(|_| reading.facts);
         rows.push(Row {
-            scenario: j.scenario,
-            variant: j.variant,
+            scenario: j.scenario.clone(),
+            variant: j.variant.clone(),
             report,
-            confidence: analysis.plan.confidence,
-            generation: j.generation,
+            confidence: reading.confidence,
+            generation: j.generation.clone(),
             facts,
         });
     }

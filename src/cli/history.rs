@@ -1,4 +1,7 @@
-//! `byop history [FILE]`: past reports, newest first.
+//! `byop history [FILE]`: past reports, newest first: the newest `--limit` rows (50
+//! unless asked, `--all` for every one), read down the history index with the columns
+//! shown and no report's JSON, so the answer takes as long for a document with ten
+//! thousand runs as for one with fifty.
 
 use std::path::PathBuf;
 
@@ -6,6 +9,7 @@ use super::args::HistoryFormat;
 use super::error::CliError;
 use super::output::{self, open_store};
 use crate::render;
+use crate::store::HistoryQuery;
 
 pub fn run(
     file: Option<PathBuf>,
@@ -15,11 +19,25 @@ pub fn run(
 ) -> Result<u8, CliError> {
     let store = open_store(db)?;
     let key = file.as_deref().map(existing_doc_key).transpose()?;
-    let rows = store.history(key.as_deref(), limit)?;
+    let page = store.history_page(&HistoryQuery {
+        document: key.as_deref(),
+        limit,
+        ..Default::default()
+    })?;
+    let rows = page.rows;
     let audits = store.counterfactual_history(key.as_deref(), limit)?;
     let body = match format {
         HistoryFormat::Text => {
+            let more = match page.older {
+                Some(_) => format!(
+                    "The newest {} of {} runs; --limit N or --all for more.\n",
+                    rows.len(),
+                    page.total
+                ),
+                None => String::new(),
+            };
             render::text::history(&rows, key.is_none())
+                + &more
                 + &counterfactual_table(&audits, key.is_none())
         }
         HistoryFormat::Json => {

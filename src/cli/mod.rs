@@ -64,7 +64,8 @@ fn run(cli: Cli) -> Result<u8, CliError> {
             format,
             db,
             limit,
-        } => history::run(file, format, db, limit),
+            all,
+        } => history::run(file, format, db, if all { usize::MAX } else { limit }),
         Command::Diff { a, b, format, db } => diff::run(&a, &b, format, db),
         Command::Baseline { action } => baseline::run(action),
         Command::Report {

@@ -111,4 +111,6 @@ pub(super) const PG_MIGRATIONS: &[&str] = &[
     CREATE INDEX reports_newest ON reports (timestamp_ns DESC NULLS LAST, rowid DESC);
     CREATE INDEX reruns_history ON reruns (doc_key, timestamp_ns DESC, rowid DESC);
     CREATE INDEX reruns_newest ON reruns (timestamp_ns DESC, rowid DESC);",
+    // v9: the summary columns' own MAC (see the SQLite migrations).
+    "ALTER TABLE reports ADD COLUMN summary_mac TEXT;",
 ];

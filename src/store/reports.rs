@@ -19,6 +19,11 @@ pub(super) const COLUMNS: &str =
     "report_id, doc_key, timestamp, playbook_id, playbook_version, playbook_hash,
     inputs_fingerprint, mode, status, consistency_score, report_json, mac";
 
+/// The columns of a row's summary (everything but the JSON), then its summary MAC.
+pub(super) const SUMMARY_COLUMNS: &str =
+    "report_id, doc_key, timestamp, playbook_id, playbook_version, playbook_hash,
+    inputs_fingerprint, mode, status, consistency_score, summary_mac";
+
 /// One stored report row.
 pub(super) struct Row {
     pub(super) report_id: String,
@@ -69,6 +74,50 @@ impl Row {
             report_json: r.text(at + 10)?,
             mac: r.opt_text(at + 11)?,
         })
+    }
+
+    /// Read [`SUMMARY_COLUMNS`] starting at column `at`: the row without its JSON, and
+    /// its summary MAC (none: written before there was one).
+    pub(super) fn read_summary(
+        r: &super::db::Row,
+        at: usize,
+    ) -> Result<(Row, Option<String>), String> {
+        let row = Row {
+            report_id: r.text(at)?,
+            doc_key: r.text(at + 1)?,
+            timestamp: r.text(at + 2)?,
+            playbook_id: r.text(at + 3)?,
+            playbook_version: r.text(at + 4)?,
+            playbook_hash: r.text(at + 5)?,
+            inputs_fingerprint: r.text(at + 6)?,
+            mode: r.text(at + 7)?,
+            status: r.text(at + 8)?,
+            consistency_score: r.real(at + 9)?,
+            report_json: String::new(),
+            mac: None,
+        };
+        Ok((row, r.opt_text(at + 10)?))
+    }
+
+    /// Whether `other` has this row's summary columns (read in another statement).
+    pub(super) fn same_summary(&self, other: &Row) -> bool {
+        self.summary_values() == other.summary_values()
+    }
+
+    /// What the summary MAC covers: every column but the JSON.
+    fn summary_values(&self) -> serde_json::Value {
+        json!([
+            self.report_id,
+            self.doc_key,
+            self.timestamp,
+            self.playbook_id,
+            self.playbook_version,
+            self.playbook_hash,
+            self.inputs_fingerprint,
+            self.mode,
+            self.status,
+            self.consistency_score,
+        ])
     }
 
     fn values(&self) -> serde_json::Value {
@@ -123,6 +172,15 @@ pub(super) fn repeats(latest: &Report, row: &Row, results: &Report) -> bool {
 impl Store {
     pub(super) fn row_verifies(&self, row: &Row) -> bool {
         let ok = mac::verify(self.key(), "report", &row.values(), row.mac.as_deref());
+        if !ok {
+            self.reject(&format!("report {}", row.report_id));
+        }
+        ok
+    }
+
+    /// Whether a row's summary columns are the ones this store's byop wrote with `m`.
+    pub(super) fn summary_verifies(&self, row: &Row, m: Option<&str>) -> bool {
+        let ok = mac::verify(self.key(), "report summary", &row.summary_values(), m);
         if !ok {
             self.reject(&format!("report {}", row.report_id));
         }
@@ -298,8 +356,8 @@ impl Store {
         tx.execute(
             "INSERT INTO reports (report_id, doc_key, timestamp, timestamp_ns, playbook_id,
                 playbook_version, playbook_hash, inputs_fingerprint, mode, status, consistency_score,
-                report_json, mac)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                report_json, mac, summary_mac)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
              ON CONFLICT DO NOTHING",
             vals![
                 &row.report_id,
@@ -315,6 +373,7 @@ impl Store {
                 row.consistency_score,
                 &row.report_json,
                 row_mac,
+                mac::mac(self.key(), "report summary", &row.summary_values()),
             ],
         )
         .map(|inserted| inserted == 1)

@@ -116,6 +116,10 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // holds the rowid, the tie-break. A rerun's is `reruns_by_doc`; without a document,
     // `reports_by_time` and `reruns_by_time`.
     "CREATE INDEX reports_history ON reports (doc_key, timestamp_ns);",
+    // v9: a MAC over a report's summary columns alone (everything but its JSON), so a
+    // long history (the drift chart) is verified without reading every report's JSON.
+    // Rows written before it have none and are verified by the whole row's MAC.
+    "ALTER TABLE reports ADD COLUMN summary_mac TEXT;",
 ];
 
 /// Schema version this binary writes.

@@ -150,7 +150,9 @@ pub async fn history(
     Ok(Json(json!({
         "rows": page.rows,
         "total": page.total,
-        "offset": page.offset,
+        "position": page.position,
+        "newer": page.newer,
+        "older": page.older,
         "limit": page.limit,
     })))
 }

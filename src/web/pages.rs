@@ -113,13 +113,13 @@ pub async fn history(
     Query(filter): Query<HistoryFilter>,
 ) -> Result<Response, ApiError> {
     let p = view::history_page(&state, &filter)?;
-    let link = |offset: usize| {
+    let link = |after: Option<String>, before: Option<String>| {
         let mut f = filter.clone();
-        f.offset = Some(offset);
+        (f.after, f.before) = (after, before);
         format!("/history?{}", query(&f))
     };
-    let prev = (p.offset > 0).then(|| link(p.offset.saturating_sub(p.limit)));
-    let next = (p.offset + p.limit < p.total).then(|| link(p.offset + p.limit));
+    let prev = p.newer.clone().map(|k| link(None, Some(k)));
+    let next = p.older.clone().map(|k| link(Some(k), None));
     let chart = match filter.document.as_deref().filter(|d| !d.is_empty()) {
         Some(doc) => Some(chart::drift(&view::document_runs(&state, doc)?)),
         None => None,
@@ -127,8 +127,8 @@ pub async fn history(
     let (audit_ok, audit) = view::audit_verdict(&state);
     page(HistoryView {
         csrf: csrf(&caller),
-        first: if p.rows.is_empty() { 0 } else { p.offset + 1 },
-        last: p.offset + p.rows.len(),
+        first: if p.rows.is_empty() { 0 } else { p.position + 1 },
+        last: p.position + p.rows.len(),
         total: p.total,
         rows: p.rows,
         filter,
@@ -147,7 +147,8 @@ fn query(f: &HistoryFilter) -> String {
         ("status", f.status.clone()),
         ("mode", f.mode.clone()),
         ("playbook", f.playbook.clone()),
-        ("offset", f.offset.map(|o| o.to_string())),
+        ("after", f.after.clone()),
+        ("before", f.before.clone()),
         ("limit", f.limit.map(|l| l.to_string())),
     ];
     pairs

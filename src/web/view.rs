@@ -11,16 +11,18 @@ use super::error::ApiError;
 use super::state::AppState;
 use crate::engine::document::Document;
 use crate::model::{HistoryRow, Mode, Report, ReportEnvelope, Status};
-use crate::store::HistoryQuery;
+use crate::store::{Cursor, HistoryQuery, PageAt, Run};
 
-/// The most runs of one document the drift chart (and the audit lookup) reads.
+/// The most audit-log rows the audit lookup reads.
 const SCAN_ROWS: usize = 100_000;
 /// Rows per page unless asked.
 pub const PAGE_ROWS: usize = 50;
 const MAX_PAGE_ROWS: usize = 500;
 
-/// `?document=&status=&mode=&playbook=&offset=&limit=` (all optional, exact matches;
-/// `status` and `mode` case-insensitive).
+/// `?document=&status=&mode=&playbook=&after=&before=&limit=` (all optional, exact
+/// matches; `status` and `mode` case-insensitive). `after` (the next page) and `before`
+/// (the previous one) are the keys a page gives its neighbours: paging by key reads a
+/// page deep in a long history down the index from there, not every row before it.
 #[derive(Debug, Default, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HistoryFilter {
@@ -33,7 +35,9 @@ pub struct HistoryFilter {
     #[serde(default)]
     pub playbook: Option<String>,
     #[serde(default)]
-    pub offset: Option<usize>,
+    pub after: Option<String>,
+    #[serde(default)]
+    pub before: Option<String>,
     #[serde(default)]
     pub limit: Option<usize>,
 }
@@ -47,8 +51,30 @@ pub struct HistoryPage {
     pub rows: Vec<HistoryRow>,
     /// Rows matching the filter, on every page.
     pub total: usize,
-    pub offset: usize,
+    /// Matching rows newer than this page's first.
+    pub position: usize,
+    /// `before=` of the previous page, `after=` of the next (none at either end).
+    pub newer: Option<String>,
+    pub older: Option<String>,
     pub limit: usize,
+}
+
+/// Where the page starts: `after` or `before` a key, or the newest rows.
+fn page_at(f: &HistoryFilter) -> Result<PageAt, ApiError> {
+    let key = |field: &str, v: &Option<String>| {
+        given(v)
+            .map(|k| k.parse::<Cursor>().map_err(|e| ApiError::field(field, e)))
+            .transpose()
+    };
+    match (key("after", &f.after)?, key("before", &f.before)?) {
+        (Some(_), Some(_)) => Err(ApiError::field(
+            "before",
+            "give `after` (the next page) or `before` (the previous one), not both",
+        )),
+        (Some(c), None) => Ok(PageAt::After(c)),
+        (None, Some(c)) => Ok(PageAt::Before(c)),
+        (None, None) => Ok(PageAt::Newest),
+    }
 }
 
 /// One page of the history: the store filters and pages it.
@@ -62,28 +88,27 @@ pub fn history_page(state: &AppState, f: &HistoryFilter) -> Result<HistoryPage, 
         .transpose()
         .map_err(|e| ApiError::field("mode", e))?;
     let limit = f.limit.unwrap_or(PAGE_ROWS).clamp(1, MAX_PAGE_ROWS);
-    let offset = f.offset.unwrap_or(0);
     let page = state.settings.store.history_page(&HistoryQuery {
         document: given(&f.document),
         status,
         mode,
         playbook: given(&f.playbook),
-        offset,
+        at: page_at(f)?,
         limit,
     })?;
     Ok(HistoryPage {
         rows: page.rows,
         total: page.total,
-        offset,
+        position: page.position,
+        newer: page.newer.map(|c| c.to_string()),
+        older: page.older.map(|c| c.to_string()),
         limit,
     })
 }
 
-/// Every stored run of one document, oldest first (the drift chart's points).
-pub fn document_runs(state: &AppState, document: &str) -> Result<Vec<HistoryRow>, ApiError> {
-    let mut rows = state.settings.store.history(Some(document), SCAN_ROWS)?;
-    rows.reverse();
-    Ok(rows)
+/// Every stored run of one document, oldest first (what the drift chart draws).
+pub fn document_runs(state: &AppState, document: &str) -> Result<Vec<Run>, ApiError> {
+    Ok(state.settings.store.document_runs(document)?)
 }
 
 /// A stored report by id or unique prefix; 404 when there is none.

@@ -126,6 +126,7 @@ const STOP: &[&str] = &[
     "definitely",
     "absolutely",
     "sure",
+    "done",
 ];
 
 /// Words that mean the same action or thing in a plan.

@@ -113,36 +113,55 @@ fn the_history_page_walks_the_history_indexes_on_both_backends() {
             "{name}"
         );
 
-        let lines = plan(&store, &one);
-        let text = lines.join("\n");
-        if store.is_server() {
-            assert!(
-                text.contains("Index Scan using reports_history on reports"),
-                "{name}:\n{text}"
-            );
-            // The reruns down their document index, or (when the planner judges half the
-            // rows to be the document's) down the time index newest first, filtering.
-            assert!(
-                [
-                    "Index Scan using reruns_history on reruns",
-                    "Index Scan Backward using reruns_by_time on reruns",
-                    "Index Scan using reruns_newest on reruns"
-                ]
-                .iter()
-                .any(|walk| text.contains(walk)),
-                "{name}:\n{text}"
-            );
-            pg_walks_in_order(&text);
-        } else {
-            assert!(
-                text.contains("SEARCH r USING INDEX reports_history (doc_key=?)"),
-                "{name}:\n{text}"
-            );
-            assert!(
-                text.contains("SEARCH x USING INDEX reruns_by_doc (doc_key=?)"),
-                "{name}:\n{text}"
-            );
-            sqlite_walks_in_order(&lines);
+        // The first page, a page deep in the history (the next page after the 1100th
+        // row) and the page just before that one: each walks the indexes from its key.
+        let deep = store
+            .history_page(&HistoryQuery {
+                limit: 1100,
+                ..one.clone()
+            })
+            .unwrap()
+            .older
+            .expect("a page after the 1100th row");
+        let pages = [
+            one.clone(),
+            HistoryQuery {
+                at: PageAt::After(deep),
+                ..one.clone()
+            },
+            HistoryQuery {
+                at: PageAt::Before(deep),
+                ..one.clone()
+            },
+        ];
+        for q in &pages {
+            let lines = plan(&store, q);
+            let text = lines.join("\n");
+            if store.is_server() {
+                assert!(
+                    text.contains("using reports_history on reports"),
+                    "{name}:\n{text}"
+                );
+                // The reruns down their document index, or (when the planner judges half
+                // the rows to be the document's) down a time index in order, filtering.
+                assert!(
+                    ["reruns_history", "reruns_by_time", "reruns_newest"]
+                        .iter()
+                        .any(|i| text.contains(&format!("using {i} on reruns"))),
+                    "{name}:\n{text}"
+                );
+                pg_walks_in_order(&text);
+            } else {
+                assert!(
+                    text.contains("SEARCH r USING INDEX reports_history (doc_key=?"),
+                    "{name}:\n{text}"
+                );
+                assert!(
+                    text.contains("SEARCH x USING INDEX reruns_by_doc (doc_key=?"),
+                    "{name}:\n{text}"
+                );
+                sqlite_walks_in_order(&lines);
+            }
         }
 
         let all = HistoryQuery {
@@ -163,7 +182,7 @@ fn the_history_page_walks_the_history_indexes_on_both_backends() {
             assert!(!text.contains("Seq Scan on re"), "{name}:\n{text}");
         } else {
             assert!(
-                text.contains("SCAN r USING INDEX reports_by_time"),
+                text.contains(" r USING INDEX reports_by_time"),
                 "{name}:\n{text}"
             );
             assert!(
@@ -184,8 +203,8 @@ fn pg_walks_in_order(text: &str) {
 }
 
 /// SQLite's plan (`id parent detail` lines) reads neither table without an index, and
-/// sorts nothing inside the two walks (`a`, `b`): only the page-sized merge of their
-/// results is sorted.
+/// sorts nothing inside the walks (`timed`, `untimed`, `reruns`): only the page-sized
+/// merge of their results is sorted.
 fn sqlite_walks_in_order(lines: &[String]) {
     let text = lines.join("\n");
     let node = |l: &String| {
@@ -197,19 +216,141 @@ fn sqlite_walks_in_order(lines: &[String]) {
     let nodes: Vec<_> = lines.iter().map(node).collect();
     let walks: Vec<&String> = nodes
         .iter()
-        .filter(|(_, _, d)| d == "CO-ROUTINE a" || d == "CO-ROUTINE b")
+        .filter(|(_, _, d)| {
+            ["timed", "untimed", "reruns"]
+                .iter()
+                .any(|w| *d == format!("CO-ROUTINE {w}"))
+        })
         .map(|(id, _, _)| id)
         .collect();
-    assert_eq!(walks.len(), 2, "{text}");
+    assert!(walks.len() >= 2, "{text}");
     for (_, parent, detail) in &nodes {
+        let table = detail
+            .strip_prefix("SCAN ")
+            .and_then(|d| d.split(' ').next());
         assert!(
-            !(detail.starts_with("SCAN r") || detail.starts_with("SCAN x"))
-                || detail.contains("USING INDEX"),
+            !matches!(table, Some("r" | "x")) || detail.contains("USING INDEX"),
             "a table read without an index:\n{text}"
         );
         assert!(
             !(detail.starts_with("USE TEMP B-TREE") && walks.contains(&parent)),
             "a walk sorted instead of read in order:\n{text}"
         );
+    }
+}
+
+/// The id a history row is shown under.
+fn shown(r: &HistoryRow) -> String {
+    r.rerun_id.clone().unwrap_or_else(|| r.report_id.clone())
+}
+
+/// Paging by key visits every row of the document once, in the order of the whole
+/// history, forwards (`older`) and backwards (`newer`), on both backends — across ties
+/// at one time (two reports; a rerun and its report), untimed reports (last) and rows of
+/// another document (left out); each page knows its position and the last one has no
+/// next page.
+#[test]
+fn paging_by_key_visits_every_row_once_both_ways_on_both_backends() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, place) in places(&dir) {
+        let store = place.open(KEY);
+        let at = |m: u32| format!("2026-01-01T00:{m:02}:00Z");
+        let mut saves: Vec<(&str, Report)> = (0..6)
+            .map(|i| {
+                let id = format!("r{i}");
+                (
+                    "p.md",
+                    report(&id, &at(i), &format!("sha256:{id}"), Mode::Full),
+                )
+            })
+            .collect();
+        let r5 = saves[5].1.clone();
+        // A rerun at its report's own time, then another report at that time too.
+        saves.push(("p.md", rerun_of(&r5, "rr1", &at(5))));
+        let t1 = report("t1", &at(5), "sha256:t1", Mode::Full);
+        saves.push(("p.md", t1.clone()));
+        saves.push(("p.md", rerun_of(&t1, "rr2", &at(9))));
+        for u in ["u1", "u2"] {
+            saves.push((
+                "p.md",
+                report(u, "not a time", &format!("sha256:{u}"), Mode::Full),
+            ));
+        }
+        for i in 0..4 {
+            let id = format!("o{i}");
+            let r = report(&id, &at(i * 2 + 1), &format!("sha256:{id}"), Mode::Full);
+            saves.push(("other.md", r));
+        }
+        for (doc, r) in &saves {
+            store.save_batch(&[(doc, r)], &[]).unwrap();
+        }
+        let whole = HistoryQuery {
+            document: Some("p.md"),
+            limit: 100,
+            ..Default::default()
+        };
+        let all: Vec<String> = store
+            .history_page(&whole)
+            .unwrap()
+            .rows
+            .iter()
+            .map(shown)
+            .collect();
+        assert_eq!(all.len(), 11, "{name}: {all:?}");
+        assert_eq!(all[0], "rr2", "{name}: the newest first: {all:?}");
+        assert_eq!(&all[9..], ["u2", "u1"], "{name}: untimed last: {all:?}");
+        let tie: Vec<&str> = all
+            .iter()
+            .map(String::as_str)
+            .filter(|s| ["rr1", "t1", "r5"].contains(s))
+            .collect();
+        assert_eq!(
+            tie,
+            ["rr1", "t1", "r5"],
+            "{name}: a rerun before the reports of its time, then by insertion"
+        );
+
+        for size in [1, 2, 3, 4, 11] {
+            let q = |at: PageAt| HistoryQuery {
+                at,
+                limit: size,
+                ..whole.clone()
+            };
+            let mut pages = vec![store.history_page(&q(PageAt::Newest)).unwrap()];
+            assert!(pages[0].newer.is_none(), "{name}");
+            while let Some(key) = pages.last().unwrap().older {
+                pages.push(store.history_page(&q(PageAt::After(key))).unwrap());
+                assert!(pages.len() <= 11, "{name}: paging ends");
+            }
+            let mut seen = Vec::new();
+            for p in &pages {
+                assert_eq!(
+                    (p.position, p.total),
+                    (seen.len(), 11),
+                    "{name}, {size} a page"
+                );
+                seen.extend(p.rows.iter().map(shown));
+            }
+            assert_eq!(seen, all, "{name}: forwards, {size} a page");
+            assert_eq!(
+                pages.len(),
+                all.len().div_ceil(size),
+                "{name}, {size} a page"
+            );
+            // Back from the last page, each previous page is the one seen going forwards.
+            let mut back = pages.pop().unwrap();
+            while let Some(key) = back.newer {
+                back = store.history_page(&q(PageAt::Before(key))).unwrap();
+                let forwards = pages.pop().expect("no page before the first");
+                let ids = |p: &HistoryPage| p.rows.iter().map(shown).collect::<Vec<_>>();
+                assert_eq!(
+                    ids(&back),
+                    ids(&forwards),
+                    "{name}: backwards, {size} a page"
+                );
+                assert_eq!(back.position, forwards.position, "{name}");
+            }
+            assert!(pages.is_empty(), "{name}: back to the first page");
+        }
     }
 }
