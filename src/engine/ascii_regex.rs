@@ -24,8 +24,8 @@ pub fn ascii_classes(pattern: &str) -> String {
 }
 
 /// One of the engine's own patterns, compiled with ASCII word boundaries.
-pub fn regex(pattern: impl AsRef<str>) -> Result<Regex, regex::Error> {
-    Regex::new(&ascii_boundaries(pattern.as_ref()))
+pub fn regex(pattern: &str) -> Result<Regex, regex::Error> {
+    Regex::new(&ascii_boundaries(pattern))
 }
 
 fn rewrite(pattern: &str, classes: bool) -> String {

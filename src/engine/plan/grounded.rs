@@ -64,8 +64,9 @@ impl<'a> Notes<'a> {
 }
 
 /// "w/", "w/o" aside: the notes' "w/" before a word.
-static W_SLASH: std::sync::LazyLock<regex::Regex> =
-    std::sync::LazyLock::new(|| regex::Regex::new(r"(?i)\bw/\s*").expect("w/ regex"));
+static W_SLASH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    crate::engine::ascii_regex::regex(r"(?i)\bw/\s*").expect("w/ regex")
+});
 
 fn shared_grounded(e: &Entity, source: &Source) -> bool {
     source.contains(e).is_some()
