@@ -138,6 +138,62 @@ fn sentence_start(text: &str, at: usize) -> bool {
         || before.ends_with(char::is_numeric) && before.len() + 3 >= at
 }
 
+static OPENERS: LazyLock<std::collections::HashSet<&'static str>> = LazyLock::new(|| {
+    include_str!("plan_openers.txt")
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .collect()
+});
+
+/// Where a capitalised word opening a sentence may still be a name: a possessive
+/// ("Globex's deck") anywhere, or any word after a dash, colon or semicolon inside the
+/// text ("Draft the deck — Globex wants it"); the first word of a task, a reason or a
+/// sentence is read as an ordinary word.
+fn may_name_at_start(text: &str, at: usize, word: &str) -> bool {
+    let before = text[..at].trim_end_matches([' ', '\t', '*', '_', '"', '“', '(']);
+    word.ends_with("'s")
+        || word.ends_with("’s")
+        || !before.trim().is_empty() && before.ends_with([':', ';', '—', '–'])
+        || before.ends_with(" -")
+}
+
+/// "Dr. Chen": the shared person entities read a name after an honorific.
+fn after_honorific(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end().trim_end_matches('.');
+    let word = before
+        .rsplit(|c: char| !c.is_alphabetic())
+        .next()
+        .unwrap_or("");
+    matches!(
+        word.to_ascii_lowercase().as_str(),
+        "dr" | "mr" | "mrs" | "ms" | "prof"
+    )
+}
+
+/// A capitalised word opening a clause is an ordinary word, not a name: one of the
+/// openers (`plan_openers.txt`) or a form of one ("Drafting", "Reviews"), a short word, a
+/// word with an ending names do not have ("Reconciliation", "Finalizing"), or one the text
+/// also writes in lower case.
+fn ordinary_opener(lower: &str, text: &str) -> bool {
+    const ENDINGS: &[&str] = &[
+        "ing", "ion", "ions", "ment", "ments", "ize", "ise", "ate", "ates", "ify", "ly", "ness",
+        "ed", "er", "ers", "al", "ity", "ance", "ence", "ive", "ure", "age", "ful",
+    ];
+    let stems = ["s", "es", "ing", "ed", "d"]
+        .iter()
+        .filter_map(|suf| lower.strip_suffix(suf));
+    lower.chars().count() <= 3
+        || OPENERS.contains(lower)
+        || stems
+            .into_iter()
+            .any(|st| OPENERS.contains(st) || OPENERS.contains(format!("{st}e").as_str()))
+        || ENDINGS.iter().any(|e| lower.ends_with(e))
+        || text
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| w == lower)
+}
+
 /// "4pm investor call" is a call: the meeting word is the key.
 fn meeting_key(s: &str) -> String {
     let key = words_key(s);
@@ -155,7 +211,12 @@ pub fn extract(text: &str) -> Vec<PlanEntity> {
     for m in CAPITALISED.find_iter(text) {
         let word = m.as_str().trim_end_matches("'s").trim_end_matches("’s");
         let lower = word.to_ascii_lowercase();
-        if NOT_NAMES.contains(&lower.as_str()) || sentence_start(text, m.start()) {
+        if NOT_NAMES.contains(&lower.as_str())
+            || sentence_start(text, m.start())
+                && (!may_name_at_start(text, m.start(), m.as_str())
+                    || ordinary_opener(&lower, text)
+                    || after_honorific(text, m.start()))
+        {
             last_end = None;
             continue;
         }
@@ -229,6 +290,29 @@ mod tests {
         );
         assert_eq!(found("Review Priya's draft"), [(Name, "priya".to_string())]);
         assert!(found("- Draft the brief").is_empty());
+    }
+
+    /// A capitalised word opening a sentence is a name unless it is an ordinary word.
+    #[test]
+    fn sentence_openers_are_ordinary_unless_they_name_someone() {
+        use PlanEntityKind::*;
+        for ordinary in [
+            "Draft the brief",
+            "Finalizing the deck",
+            "Reviews of the memo",
+            "Needed before signing",
+            "Reconciliation of accounts",
+            "Buffer — Gives room for overruns",
+            "Triage the queue; triage is daily",
+        ] {
+            assert_eq!(found(ordinary), [], "{ordinary}");
+        }
+        assert_eq!(found("Globex's proposal"), [(Name, "globex".to_string())]);
+        assert_eq!(found("Prices go up"), []);
+        assert_eq!(
+            found("Draft the deck — Globex wants it"),
+            [(Name, "globex".to_string())]
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 
 use super::clock::find_times;
 use super::context::Context;
+use super::timex::{self, Day};
 use super::{Analysis, Metric, Part, Spot};
 use crate::engine::grounding::plan_entities::{self, PlanEntityKind};
 use crate::engine::grounding::{Entity, EntityKind, Source, entities};
@@ -27,6 +28,8 @@ struct Notes<'a> {
     lower: String,
     /// Clock minutes of the notes' own deadlines and of their stop.
     stated: Vec<u32>,
+    /// The days the notes name ("due Fri", "tomorrow"), by the time grammar.
+    days: Vec<Day>,
 }
 
 impl<'a> Notes<'a> {
@@ -41,6 +44,7 @@ impl<'a> Notes<'a> {
             source: Source::new(text),
             lower: text.to_lowercase(),
             stated,
+            days: timex::days(text).map(|(d, _)| d).collect(),
         }
     }
 
@@ -50,10 +54,18 @@ impl<'a> Notes<'a> {
         if let Some(t) = find_times(key).first() {
             return self.stated.contains(&t.start);
         }
+        // "the Monday deadline" is grounded by "due Mon" in the notes.
+        if let Some((day, _)) = timex::days(key).next() {
+            return self.days.contains(&day);
+        }
         self.source.find_words(key).is_some()
             || same_day_words(key).iter().any(|w| self.lower.contains(w))
     }
 }
+
+/// "w/", "w/o" aside: the notes' "w/" before a word.
+static W_SLASH: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"(?i)\bw/\s*").expect("w/ regex"));
 
 fn shared_grounded(e: &Entity, source: &Source) -> bool {
     source.contains(e).is_some()
@@ -126,7 +138,7 @@ pub fn grounded_entities(a: &Analysis) -> Part {
         return super::validate::no_context();
     };
     // "call w/ Nani": notes shorthand for "with", so "the call with Nani" is grounded.
-    let notes = notes.replace("w/ ", "with ");
+    let notes = W_SLASH.replace_all(notes, "with ");
     let notes = Notes::new(&notes, cx);
     let mut flags = Vec::new();
     for it in &a.plan.items {
@@ -235,5 +247,50 @@ mod tests {
             run(plan),
             ["Mentions a deadline not in the notes: “the Monday deadline”"]
         );
+    }
+
+    /// Grounding table, both ways: notes → plan reason → flags.
+    #[test]
+    fn grounding_rules_both_ways() {
+        let table: &[(&str, &str, &[&str])] = &[
+            ("- call w/ Nani 7pm", "after the call with Nani", &[]),
+            ("- call w/Nani 7pm", "after the call with Nani", &[]),
+            (
+                "- call w/ Nani 7pm",
+                "after the call with Nanette",
+                &["Mentions a person or organisation not in the notes: “Nanette”"],
+            ),
+            ("- essay due Mon", "before the Monday deadline", &[]),
+            (
+                "- essay due Fri",
+                "before the Monday deadline",
+                &["Mentions a deadline not in the notes: “the Monday deadline”"],
+            ),
+            (
+                "- draft the proposal",
+                "in time — Globex wants it",
+                &["Mentions a person or organisation not in the notes: “Globex”"],
+            ),
+            (
+                "- draft the proposal",
+                "Globex's deadline",
+                &["Mentions a person or organisation not in the notes: “Globex”"],
+            ),
+            (
+                "- draft the Globex proposal",
+                "in time — Globex wants it",
+                &[],
+            ),
+            // The first word of a reason is read as an ordinary word.
+            ("- draft the proposal", "Prices go up", &[]),
+            ("- draft the proposal", "Needed before signing", &[]),
+        ];
+        for (notes, why, want) in table {
+            let plan = format!(
+                r#"{{"plan":[{{"task":"Draft the proposal","timebox_minutes":60,"why":"{why}"}}],"assumptions":[],"questions":[]}}"#
+            );
+            let a = analyze(&plan, (0, plan.len()), Some(notes));
+            assert_eq!(grounded_entities(&a).errors, *want, "{notes} / {why}");
+        }
     }
 }
