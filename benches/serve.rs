@@ -249,10 +249,27 @@ fn main() {
         if h - e < 0.02 { "met" } else { "NOT met" }
     );
     rt.block_on(async {
-        let last = STORED as usize + 30 - 50;
+        // The last page as a reader reaches it: the `older` key of each page in turn.
+        let mut key: Option<String> = None;
+        let mut last = String::new();
+        loop {
+            let path = match &key {
+                Some(k) => format!("/api/history?after={k}"),
+                None => "/api/history".to_string(),
+            };
+            let r = c.get(format!("{}{path}", s.base)).bearer_auth(&s.token).send().await.unwrap();
+            let page: serde_json::Value = r.json().await.unwrap();
+            match page["older"].as_str() {
+                Some(k) => {
+                    last = format!("/history?after={k}");
+                    key = Some(k.to_string());
+                }
+                None => break,
+            }
+        }
         for (what, path) in [
             ("`/history`, the first page", "/history".to_string()),
-            ("`/history`, the last page", format!("/history?offset={last}")),
+            ("`/history`, the last page", last.clone()),
             ("`/history?document=…`, the document's page with its drift chart", format!("/history?document={}", DOC.replace(':', "%3A"))),
             ("`GET /api/history`", "/api/history".to_string()),
         ] {
