@@ -9,12 +9,8 @@ use regex::Regex;
 
 use jiff::civil::Weekday;
 
-use super::clock::Minute;
+use super::clock::{Found, Minute, find_bare_hour, find_bare_range, find_times};
 use super::timex::{self, Day};
-
-#[path = "context_times.rs"]
-mod times;
-use times::constraint_line;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Block {
@@ -27,26 +23,6 @@ pub struct Block {
 pub struct Task {
     pub text: String,
     pub must: bool,
-}
-
-impl Task {
-    /// The task's intent tokens, from the task itself without its reason: the text
-    /// before a parenthesis or a dash ("DB migration must be done tonight (goes live
-    /// tomorrow)" is the migration), all of it when that leaves no content word.
-    pub fn intent(&self) -> std::collections::BTreeSet<String> {
-        let t = self.text.as_str();
-        let cut = [" (", " — ", " – ", " - ", " -- "]
-            .iter()
-            .filter_map(|sep| t.find(sep))
-            .min()
-            .unwrap_or(t.len());
-        let core = super::intent::tokens(&t[..cut]);
-        if core.is_empty() {
-            super::intent::tokens(t)
-        } else {
-            core
-        }
-    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -67,6 +43,24 @@ fn re(s: &str) -> Regex {
     crate::engine::ascii_regex::regex(s).expect("context regex")
 }
 
+static STOP: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(hard stop|cut-?off|leave (?:at|by)|leaving (?:at|by)|have to leave|need to leave|must leave|stop (?:at|by)|stop working|log(?:ging)? off|offline (?:at|from|after)|done by|out (?:at|by)|wrap up by|finish(?:ing)? (?:work|the day) (?:at|by)|end (?:my|the) day|until|(?:back|home) (?:by|at))\b",
+    )
+});
+static START: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)\b(start(?:ing)? (?:at|around)|in at|begin(?:ning)? at|online (?:at|from)|from)\b")
+});
+static WORK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(work(?:ing)?(?: hours| day)?|available|availability|at my desk|at the desk|in the office|office(?: hours)?|free|stud(?:y|ying)|online|on shift|shift)\b",
+    )
+});
+static MEETING: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(meeting|meet|call|sync|standup|stand-up|1:1|1-on-1|one-on-one|interview|demo|lunch|appointment|appt|dentist|doctor|pickup|pick up|drop-?off|class|gym|workshop|presentation|webinar|review session|check-in|huddle|training|session)\b",
+    )
+});
 static MUST: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)(\bmust\b|\btoday\b|\burgent|\basap\b|\beod\b|end of (?:the )?day|\bcritical\b|\bdue (?:at|by) (?:\d|noon)|non-negotiable|top priority|!!|\bno matter what\b|\bcannot slip\b|\bcan't slip\b)",
@@ -176,6 +170,127 @@ fn overnight(cx: &mut Context) {
             b.end += 24 * 60;
         }
     }
+}
+
+/// A line about time: working hours, a hard stop, a meeting. Returns whether it was one.
+fn constraint_line(cx: &mut Context, s: &str) -> bool {
+    let mut times = find_times(s);
+    let work = WORK.is_match(s) && !MEETING.is_match(s);
+    if times.is_empty()
+        && work
+        && let Some(b) = find_bare_range(s)
+    {
+        times.push(b);
+    }
+    // "hard stop at 4": a bare hour after the stop words is a time (1–6 is afternoon).
+    if let Some(stop) = STOP.find(s)
+        && !times.iter().any(|t| t.at.0 >= stop.end())
+        && let Some(h) = find_bare_hour(s, stop.end())
+    {
+        times.push(h);
+        times.sort_by_key(|t| t.at.0);
+    }
+    if times.is_empty() {
+        return false;
+    }
+    if let Some(stop) = STOP.find(s) {
+        // "hard stop at 3 PM": the first time after the words (else the last one).
+        let t = times
+            .iter()
+            .find(|t| t.at.0 >= stop.end())
+            .or(times.last())
+            .copied()
+            .expect("non-empty");
+        cap_end(cx, t.end.unwrap_or(t.start), true);
+        // "study from 8am until 8pm": the start before the stop words.
+        if t.end.is_some() {
+            cx.window_start = Some(t.start);
+        } else if START.is_match(&s[..stop.start()])
+            && let Some(first) = times.iter().find(|t| t.at.1 <= stop.start())
+        {
+            cx.window_start = Some(first.start);
+        }
+        return true;
+    }
+    let first = times[0];
+    if work {
+        if let Some(end) = first.end {
+            cx.window_start = Some(cx.window_start.map_or(first.start, |s| s.max(first.start)));
+            cap_end(cx, end, false);
+            return true;
+        }
+        if START.is_match(s) {
+            cx.window_start = Some(first.start);
+            return true;
+        }
+    }
+    if !MEETING.is_match(s) && first.end.is_none() {
+        if START.is_match(s) && !TASK_CUE.is_match(s) {
+            cx.window_start = Some(first.start);
+            return true;
+        }
+        // "report due at 2 PM": a task with a deadline, not a block.
+        return false;
+    }
+    for t in times {
+        let end = t.end.unwrap_or_else(|| t.start + duration(s).unwrap_or(30));
+        cx.blocks.push(Block {
+            label: label_of(s, t),
+            start: t.start,
+            end,
+        });
+    }
+    true
+}
+
+fn cap_end(cx: &mut Context, end: Minute, hard: bool) {
+    match cx.window_end {
+        Some(e) if e < end => {}
+        Some(e) if e == end => cx.hard_stop |= hard,
+        _ => {
+            cx.window_end = Some(end);
+            cx.hard_stop = hard;
+        }
+    }
+}
+
+/// "(45 min)", "for an hour", "for 1.5 hours" → minutes.
+fn duration(s: &str) -> Option<Minute> {
+    timex::durations(s)
+        .next()
+        .map(|(m, _)| m.round().max(0.0) as Minute)
+}
+
+/// The block's name: the words before its time in the same clause ("Lunch with Priya
+/// 12-1pm", "lunch 1-2pm, dinner with family 7pm"), else the words after it.
+fn label_of(s: &str, t: Found) -> String {
+    let clean = |x: &str| -> String {
+        let words: Vec<&str> = x
+            .split_whitespace()
+            .filter(|w| {
+                !matches!(
+                    w.to_ascii_lowercase().as_str(),
+                    "at" | "from" | "-" | "–" | "—" | "@"
+                )
+            })
+            .collect();
+        words
+            .join(" ")
+            .trim_matches([',', ';', '.', ':', ' ', '-', '–', '—', '(', ')'])
+            .to_string()
+    };
+    let before = &s[..t.at.0];
+    let clause = before
+        .rfind(['.', ';', ',', ')'])
+        .map(|i| &before[i + 1..])
+        .unwrap_or(before);
+    let label = clean(clause);
+    if !label.is_empty() {
+        return label;
+    }
+    let after = &s[t.at.1..];
+    let after = after.split(['.', ';', ',', '(']).next().unwrap_or("");
+    clean(after)
 }
 
 fn said_today(s: &str) -> bool {

@@ -141,41 +141,6 @@ fn rules_for_windows_stops_and_blocks() {
         ("standup 09:30–09:45", None, None, &[(570, 585)]),
         // 24-hour times are read as written.
         ("sync 00:30-01:00", None, None, &[(30, 60)]),
-        // A line is read clause by clause: a working window and a meeting on one line.
-        (
-            "exam prep day. studying 9am-9pm, lunch 1-2",
-            Some(540),
-            Some(1260),
-            &[(780, 840)],
-        ),
-        (
-            "office 8-4 but hard stop at 3:30 (pickup)",
-            Some(480),
-            Some(930),
-            &[],
-        ),
-        // In a meeting clause a bare hour after "at" and a bare range are times...
-        ("1:1 with Dana at 11", None, None, &[(660, 690)]),
-        ("gym 6-7 with Sam", None, None, &[(1080, 1140)]),
-        // ... the duration may follow in the next clause ...
-        (
-            "call with the bank at 11am, 45 min",
-            None,
-            None,
-            &[(660, 705)],
-        ),
-        // ... but not a count, nor a bare number with no "at".
-        ("prep for the 2-3 interviews", None, None, &[]),
-        ("call mum, she is 3 today", None, None, &[]),
-        // The end of the user's own day is a stop; the end of a meeting is not.
-        ("Shift ends at 6am, hard stop.", None, Some(360), &[]),
-        ("board meeting ends at 3pm", None, None, &[(900, 930)]),
-        // A bare range is not a window without a working word, nor a bare hour a stop
-        // without stop words.
-        ("chapters 8-4 reversed", None, None, &[]),
-        ("hard stop", None, None, &[]),
-        // A shared activity is a blocked window, not the user's own working window.
-        ("study group 3-5pm", None, None, &[(900, 1020)]),
     ];
     for (notes, start, end, blocks) in table {
         let cx = extract_(notes);

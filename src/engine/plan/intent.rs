@@ -126,7 +126,6 @@ const STOP: &[&str] = &[
     "definitely",
     "absolutely",
     "sure",
-    "done",
 ];
 
 /// Words that mean the same action or thing in a plan.

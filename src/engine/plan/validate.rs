@@ -419,7 +419,7 @@ pub fn constraints(a: &Analysis) -> Part {
     violated += u32::from(availability_broken);
     let items: Vec<BTreeSet<String>> = a.plan.items.iter().map(|i| tokens(&i.task)).collect();
     for t in &musts {
-        if covering(&t.intent(), &items).is_none() {
+        if covering(&tokens(&t.text), &items).is_none() {
             violated += 1;
             errors.push(format!(
                 "Left out {}, which the notes say must be done today",
@@ -474,7 +474,7 @@ pub fn coverage(a: &Analysis, min_ratio: f64) -> Part {
     let missing: Vec<&str> = cx
         .tasks
         .iter()
-        .filter(|t| covering(&t.intent(), &items).is_none())
+        .filter(|t| covering(&tokens(&t.text), &items).is_none())
         .map(|t| t.text.as_str())
         .collect();
     let covered = n - missing.len();
