@@ -7,10 +7,11 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::engine::ascii_regex;
 use crate::model::text::LineIndex;
 
 static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(
+    ascii_regex::compile(
         r"<!--\s*byop-(disable-next-line|disable-file|disable|enable)\b([^>]*?)-->",
     )
     .expect("valid regex")

@@ -111,39 +111,28 @@ pub(super) fn walks(at: &PageAt, params: &mut Vec<Val>) -> Walks {
             ns: Some(ns),
             rerun,
             seq,
-        }) => {
-            // At the key's own time: a report after a report of lower insertion order, or
-            // any report after a rerun; a rerun after a rerun of lower order only.
-            let c = p(ns);
-            let rs = p(if rerun { i64::MAX } else { seq });
-            let x = p(if rerun { seq } else { i64::MIN });
-            Walks {
-                timed: Some(format!(
-                    "r.timestamp_ns <= {c} AND (r.timestamp_ns < {c} OR r.rowid < {rs})"
-                )),
-                untimed: Some("r.timestamp_ns IS NULL".into()),
-                reruns: Some(format!(
-                    "x.timestamp_ns <= {c} AND (x.timestamp_ns < {c} OR x.rowid < {x})"
-                )),
-            }
-        }
-        PageAt::Before(Cursor {
+        })
+        | PageAt::Before(Cursor {
             ns: Some(ns),
             rerun,
             seq,
         }) => {
-            // At the key's own time: a report of higher order before a report; every rerun
-            // before a report; a rerun of higher order before a rerun.
+            // At the key's own time, walking older: a report after a report of lower
+            // insertion order, or any report after a rerun; a rerun after a rerun of lower
+            // order only. Walking newer is the mirror image (every rerun before a report),
+            // and untimed reports, which sort after every timed one, are only older.
+            let older = at.older();
+            let (cmp, strict) = if older { ("<=", "<") } else { (">=", ">") };
             let c = p(ns);
             let rs = p(if rerun { i64::MAX } else { seq });
             let x = p(if rerun { seq } else { i64::MIN });
             Walks {
                 timed: Some(format!(
-                    "r.timestamp_ns >= {c} AND (r.timestamp_ns > {c} OR r.rowid > {rs})"
+                    "r.timestamp_ns {cmp} {c} AND (r.timestamp_ns {strict} {c} OR r.rowid {strict} {rs})"
                 )),
-                untimed: None,
+                untimed: older.then(|| "r.timestamp_ns IS NULL".into()),
                 reruns: Some(format!(
-                    "x.timestamp_ns >= {c} AND (x.timestamp_ns > {c} OR x.rowid > {x})"
+                    "x.timestamp_ns {cmp} {c} AND (x.timestamp_ns {strict} {c} OR x.rowid {strict} {x})"
                 )),
             }
         }

@@ -120,20 +120,13 @@ impl Row {
         ])
     }
 
+    /// What the row MAC covers: the summary columns, then the JSON.
     fn values(&self) -> serde_json::Value {
-        json!([
-            self.report_id,
-            self.doc_key,
-            self.timestamp,
-            self.playbook_id,
-            self.playbook_version,
-            self.playbook_hash,
-            self.inputs_fingerprint,
-            self.mode,
-            self.status,
-            self.consistency_score,
-            self.report_json
-        ])
+        let mut v = self.summary_values();
+        if let serde_json::Value::Array(columns) = &mut v {
+            columns.push(json!(self.report_json));
+        }
+        v
     }
 }
 

@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::words::tokens;
+use crate::engine::ascii_regex;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct LegalCitation {
@@ -18,7 +19,7 @@ pub struct LegalCitation {
 }
 
 static CITATION: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(concat!(
+    ascii_regex::compile(concat!(
         r"\b\d+\s+U\.?\s?S\.?\s?C\.?\s*(?:§§?|[Ss]ec(?:tion|\.)?)?\s*\d+[\w.()-]*",
         r"|\b\d+\s+C\.?\s?F\.?\s?R\.?\s*(?:§§?|[Pp]art|[Ss]ec(?:tion|\.)?)?\s*\d+[\w.()-]*",
         r"|\b(?:[A-Z][a-z]+\.\s+){1,3}Code\s*§§?\s*\d+[\w.()-]*",

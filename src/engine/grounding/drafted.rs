@@ -27,6 +27,7 @@ use regex::Regex;
 use super::entities::{canon_word, words_key};
 use super::references::{self, RefKind};
 use super::words::tokens;
+use crate::engine::ascii_regex;
 
 /// Regions and what they introduce.
 #[derive(Debug, Default)]
@@ -50,29 +51,26 @@ pub struct Drafted {
 
 /// Clause enumerators at the start of a paragraph or line (after `>`, `*`, `_`, spaces).
 static CLAUSE_START: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r#"^(?:\(?[a-z]\)|[a-z]\.\s|\([ivxlc]{1,6}\)|[ivxlc]{1,6}\)|\(\d{1,3}\)|\(?[A-Z]\)|\d+(?:\.\d+)+\.?(?:\s|\*|$)|\d+\.\d*\s+\*\*)"#)
+    ascii_regex::compile(r#"^(?:\(?[a-z]\)|[a-z]\.\s|\([ivxlc]{1,6}\)|[ivxlc]{1,6}\)|\(\d{1,3}\)|\(?[A-Z]\)|\d+(?:\.\d+)+\.?(?:\s|\*|$)|\d+\.\d*\s+\*\*)"#)
         .expect("clause start regex")
 });
 /// A continuation of a drafted block: clause start, single-level number, block quote, table
 /// row, a quoted clause.
 static CONTINUES: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r#"^(?:\d{1,3}\.\s|["“]|\|)"#).expect("continuation regex")
+    ascii_regex::compile(r#"^(?:\d{1,3}\.\s|["“]|\|)"#).expect("continuation regex")
 });
 static DRAFTING: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(
-        r"(?i)\b(?:shall|hereby|means|will|must|may|agrees?\s+to|acknowledges?)\b",
-    )
-    .expect("drafting regex")
+    ascii_regex::compile(r"(?i)\b(?:shall|hereby|means|will|must|may|agrees?\s+to|acknowledges?)\b")
+        .expect("drafting regex")
 });
 static INLINE_MARKER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(
+    ascii_regex::compile(
         r"\[(?:ADD|ADDED|INSERT|INSERTED|NEW|REVISED|REPLACE|MODIFIED)\b[^\]\n]{0,4000}\]",
     )
     .expect("inline marker regex")
 });
 static DEFINED: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r#"["“](?P<t>[\w'’&-]+(?:\s+[\w'’&-]+){0,3})["”]"#)
-        .expect("defined regex")
+    ascii_regex::compile(r#"["“](?P<t>[\w'’&-]+(?:\s+[\w'’&-]+){0,3})["”]"#).expect("defined regex")
 });
 
 /// What the builder needs from the caller.
@@ -433,8 +431,7 @@ mod tests {
     fn build(text: &str, source_words: &str) -> Drafted {
         let src = format!(" {source_words} ");
         let in_source = |w: &str| src.contains(&format!(" {w} "));
-        let label =
-            crate::engine::ascii_regex::regex(r"(?i)^\[(?:ADD)\b|^illustrative\b.{0,60}$").unwrap();
+        let label = Regex::new(r"(?i)^\[(?:ADD)\b|^illustrative\b.{0,60}$").unwrap();
         let label_end = |line: &str| {
             let l = strip_markup(line);
             if l.starts_with('[') {

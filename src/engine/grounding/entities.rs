@@ -10,6 +10,7 @@ use regex::{Captures, Regex};
 
 use super::numbers::{NUMBER_WORDS, fmt_value, multiplier, parse_digits, parse_number};
 use super::words::tokens;
+use crate::engine::ascii_regex;
 
 /// What an entity is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -75,48 +76,48 @@ fn words_re() -> String {
 }
 
 static MONEY_SYMBOL: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r"(?i)(?P<cur>US\$|\$|USD|EUR|€|£|GBP|RMB|CNY|INR|Rs\.?|¥|JPY|CAD|AUD)\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<mult>million|billion|thousand|mm|mn|bn|m|k)\b)?")
+    ascii_regex::compile(r"(?i)(?P<cur>US\$|\$|USD|EUR|€|£|GBP|RMB|CNY|INR|Rs\.?|¥|JPY|CAD|AUD)\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?:\s*(?P<mult>million|billion|thousand|mm|mn|bn|m|k)\b)?")
         .expect("money regex")
 });
 static MONEY_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(&format!(
+    ascii_regex::compile(&format!(
         r"(?i)\b(?P<num>\d[\d,]*(?:\.\d+)?|{w})(?:\s+(?P<mult>million|billion|thousand))?\s+(?P<cur>U\.?S\.?\s+dollars|dollars|USD|euros?|EUR|pounds(?:\s+sterling)?|GBP|RMB|yuan|rupees|INR)\b",
         w = words_re()
     ))
     .expect("money words regex")
 });
 static PERCENT: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(&format!(
+    ascii_regex::compile(&format!(
         r"(?i)(?:\b(?P<num>\d+(?:\.\d+)?)\s*(?:%|\s(?:percent|per\s+cent)\b)|\b(?P<words>{w})\s+(?:percent|per\s+cent)\b)",
         w = words_re()
     ))
     .expect("percent regex")
 });
 static DURATION: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(&format!(
+    ascii_regex::compile(&format!(
         r"(?i)\b(?P<num>\d+(?:\.\d+)?|{w})(?:\s*\((?P<paren>\d+)\))?[\s-]*(?P<unit>business\s+days?|working\s+days?|calendar\s+days?|days?|weeks?|months?|years?|hours?)\b",
         w = words_re()
     ))
     .expect("duration regex")
 });
 static DATE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(&format!(
+    ascii_regex::compile(&format!(
         r"(?i)\b(?:(?P<m1>{MONTHS})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d{{2}})|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?(?P<m2>{MONTHS})\.?,?\s+(?P<y2>(?:19|20)\d{{2}})|(?P<y3>(?:19|20)\d{{2}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}})|(?P<m4>\d{{1,2}})/(?P<d4>\d{{1,2}})/(?P<y4>(?:19|20)\d{{2}}))\b"
     ))
     .expect("date regex")
 });
 static TERM: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(
+    ascii_regex::compile(
         r#"["“](?P<t>[A-Z][\w'’&-]*(?:\s+(?:of|and|or|the|for|to|[A-Z][\w'’&-]*)){0,2})["”]"#,
     )
     .expect("term regex")
 });
 static ORG: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r"\b(?P<name>(?:[A-Z][\w&'’.-]*,?\s+){1,5})(?P<suf>Inc\.?|Incorporated|LLC|L\.L\.C\.|Ltd\.?|Limited|Corporation|Corp\.?|LLP|L\.P\.|LP|GmbH|PLC|plc|N\.A\.|S\.A\.|AG|B\.V\.)")
+    ascii_regex::compile(r"\b(?P<name>(?:[A-Z][\w&'’.-]*,?\s+){1,5})(?P<suf>Inc\.?|Incorporated|LLC|L\.L\.C\.|Ltd\.?|Limited|Corporation|Corp\.?|LLP|L\.P\.|LP|GmbH|PLC|plc|N\.A\.|S\.A\.|AG|B\.V\.)")
         .expect("organisation regex")
 });
 static PERSON: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(
+    ascii_regex::compile(
         r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})",
     )
     .expect("person regex")
@@ -257,8 +258,7 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
 }
 
 static PDF_ORDINAL: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r"\b(\d{1,2})(s t|n d|r d|t h)\b")
-        .expect("ordinal split regex")
+    ascii_regex::compile(r"\b(\d{1,2})(s t|n d|r d|t h)\b").expect("ordinal split regex")
 });
 
 /// The source text as values are read from it, same length and offsets: brackets around
@@ -286,7 +286,7 @@ pub fn clean_for_values(text: &str) -> String {
 /// three significant digits and a multiplier suffix.
 pub fn rounded_figure(text: &str) -> Option<(f64, usize, f64)> {
     static FIG: LazyLock<Regex> = LazyLock::new(|| {
-        crate::engine::ascii_regex::regex(r"(?i)(?P<int>\d{1,3})(?:\.(?P<dec>\d{1,2}))?\s*(?P<mult>million|billion|thousand|mm|mn|bn|m|k)\b")
+        ascii_regex::compile(r"(?i)(?P<int>\d{1,3})(?:\.(?P<dec>\d{1,2}))?\s*(?P<mult>million|billion|thousand|mm|mn|bn|m|k)\b")
             .expect("figure regex")
     });
     let c = FIG.captures(text)?;

@@ -12,17 +12,18 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::entities::{Entity, EntityKind, words_key};
+use crate::engine::ascii_regex;
 
 /// Two or three capitalised words, each a letter run (an inner hyphen allowed), joined by
 /// single spaces, not glued to a word, quote or other capitalised word before or after.
 static NAME_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r"(?P<n>[A-Z][a-z]{1,20}(?:-[A-Z][a-z]{1,20})?(?: [A-Z][a-z]{1,20}(?:-[A-Z][a-z]{1,20})?){1,2})")
+    ascii_regex::compile(r"(?P<n>[A-Z][a-z]{1,20}(?:-[A-Z][a-z]{1,20})?(?: [A-Z][a-z]{1,20}(?:-[A-Z][a-z]{1,20})?){1,2})")
         .expect("name-run regex")
 });
 
 /// "the" followed by two to four capitalised words ("of"/"and" may join them).
 static TERM_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r"\b(?:the|The)\s+(?P<t>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b")
+    ascii_regex::compile(r"\b(?:the|The)\s+(?P<t>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b")
         .expect("term-run regex")
 });
 

@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::entities::words_key;
+use crate::engine::ascii_regex;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PlanEntityKind {
@@ -40,15 +41,14 @@ pub struct PlanEntity {
     pub key: String,
 }
 
-static CAPITALISED: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r"\b[A-Z][a-z]+(?:['’]s)?\b").expect("name regex")
-});
+static CAPITALISED: LazyLock<Regex> =
+    LazyLock::new(|| ascii_regex::compile(r"\b[A-Z][a-z]+(?:['’]s)?\b").expect("name regex"));
 static MEETING: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r"(?i)\b(meeting|sync|standup|stand-up|1:1|one-on-one|check-in|huddle|interview|demo|call with|catch-up|catch up with|offsite|all-hands|\d{1,2}(?::\d{2})?\s*(?:am|pm)\s+(?:[a-z]+\s+)?(?:call|review|meeting|sync))\b")
+    ascii_regex::compile(r"(?i)\b(meeting|sync|standup|stand-up|1:1|one-on-one|check-in|huddle|interview|demo|call with|catch-up|catch up with|offsite|all-hands|\d{1,2}(?::\d{2})?\s*(?:am|pm)\s+(?:[a-z]+\s+)?(?:call|review|meeting|sync))\b")
         .expect("meeting regex")
 });
 static DEADLINE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r"(?i)\b(?:(?:due|deadline(?:\s+is)?|by|before)\s+(?:at\s+)?(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|eod|end of (?:the )?day|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:the\s+)?(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:['’]s)?\s+deadline)\b")
+    ascii_regex::compile(r"(?i)\b(?:(?:due|deadline(?:\s+is)?|by|before)\s+(?:at\s+)?(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|eod|end of (?:the )?day|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:the\s+)?(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:['’]s)?\s+deadline)\b")
         .expect("deadline regex")
 });
 

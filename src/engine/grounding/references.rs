@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::engine::ascii_regex;
 use crate::engine::document::layout::roman_value;
 use crate::model::text::{around, floor_char_boundary};
 
@@ -54,7 +55,7 @@ pub struct Reference {
 const LABEL: &str = r"(?P<label>\d+(?:[.-]\d+)*[A-Za-z]?|[IVXLC]+\b|[A-Z]\b(?:-?\d+)?)(?P<parts>(?:\s?\([a-zA-Z0-9]{1,4}\))*)";
 
 static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(&format!(
+    ascii_regex::compile(&format!(
         r"(?P<word>\b(?:[Ss]ections?|SECTIONS?|[Cc]lauses?|CLAUSES?|[Aa]rticles?|ARTICLES?|[Pp]aragraphs?|PARAGRAPHS?|[Ee]xhibits?|EXHIBITS?|[Ss]chedules?|SCHEDULES?|[Aa]nnex(?:es)?|ANNEX(?:ES)?|[Aa]ppendix|APPENDIX)|§§?)[\s-]*{LABEL}"
     ))
     .expect("reference regex")
@@ -62,23 +63,23 @@ static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Numbering as a contract writes it, without a word before it: "7.2 ", "  5.  Term".
 static NUMBERING: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(
+    ascii_regex::compile(
         r"(?m)(?:^|\s{2,}|[.;:]\s|[A-Z]{3}\s)(?:\d{1,3}\s)?(?P<n>\d+(?:\.\d+)*\.?|[IVXLC]+\.)[\s)]",
     )
     .expect("numbering regex")
 });
 static SUBPART: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r#"(?m)\((?P<p>[a-zA-Z0-9]{1,4})\)|(?:^|\s)(?P<q>[a-z]|[ivx]+)\)|(?:^|\s{2,})(?P<r>[a-z]|[ivx]+)\.\s|(?:^|\s)(?P<s>[A-Z])\.[ \t]{0,2}["“A-Z]"#).expect("subpart regex")
+    ascii_regex::compile(r#"(?m)\((?P<p>[a-zA-Z0-9]{1,4})\)|(?:^|\s)(?P<q>[a-z]|[ivx]+)\)|(?:^|\s{2,})(?P<r>[a-z]|[ivx]+)\.\s|(?:^|\s)(?P<s>[A-Z])\.[ \t]{0,2}["“A-Z]"#).expect("subpart regex")
 });
 
 /// Words after a reference that make it a statute's, not the document's: "Section 2-207 of
 /// the UCC", "Article 28 GDPR", "Section 16600 of the California Business and Professions Code".
 static STATUTE_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r"^[\s,]*(?:(?:of|under|in)\s+(?:the\s+)?(?:[A-Z][\w.&'’-]*\s+|\d{4}\s+|of\s+|and\s+)*(?:Act|Code|Regulations?|Directive|GDPR|Convention|Rules?|U\.?S\.?C\.?|C\.?F\.?R\.?|UCC|Restatement|Constitution|Statute|Law|CCPA|DTSA|HIPAA|Bankruptcy)\b|(?:GDPR|U\.?S\.?C|C\.?F\.?R|UCC|CCPA|HIPAA|DTSA)\b)")
+    ascii_regex::compile(r"^[\s,]*(?:(?:of|under|in)\s+(?:the\s+)?(?:[A-Z][\w.&'’-]*\s+|\d{4}\s+|of\s+|and\s+)*(?:Act|Code|Regulations?|Directive|GDPR|Convention|Rules?|U\.?S\.?C\.?|C\.?F\.?R\.?|UCC|Restatement|Constitution|Statute|Law|CCPA|DTSA|HIPAA|Bankruptcy)\b|(?:GDPR|U\.?S\.?C|C\.?F\.?R|UCC|CCPA|HIPAA|DTSA)\b)")
         .expect("statute regex")
 });
 static STATUTE_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(
+    ascii_regex::compile(
         r"(?:U\.?S\.?C\.?|C\.?F\.?R\.?|Code|GDPR|UCC|Act|Cal\.|Civ\.|Stat\.|Bus\.\s*&\s*Prof\.)\s*$",
     )
     .expect("statute-before regex")
@@ -189,11 +190,11 @@ fn is_title(p: &str) -> bool {
 /// exist", "Section 12 is missing"), or right before it ("there is no Section 12", "a
 /// non-existent Section 12"): the output denies the part exists, it does not claim it.
 static DENIED_AFTER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r"(?i)^[\s*_”\x22)]*(?:(?:does|do|did)\s*(?:not|n[’']t)\s+exist|(?:is|are|was|were)\s+(?:missing|absent|non-?existent|not\s+(?:present|included|found|there|in\s+the\s+(?:agreement|contract|source|document)))|(?:does|do)\s*(?:not|n[’']t)\s+(?:appear|exist))\b")
+    ascii_regex::compile(r"(?i)^[\s*_”\x22)]*(?:(?:does|do|did)\s*(?:not|n[’']t)\s+exist|(?:is|are|was|were)\s+(?:missing|absent|non-?existent|not\s+(?:present|included|found|there|in\s+the\s+(?:agreement|contract|source|document)))|(?:does|do)\s*(?:not|n[’']t)\s+(?:appear|exist))\b")
         .expect("denied-after regex")
 });
 static DENIED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(
+    ascii_regex::compile(
         r"(?i)\b(?:there\s+is\s+no|there\s+are\s+no|non-?existent|missing|absent)\s*[*_“\x22]*$",
     )
     .expect("denied-before regex")
@@ -209,7 +210,7 @@ pub fn denied(text: &str, r: &Reference) -> bool {
 /// Section 3", "renumbered as Section 4", "added as a new Section 12"): later references to
 /// that label are to the output's numbering.
 static INTRODUCED_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r"(?i)\b(?:insert(?:ed)?|add(?:ed)?|creat(?:ed|e)|renumber(?:ed)?|re-numbered|numbered|label(?:l)?ed)\s+(?:it\s+|this\s+|them\s+)?as\s+(?:an?\s+)?(?:new\s+)?[*_]*$")
+    ascii_regex::compile(r"(?i)\b(?:insert(?:ed)?|add(?:ed)?|creat(?:ed|e)|renumber(?:ed)?|re-numbered|numbered|label(?:l)?ed)\s+(?:it\s+|this\s+|them\s+)?as\s+(?:an?\s+)?(?:new\s+)?[*_]*$")
         .expect("introduced-before regex")
 });
 
@@ -221,7 +222,7 @@ pub fn introduced(text: &str, r: &Reference) -> bool {
 /// A line whose label names a statute ("- Companies Act, 2013: … under Section 188"): its
 /// references after the label are the statute's sections, not the source's.
 static STATUTE_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r"^[\s>*_#•+-]*(?:[A-Z][\w&.'’-]*\s+)(?:(?:[A-Z][\w&.'’-]*|of|and|the|on|for|to)\s+)*(?:Act|Code|Regulations?|Directive|Ordinance|Statute)(?:,?\s*(?:of\s+)?\d{4})?[*_]*\s*:")
+    ascii_regex::compile(r"^[\s>*_#•+-]*(?:[A-Z][\w&.'’-]*\s+)(?:(?:[A-Z][\w&.'’-]*|of|and|the|on|for|to)\s+)*(?:Act|Code|Regulations?|Directive|Ordinance|Statute)(?:,?\s*(?:of\s+)?\d{4})?[*_]*\s*:")
         .expect("statute-label regex")
 });
 

@@ -11,6 +11,7 @@ use jiff::civil::Weekday;
 
 use super::clock::{Found, Minute, find_bare_hour, find_bare_range, find_times};
 use super::timex::{self, Day};
+use crate::engine::ascii_regex;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Block {
@@ -40,7 +41,7 @@ pub struct Context {
 }
 
 fn re(s: &str) -> Regex {
-    crate::engine::ascii_regex::regex(s).expect("context regex")
+    ascii_regex::compile(s).expect("context regex")
 }
 
 static STOP: LazyLock<Regex> = LazyLock::new(|| {

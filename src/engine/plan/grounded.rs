@@ -8,6 +8,7 @@ use super::clock::find_times;
 use super::context::Context;
 use super::timex::{self, Day};
 use super::{Analysis, Metric, Part, Spot};
+use crate::engine::ascii_regex;
 use crate::engine::grounding::plan_entities::{self, PlanEntityKind};
 use crate::engine::grounding::{Entity, EntityKind, Source, entities};
 use crate::model::Verdict;
@@ -64,9 +65,8 @@ impl<'a> Notes<'a> {
 }
 
 /// "w/", "w/o" aside: the notes' "w/" before a word.
-static W_SLASH: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r"(?i)\bw/\s*").expect("w/ regex")
-});
+static W_SLASH: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| ascii_regex::compile(r"(?i)\bw/\s*").expect("w/ regex"));
 
 fn shared_grounded(e: &Entity, source: &Source) -> bool {
     source.contains(e).is_some()

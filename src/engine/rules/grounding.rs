@@ -17,6 +17,7 @@ use super::kind::{
 use super::markdown::is_heading_line;
 use super::regexes::compile_all;
 use super::skip::{SkipRules, Skipped, compile_skips, label_end, label_line};
+use crate::engine::ascii_regex;
 use crate::engine::citations::{Classified, Locator, Tier, Tiers};
 use crate::engine::grounding::drafted::{self, Drafted};
 use crate::engine::grounding::{
@@ -929,11 +930,11 @@ fn for_locating(q: &str) -> String {
 /// aggregate $3,091,000"): the word right before or after it.
 fn called_total(text: &str, e: &entities::Entity) -> bool {
     static BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-        crate::engine::ascii_regex::regex(r"(?i)\b(?:total(?:ing|ling|s)?|combined|aggregate|in\s+all|sum\s+of|together)\s*(?:of\s+)?[:(]?\s*$")
+        ascii_regex::compile(r"(?i)\b(?:total(?:ing|ling|s)?|combined|aggregate|in\s+all|sum\s+of|together)\s*(?:of\s+)?[:(]?\s*$")
             .expect("total-before regex")
     });
     static AFTER: LazyLock<Regex> = LazyLock::new(|| {
-        crate::engine::ascii_regex::regex(
+        ascii_regex::compile(
             r"(?i)^\s*(?:in\s+)?(?:total|combined|aggregate|in\s+all|altogether)\b",
         )
         .expect("total-after regex")
@@ -979,7 +980,7 @@ fn is_equation(q: &str) -> bool {
 /// Page furniture a PDF conversion leaves inside a passage: a page number line ("- 51 -"),
 /// a confidential-treatment banner. A quote that leaves it out quotes the passage.
 static PAGE_ARTEFACT: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(r"(?im)\*{3}\s*confidential\s+treatment\s+requested\s*\*{3}|^[ \t]*(?:-[ \t]*\d{1,4}[ \t]*-|\d{1,4}|page[ \t]+\d{1,4}(?:[ \t]+of[ \t]+\d{1,4})?)[ \t]*$")
+    ascii_regex::compile(r"(?im)\*{3}\s*confidential\s+treatment\s+requested\s*\*{3}|^[ \t]*(?:-[ \t]*\d{1,4}[ \t]*-|\d{1,4}|page[ \t]+\d{1,4}(?:[ \t]+of[ \t]+\d{1,4})?)[ \t]*$")
         .expect("page artefact regex")
 });
 
@@ -988,9 +989,8 @@ static PAGE_ARTEFACT: LazyLock<Regex> = LazyLock::new(|| {
 /// editorial mark or placeholder ("[…***…]", "[X years]") in the quote is read as an
 /// omission, and "3/5" is read as either number? Every piece, in order, must be there.
 fn same_words_but_artefacts(quote: &str, found: &str) -> bool {
-    static SLASHED: LazyLock<Regex> = LazyLock::new(|| {
-        crate::engine::ascii_regex::regex(r"\b(\d+)/(\d+)\b").expect("slashed numbers regex")
-    });
+    static SLASHED: LazyLock<Regex> =
+        LazyLock::new(|| ascii_regex::compile(r"\b(\d+)/(\d+)\b").expect("slashed numbers regex"));
     let letters = |s: &str| -> String {
         s.chars()
             .filter(|c| c.is_alphanumeric())
@@ -1026,11 +1026,11 @@ fn same_words_but_artefacts(quote: &str, found: &str) -> bool {
 /// term is skipped, the sentence's other values are still claims.
 fn said_absent(text: &str, e: &entities::Entity) -> bool {
     static BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-        crate::engine::ascii_regex::regex(r"(?i)\b(?:lack\s+of|lacks|lacking|absence\s+of|absent|no|missing|without|nor|(?:does|do|did)\s*(?:not|n[’']t)\s+(?:contain|include|have|define|use|provide\s+for)|silent\s+(?:on|about|as\s+to)|not\s+(?:contain|include|define))\s+(?:(?:an?|the|any|such)\s+)?(?:[\w-]+\s+)?$")
+        ascii_regex::compile(r"(?i)\b(?:lack\s+of|lacks|lacking|absence\s+of|absent|no|missing|without|nor|(?:does|do|did)\s*(?:not|n[’']t)\s+(?:contain|include|have|define|use|provide\s+for)|silent\s+(?:on|about|as\s+to)|not\s+(?:contain|include|define))\s+(?:(?:an?|the|any|such)\s+)?(?:[\w-]+\s+)?$")
             .expect("absent-before regex")
     });
     static AFTER: LazyLock<Regex> = LazyLock::new(|| {
-        crate::engine::ascii_regex::regex(r"(?i)^(?:[\w-]+\s+)?(?:is|are)\s+(?:missing|absent|undefined|not\s+(?:defined|included|present|provided|used))\b")
+        ascii_regex::compile(r"(?i)^(?:[\w-]+\s+)?(?:is|are)\s+(?:missing|absent|undefined|not\s+(?:defined|included|present|provided|used))\b")
             .expect("absent-after regex")
     });
     if e.kind != EntityKind::DefinedTerm {

@@ -5,6 +5,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::Span;
+use crate::engine::ascii_regex;
 
 /// A number a title starts with: "2.1", "Section 4(b)", "Article IV", "§ 3", "A.".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +23,7 @@ pub struct Numbering {
 }
 
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| {
-    crate::engine::ascii_regex::regex(
+    ascii_regex::compile(
         r"(?x)^[\s*_\#]*
         (?:(?P<word>(?i:section|sec\.|clause|article|art\.|schedule|exhibit|annex|appendix|part|paragraph|para\.)|§{1,2})\s*)?
         (?P<label>\d+(?:\.\d+)*[a-z]?(?:\([a-z0-9]{1,4}\))*|[IVXLCDM]{1,7}|[A-Za-z])
