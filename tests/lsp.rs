@@ -124,6 +124,24 @@ async fn initialize_advertises_incremental_sync_hover_fixes_and_commands() {
 }
 
 #[tokio::test]
+async fn an_exported_local_report_carries_the_id_of_its_content() {
+    // The checks run on every keystroke without computing the report's id; the export
+    // gives it the id of exactly what it holds.
+    let s = Session::start(json!({"onSave": "off"})).await;
+    s.open("memo.ai.md", MEMO).await;
+    let exported =
+        s.c.request(
+            "workspace/executeCommand",
+            json!({"command": "byop.exportReport", "arguments": [{"uri": s.uri("memo.ai.md")}]}),
+        )
+        .await;
+    let report: byop::model::Report =
+        serde_json::from_value(exported["byop_report"].clone()).unwrap();
+    assert!(!report.report_id.is_empty());
+    assert_eq!(report.report_id, byop::model::integrity::report_id(&report));
+}
+
+#[tokio::test]
 async fn an_unqualified_claim_is_a_diagnostic_on_its_words() {
     let s = Session::start(json!({"onSave": "off"})).await;
     let diags = s.open("memo.ai.md", MEMO).await;

@@ -206,7 +206,8 @@ fn compute(
         notices.push(message);
     }
     let (pb, doc) = (&resolved.playbook, &resolved.doc);
-    let det = runner::run_deterministic(pb, doc);
+    // No id per keystroke: the report gets one when it is exported.
+    let det = runner::run_deterministic_unidentified(pb, doc);
     let view = View {
         version,
         live: live::merge(pb, doc, det, evaluation),

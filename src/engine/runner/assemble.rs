@@ -27,7 +27,13 @@ pub(super) struct Assembly<'a> {
 }
 
 impl Assembly<'_> {
-    pub fn into_report(mut self) -> Report {
+    /// The report, with its id (the hash of its content).
+    pub fn into_report(self) -> Report {
+        super::identify(self.into_report_unidentified())
+    }
+
+    /// The report with an empty id (see `run_deterministic_unidentified`).
+    pub fn into_report_unidentified(mut self) -> Report {
         let doc = self.prepared.doc;
         let warnings = injection_warnings(doc);
         self.distrust_passes(&warnings);
@@ -91,7 +97,6 @@ impl Assembly<'_> {
                 context_preview: None,
             });
         }
-        report.report_id = crate::model::integrity::report_id(&report);
         report
     }
 

@@ -5,6 +5,7 @@ use tower_lsp_server::jsonrpc::Result as RpcResult;
 use tower_lsp_server::ls_types::{ExecuteCommandParams, Uri};
 
 use super::reply::{UriArg, args, envelope, failed, invalid};
+use crate::engine::runner;
 use crate::lsp::backend::Backend;
 use crate::model::Report;
 
@@ -24,6 +25,11 @@ pub fn current_report(b: &Backend, uri: &Uri) -> RpcResult<(Report, String)> {
     }
     d.view
         .as_ref()
-        .map(|v| (v.deterministic.clone(), v.text.to_string()))
+        .map(|v| {
+            (
+                runner::identify(v.deterministic.clone()),
+                v.text.to_string(),
+            )
+        })
         .ok_or_else(|| failed("the document has not been checked yet"))
 }
