@@ -1,4 +1,4 @@
-// `byop serve` driven in headless Chromium: a dropped file → paste → Run → progress → report → Save as
+// `byop serve` driven in headless Chromium: paste → Run → progress → report → Save as
 // Baseline → run again → history shows both → compare → drift chart with two points →
 // audit rows of a report → a plan validated → a dataset's view → Forget key (the next run has no key).
 // Usage: node check_serve.mjs URL_WITH_TOKEN
@@ -64,15 +64,6 @@ try {
   await page.goto(start);
   check(new URL(page.url()).search === "", "the token leaves the address bar");
   check(await page.isVisible("#run-form"), "the run form is shown");
-  // A file dropped on a text area puts its text there.
-  const dropped = await page.evaluateHandle(() => {
-    const dt = new DataTransfer();
-    dt.items.add(new File(["The NDA between the parties (dropped file)."], "nda.txt", { type: "text/plain" }));
-    return dt;
-  });
-  await page.dispatchEvent("#source", "drop", { dataTransfer: dropped });
-  await page.waitForFunction(() => document.getElementById("source").value.includes("(dropped file)"), null, { timeout: 5000 });
-  check((await page.inputValue("#source")).includes("(dropped file)"), "a file dropped on the source area fills it");
 
   const output = "# NDA review\n\nThis NDA is fully enforceable and you can sign it without changes.\n\n<script>window.__pwned=1</script>\n";
   const run = async (text, withKey) => {
