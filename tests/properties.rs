@@ -4,7 +4,8 @@
 use proptest::prelude::*;
 
 use byop::engine::citations::locate;
-use byop::engine::rules::{ProseMap, sentence_bounds};
+use byop::engine::document::layout::split_sentences;
+use byop::engine::rules::ProseMap;
 use byop::model::Located;
 use byop::model::integrity::canonical_json;
 use byop::model::text::{Encoding, LineIndex, Position};
@@ -144,14 +145,18 @@ proptest! {
         }
     }
 
-    /// The one-pass sentence index answers what the scan from each position answers.
+    /// The rules' sentence of a position is the sentence splitter's sentence holding it
+    /// (or none, between two): the sentences cover the body in order, disjoint.
     #[test]
-    fn indexed_sentences_equal_the_scan(t in text(), lo in 0usize..200) {
+    fn indexed_sentences_are_the_splitters(t in text(), lo in 0usize..200) {
         let cuts = boundaries(&t);
         let lo = cuts[lo % cuts.len()];
         let m = ProseMap::new(&t, (lo, t.len()));
+        let all = split_sentences(&t, (lo, t.len()));
+        prop_assert!(all.windows(2).all(|w| w[0].1 <= w[1].0));
         for &pos in cuts.iter().filter(|&&p| p >= lo) {
-            prop_assert_eq!(m.sentence(&t, pos), sentence_bounds(&t, lo, t.len(), pos));
+            let want = all.iter().copied().find(|&(s, e)| s <= pos && pos <= e).unwrap_or((pos, pos));
+            prop_assert_eq!(m.sentence(&t, pos), want);
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `byop serve` in a real browser: headless Chromium drives the page against the built
 //! binary and the local fake evaluator (tests/browser/check_serve.mjs). Skips when node,
 //! playwright-core or chromium is missing, unless BYOP_REQUIRE_BROWSER=1.
-//! BYOP_SCREENSHOT_DIR=docs saves the page and history screenshots.
+//! BYOP_SCREENSHOT_DIR=docs saves the page, history and dataset screenshots.
 
 mod support;
 

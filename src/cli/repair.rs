@@ -51,11 +51,10 @@ pub async fn run(args: RepairArgs) -> Result<u8, CliError> {
         if let Some(debug) = report.debug.as_mut()
             && super::text_allowed(&args.otlp)
         {
-            debug.context_preview = resolved
-                .doc
-                .source
-                .as_ref()
-                .map(|c| PlanDebug::preview(crate::engine::plan::strip_front_matter(c.text())));
+            debug.context_preview =
+                resolved.doc.source.as_ref().map(|c| {
+                    PlanDebug::preview(crate::engine::document::front_matter::body(c.text()))
+                });
         }
         let body = serde_json::to_string_pretty(&ReportEnvelope {
             byop_report: &report,

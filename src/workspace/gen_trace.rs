@@ -16,7 +16,8 @@ use super::plan_trace;
 use super::telemetry::{
     PREVIEW_CHARS, end_of, finish_of, leaf, llm_span, start_of, validation_attrs, with_tracer,
 };
-use crate::engine::generate::{Outcome, Produced, Scenario, Variant, constraints_of, output};
+use crate::engine::document::front_matter;
+use crate::engine::generate::{Outcome, Produced, Scenario, Variant, constraints_of};
 use crate::evaluator::generate::GENERATE_CALL_ID;
 use crate::model::{CallRecord, Validation};
 
@@ -73,7 +74,7 @@ pub fn export(
         let end = end_of(started, calls);
         let mut attrs = root_attrs(g, produced, calls);
         if let (true, Some(p)) = (include_text, produced) {
-            let body = output::strip_front_matter(&p.text);
+            let body = front_matter::body(&p.text);
             let preview: String = body.chars().take(PREVIEW_CHARS).collect();
             attrs.push(KeyValue::new("byop.output.preview", preview));
         }

@@ -6,8 +6,9 @@
 use opentelemetry::trace::Span;
 use opentelemetry::{Array, KeyValue, StringValue, Value};
 
+use crate::engine::document::front_matter;
+use crate::engine::plan::Context;
 use crate::engine::plan::observe::constraints;
-use crate::engine::plan::{Context, strip_front_matter};
 use crate::model::{PlanDebug, Validation};
 
 /// The root's: `byop.variant` (the plan's or the generation's) and, with `include_text`,
@@ -22,7 +23,7 @@ pub(super) fn root_attrs(
         attrs.push(KeyValue::new("byop.variant", v.to_string()));
     }
     if let Some(n) = notes.filter(|_| include_text) {
-        let preview = PlanDebug::preview(strip_front_matter(n));
+        let preview = PlanDebug::preview(front_matter::body(n));
         attrs.push(KeyValue::new("byop.context.preview", preview));
     }
     attrs

@@ -3,7 +3,7 @@
 // audit rows of a report → a plan validated → a dataset's view → Forget key (the next run has no key).
 // Usage: node check_serve.mjs URL_WITH_TOKEN
 // Env: BYOP_KEY (the evaluator key to enter), CHROMIUM, BYOP_USER_DATA_DIR,
-//      BYOP_SCREENSHOT_DIR (saves serve-page.png and serve-history.png there).
+//      BYOP_SCREENSHOT_DIR (saves serve-page.png, serve-history.png and serve-dataset.png there).
 import { chromium } from "playwright-core";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -151,6 +151,7 @@ try {
   await ds.locator("h1").waitFor({ timeout: 30000 });
   check((await ds.locator("h1").textContent()) === "Dataset · planproof_v1", `dataset view: ${await ds.locator("h1").textContent()}`);
   check((await ds.locator("text=Per scenario").count()) === 1, "the dataset's per-scenario table is shown");
+  if (shots) await page.screenshot({ path: join(shots, "serve-dataset.png"), fullPage: true });
 
   // Forget key: the server drops the session's key; the next run has none (fail-closed).
   await page.goto(`${origin}/`);

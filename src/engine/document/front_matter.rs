@@ -94,6 +94,35 @@ pub fn yaml_bounds(yaml: &str) -> Result<(), (usize, String)> {
     Ok(())
 }
 
+/// Where a front matter block lies: `---` alone on the first line up to the next line that
+/// is `---` or `...`. `Some((yaml, body_start))` — the YAML's byte range and where the body
+/// starts (after the closing line); `None` when the first line is not `---` or the block is
+/// never closed. The one definition every reader of front matter uses.
+pub fn bounds(text: &str) -> Option<(std::ops::Range<usize>, usize)> {
+    let first_end = text.find('\n').map(|i| i + 1).unwrap_or(text.len());
+    if text[..first_end].trim_end() != "---" {
+        return None;
+    }
+    let mut offset = first_end;
+    for line in text[first_end..].split_inclusive('\n') {
+        if matches!(line.trim_end(), "---" | "...") {
+            return Some((first_end..offset, offset + line.len()));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+/// The YAML of a leading front matter block, if there is one.
+pub fn yaml(text: &str) -> Option<&str> {
+    bounds(text).map(|(yaml, _)| &text[yaml])
+}
+
+/// The text without a leading front matter block (all of it when there is none).
+pub fn body(text: &str) -> &str {
+    bounds(text).map_or(text, |(_, body)| &text[body..])
+}
+
 /// Front matter is `---` on the first line up to a line `---` or `...`.
 /// Returns the parsed `byop:` keys and where the body starts.
 pub(super) fn split_front_matter(
@@ -104,22 +133,20 @@ pub(super) fn split_front_matter(
     if text[..first_end].trim_end() != "---" {
         return Ok((FrontMatter::default(), 0));
     }
-    let mut offset = first_end;
-    for line in text[first_end..].split_inclusive('\n') {
-        let t = line.trim_end();
-        if t == "---" || t == "..." {
-            let yaml = &text[first_end..offset];
-            let fm = parse_yaml(yaml, text, first_end, label)?;
-            return Ok((fm, offset + line.len()));
+    match bounds(text) {
+        Some((yaml, body_start)) => {
+            let fm = parse_yaml(&text[yaml.clone()], text, yaml.start, label)?;
+            Ok((fm, body_start))
         }
-        offset += line.len();
+        None => {
+            let idx = LineIndex::new(text);
+            Err(err(
+                label,
+                idx.position(text, 0, Encoding::Utf16),
+                "front matter starts with `---` but is never closed by a `---` line".into(),
+            ))
+        }
     }
-    let idx = LineIndex::new(text);
-    Err(err(
-        label,
-        idx.position(text, 0, Encoding::Utf16),
-        "front matter starts with `---` but is never closed by a `---` line".into(),
-    ))
 }
 
 fn parse_yaml(
@@ -197,5 +224,29 @@ mod bounds_tests {
         let doc = format!("---\n{deep_flow}---\n# Body\n");
         let e = crate::engine::document::Document::parse(doc, None).unwrap_err();
         assert!(e.message.contains("nested"), "{}", e.message);
+    }
+
+    #[test]
+    fn one_definition_of_where_front_matter_lies() {
+        // (text, its YAML, its body): closed by `---` or `...`, CRLF lines, trailing
+        // spaces on the fences; not front matter when the first line is not `---` or the
+        // block never closes.
+        let rows: &[(&str, Option<&str>, &str)] = &[
+            ("---\na: 1\n---\nbody\n", Some("a: 1\n"), "body\n"),
+            ("---\r\na: 1\r\n...\r\nbody", Some("a: 1\r\n"), "body"),
+            ("--- \n---\nbody", Some(""), "body"),
+            ("---\na: 1\n---", Some("a: 1\n"), ""),
+            ("body\n---\na: 1\n---\n", None, "body\n---\na: 1\n---\n"),
+            ("----\na: 1\n---\nbody", None, "----\na: 1\n---\nbody"),
+            (
+                "---\na: 1\nnever closed\n",
+                None,
+                "---\na: 1\nnever closed\n",
+            ),
+        ];
+        for &(text, want_yaml, want_body) in rows {
+            assert_eq!(yaml(text), want_yaml, "{text:?}");
+            assert_eq!(body(text), want_body, "{text:?}");
+        }
     }
 }

@@ -289,4 +289,25 @@ mod tests {
             "The clause appears to be compliant with the rules, subject to [conditions]. Next."
         );
     }
+
+    #[test]
+    fn placement_follows_the_layout_not_the_first_stop_or_line() {
+        // The sentence goes on past an abbreviation; the condition lands before its stop.
+        let text = "The clause is compliant, e.g. with Sec. 4 of the rules. Next.";
+        let s = text.find("is compliant").unwrap();
+        let fixes = fixes_for(text, "certainty_language", Some((s, s + 12)), &[]);
+        assert_eq!(
+            apply(text, &fixes[0].edits),
+            "The clause appears to be compliant, e.g. with Sec. 4 of the rules, subject to [conditions]. Next."
+        );
+        // A statement goes after the whole list holding the finding, not after its line.
+        let text = "# Memo\n\n- first point\n- second point\n\nClosing.\n";
+        let at = text.find("first").unwrap();
+        let fixes = fixes_for(text, "escalation_signal", Some((at, at + 5)), &[]);
+        let fixed = apply(text, &fixes[0].edits);
+        assert!(
+            fixed.contains(&format!("- second point\n\n{ESCALATION}\n\nClosing.")),
+            "{fixed}"
+        );
+    }
 }

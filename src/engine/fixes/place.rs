@@ -24,39 +24,45 @@ pub fn separator_at_end(text: &str) -> &'static str {
     }
 }
 
-/// Where a sentence ends after `offset`: before its final punctuation, else at the line end.
+/// Where the sentence holding `offset` ends (the layout's sentence): before its final
+/// stop, else at its end; at the line's end when `offset` is in no sentence's text.
 pub fn sentence_end(t: &FixTarget, offset: usize) -> usize {
-    let line = t.line_index.line_of(offset);
-    let line_end = t.line_index.line_end(t.text, line);
-    let rest = &t.text[offset..line_end];
-    let mut chars = rest.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let next_is_space = chars.peek().is_none_or(|(_, n)| n.is_whitespace());
-        if matches!(c, '.' | '!' | '?' | ';') && next_is_space {
-            return offset + i;
+    match t.layout().sentence_at(offset) {
+        Some(s) => {
+            let end = s.span.1;
+            match t.text[..end].chars().next_back() {
+                Some('.' | '!' | '?' | ';') => end - 1,
+                _ => end,
+            }
+        }
+        None => {
+            let line = t.line_index.line_of(offset);
+            let line_end = t.line_index.line_end(t.text, line);
+            offset + t.text[offset..line_end].trim_end().len()
         }
     }
-    offset + rest.trim_end().len()
 }
 
-/// End of the paragraph containing `offset` (before the blank line), within the body.
+/// End of the top-level block (paragraph, list, table…) holding `offset`, or of the next
+/// one when `offset` sits between blocks; the body's end when there is none.
 pub fn paragraph_end(t: &FixTarget, offset: usize) -> usize {
-    let (_, body_end) = t.body;
-    let from = offset.clamp(t.body.0, body_end);
-    let rest = &t.text[from..body_end];
-    let mut pos = 0;
-    for line in rest.split_inclusive('\n') {
-        if line.trim().is_empty() && pos > 0 {
-            // Back off the newline that ends the paragraph's last line.
-            let end = from + pos;
-            return t.text[..end].trim_end_matches(['\n', '\r']).len();
-        }
-        pos += line.len();
+    let layout = t.layout();
+    let from = offset.clamp(t.body.0, t.body.1);
+    let block = layout.block_at(from).or_else(|| {
+        layout
+            .blocks()
+            .find(|(_, b)| b.parent.is_none() && b.span.0 >= from)
+            .map(|(id, _)| id)
+    });
+    match block.and_then(|id| layout.ancestors(id).last()) {
+        Some((_, b)) => t.text[..b.span.1].trim_end_matches(['\n', '\r']).len(),
+        None => t.body.1,
     }
-    body_end
 }
 
 /// Does the body already have a markdown heading with this text (any level, any case)?
+/// Read from the lines, not the layout: the fixes insert markdown headings into plain
+/// text files too, and fixing twice must not insert one twice.
 pub fn has_heading(t: &FixTarget, heading: &str) -> bool {
     let wanted = heading.trim().to_lowercase();
     t.text[t.body.0..t.body.1].lines().any(|line| {

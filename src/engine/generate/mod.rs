@@ -12,7 +12,7 @@ pub mod variant;
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::document::{Companion, CompanionRole, Document};
+use crate::engine::document::{Companion, CompanionRole, Document, front_matter};
 use crate::engine::playbook::LoadedPlaybook;
 use crate::engine::repair::{self, RepairContext};
 use crate::evaluator::{Call, CallObserver, EvalError, Evaluator, ResponseCache};
@@ -52,7 +52,7 @@ impl Scenario {
 
     /// The text without its front matter block.
     pub fn notes(&self) -> &str {
-        output::strip_front_matter(&self.text)
+        front_matter::body(&self.text)
     }
 }
 
@@ -203,7 +203,7 @@ pub async fn produce(
             // original, surfaced as rejected.
             if let Some(repaired) = outcome.repaired_text() {
                 meta.outcome = Outcome::Repaired;
-                body = output::strip_front_matter(repaired).to_string();
+                body = front_matter::body(repaired).to_string();
             }
         }
     }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{Outcome, Scenario, Strategy};
+use crate::engine::document::front_matter;
 use crate::model::RepairStatus;
 
 /// The `generation:` block of a generated output's front matter.
@@ -68,17 +69,17 @@ pub fn meta_of(text: &str) -> Option<GenerationMeta> {
     struct Root {
         generation: Option<GenerationMeta>,
     }
-    let yaml = yaml_of(text)?;
-    crate::engine::document::front_matter::yaml_bounds(yaml).ok()?;
+    let yaml = front_matter::yaml(text)?;
+    front_matter::yaml_bounds(yaml).ok()?;
     serde_norway::from_str::<Root>(yaml).ok()?.generation
 }
 
 /// The top-level string (or number) keys of a front matter.
 pub fn top_level(text: &str) -> BTreeMap<String, String> {
-    let Some(yaml) = yaml_of(text) else {
+    let Some(yaml) = front_matter::yaml(text) else {
         return BTreeMap::new();
     };
-    if crate::engine::document::front_matter::yaml_bounds(yaml).is_err() {
+    if front_matter::yaml_bounds(yaml).is_err() {
         return BTreeMap::new();
     }
     let Ok(serde_norway::Value::Mapping(map)) = serde_norway::from_str(yaml) else {
@@ -94,33 +95,6 @@ pub fn top_level(text: &str) -> BTreeMap<String, String> {
             }
         })
         .collect()
-}
-
-/// The YAML between a leading `---` line and the next `---` or `...` line.
-fn yaml_of(text: &str) -> Option<&str> {
-    let rest = text
-        .strip_prefix("---\n")
-        .or_else(|| text.strip_prefix("---\r\n"))?;
-    let mut at = 0;
-    for line in rest.split_inclusive('\n') {
-        if matches!(line.trim_end(), "---" | "...") {
-            return Some(&rest[..at]);
-        }
-        at += line.len();
-    }
-    None
-}
-
-/// The text without a leading front matter block.
-pub fn strip_front_matter(text: &str) -> &str {
-    match yaml_of(text) {
-        Some(yaml) => {
-            let head = text.len() - text.trim_start_matches("---").len() + 1;
-            let after = &text[head + yaml.len()..];
-            after.split_once('\n').map_or("", |(_, rest)| rest)
-        }
-        None => text,
-    }
 }
 
 #[cfg(test)]
@@ -155,7 +129,7 @@ mod tests {
         let top = top_level(&text);
         assert_eq!(top["timezone"], "Europe/Berlin");
         assert_eq!(top["variant"], "v4_repair");
-        assert_eq!(strip_front_matter(&text), "- Task (30 min)\n");
+        assert_eq!(front_matter::body(&text), "- Task (30 min)\n");
         assert_eq!(meta_of("no front matter"), None);
     }
 }

@@ -207,14 +207,28 @@ fn meeting_key(s: &str) -> String {
 
 /// The plan entities in `text`, left to right; names next to each other join ("Acme Health").
 pub fn extract(text: &str) -> Vec<PlanEntity> {
+    extract_with(text, false)
+}
+
+/// The plan entities of an item's task: as `extract`, and the task's first word is a
+/// name too when it is not an ordinary word ("Globex draft review" names an organisation;
+/// "Tighten the story", "Vendor proposal" do not): a task opens with a verb or a common
+/// noun, which `plan_openers.txt` and its forms cover.
+pub fn extract_task(text: &str) -> Vec<PlanEntity> {
+    extract_with(text, true)
+}
+
+fn extract_with(text: &str, task: bool) -> Vec<PlanEntity> {
     let mut out: Vec<PlanEntity> = Vec::new();
     let mut last_end: Option<usize> = None;
+    let opening = text.len() - text.trim_start_matches(['*', '_', ' ', '"', '“']).len();
     for m in CAPITALISED.find_iter(text) {
         let word = m.as_str().trim_end_matches("'s").trim_end_matches("’s");
         let lower = word.to_ascii_lowercase();
+        let opens_task = task && m.start() == opening;
         if NOT_NAMES.contains(&lower.as_str())
             || sentence_start(text, m.start())
-                && (!may_name_at_start(text, m.start(), m.as_str())
+                && (!(opens_task || may_name_at_start(text, m.start(), m.as_str()))
                     || ordinary_opener(&lower, text)
                     || after_honorific(text, m.start()))
         {
@@ -338,5 +352,35 @@ mod tests {
             [(Meeting, "call".to_string())]
         );
         assert_eq!(found("Review with tutor Mr. Das"), []);
+    }
+
+    /// A task's first word is a name unless it is an ordinary word of the list or a form
+    /// of one; a reason's first word never is.
+    #[test]
+    fn a_task_opening_with_an_invented_name() {
+        use PlanEntityKind::*;
+        let task = |t: &str| -> Vec<(PlanEntityKind, String)> {
+            extract_task(t)
+                .into_iter()
+                .map(|e| (e.kind, e.key))
+                .collect()
+        };
+        assert_eq!(task("Globex draft review"), [(Name, "globex".to_string())]);
+        assert_eq!(
+            task("**Globex** contract redlines"),
+            [(Name, "globex".to_string())]
+        );
+        for ordinary in [
+            "Tighten the story",
+            "Vendor proposal",
+            "Brainstorming session topics",
+            "Chase the invoices",
+            "Flashcards for chapter 4",
+            "Draft the brief",
+            "Reconciled accounts",
+        ] {
+            assert_eq!(task(ordinary), [], "{ordinary}");
+        }
+        assert_eq!(found("Globex draft review"), []);
     }
 }

@@ -57,6 +57,13 @@ static WORK: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)\b(work(?:ing)?(?: hours| day)?|available|availability|at my desk|at the desk|in the office|office(?: hours)?|free|stud(?:y|ying)|online|on shift|shift)\b",
     )
 });
+/// "Deploy window 02:30–03:00, no other work then": a window the work words rule out is
+/// blocked, not the working window.
+static NO_WORK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(no (?:other )?work|not (?:working|available|free)|unavailable|busy|blocked|off work)\b",
+    )
+});
 static MEETING: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"(?i)\b(meeting|meet|call|sync|standup|stand-up|1:1|1-on-1|one-on-one|interview|demo|lunch|appointment|appt|dentist|doctor|pickup|pick up|drop-?off|class|gym|workshop|presentation|webinar|review session|check-in|huddle|training|session)\b",
@@ -155,6 +162,18 @@ pub fn extract(notes: &str, today: Option<Weekday>) -> Context {
     cx
 }
 
+impl Context {
+    /// A plan's clock time on the working night: in a window that runs past midnight
+    /// ("online from 11:30pm … log off by 6am"), a time in its small hours ("02:00") is
+    /// the next day's, as the window's blocks are.
+    pub fn on_the_night(&self, m: Minute) -> Minute {
+        match (self.window_start, self.window_end) {
+            (Some(ws), Some(we)) if we > 24 * 60 && m < ws && m < we - 24 * 60 => m + 24 * 60,
+            _ => m,
+        }
+    }
+}
+
 /// A window that starts in the evening and stops in the small hours ("online from
 /// 11:30pm … log off by 6am") ends on the next day; blocks in its small hours too.
 fn overnight(cx: &mut Context) {
@@ -176,7 +195,7 @@ fn overnight(cx: &mut Context) {
 /// A line about time: working hours, a hard stop, a meeting. Returns whether it was one.
 fn constraint_line(cx: &mut Context, s: &str) -> bool {
     let mut times = find_times(s);
-    let work = WORK.is_match(s) && !MEETING.is_match(s);
+    let work = WORK.is_match(s) && !MEETING.is_match(s) && !NO_WORK.is_match(s);
     if times.is_empty()
         && work
         && let Some(b) = find_bare_range(s)
@@ -339,6 +358,20 @@ fn deferred(s: &str, today: Option<Weekday>) -> bool {
     })
 }
 
+/// A bullet's task before the reason or remark that follows a dash or a parenthesis
+/// ("Finish the incident report — goes live tomorrow, must be done"), when that part has
+/// words of its own; the whole line still decides whether the task is a must-do.
+fn intent_part(s: &str) -> &str {
+    let cut = [" — ", " – ", " - ", " ("]
+        .iter()
+        .filter_map(|sep| s.find(sep))
+        .min();
+    match cut {
+        Some(i) if !super::intent::tokens(&s[..i]).is_empty() => s[..i].trim(),
+        _ => s,
+    }
+}
+
 /// A task from a bullet, or from a prose sentence with a cue ("need to …"), under the
 /// heading `section`.
 fn task(cx: &mut Context, s: &str, bullet: bool, section: Section, today: Option<Weekday>) {
@@ -350,7 +383,7 @@ fn task(cx: &mut Context, s: &str, bullet: bool, section: Section, today: Option
         return;
     }
     let text = if bullet {
-        s.to_string()
+        intent_part(s).to_string()
     } else {
         match TASK_CUE.find(s) {
             Some(m) => s[m.end()..].to_string(),

@@ -164,19 +164,17 @@ fn rules_for_tasks() {
         &'static [(&'static str, bool)],
     );
     let table: &[Row] = &[
-        // A later event named in a reason does not move today's work.
+        // A later event named in a reason does not move today's work; the task is what
+        // comes before the reason's dash or parenthesis.
         (
             "- MUST finish the landing page copy (goes live tomorrow)",
             None,
-            &[(
-                "MUST finish the landing page copy (goes live tomorrow)",
-                true,
-            )],
+            &[("MUST finish the landing page copy", true)],
         ),
         (
             "- Must ship the launch checklist — launch is Friday",
             Some(Monday),
-            &[("Must ship the launch checklist — launch is Friday", true)],
+            &[("Must ship the launch checklist", true)],
         ),
         (
             "- Prepare slides for Thursday's review",

@@ -81,9 +81,13 @@ struct Flag {
 }
 
 /// Flags in one piece of plan text (a task or its why), `at` locating its item.
-fn flags_in(text: &str, notes: &Notes, at: (usize, usize), out: &mut Vec<Flag>) {
+fn flags_in(text: &str, task: bool, notes: &Notes, at: (usize, usize), out: &mut Vec<Flag>) {
     let source = &notes.source;
-    let found = plan_entities::extract(text);
+    let found = if task {
+        plan_entities::extract_task(text)
+    } else {
+        plan_entities::extract(text)
+    };
     // A made-up meeting is one invention, not one per name in it.
     let invented_meeting = found
         .iter()
@@ -143,8 +147,8 @@ pub fn grounded_entities(a: &Analysis) -> Part {
     let notes = Notes::new(&notes, cx);
     let mut flags = Vec::new();
     for it in &a.plan.items {
-        flags_in(&it.task, &notes, it.at, &mut flags);
-        flags_in(&it.why, &notes, it.at, &mut flags);
+        flags_in(&it.task, true, &notes, it.at, &mut flags);
+        flags_in(&it.why, false, &notes, it.at, &mut flags);
     }
     let mut seen = BTreeSet::new();
     flags.retain(|f| seen.insert((f.kind, f.key.clone())));

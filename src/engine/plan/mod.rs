@@ -14,6 +14,7 @@ mod settings;
 pub mod timex;
 pub mod validate;
 
+use crate::engine::document::front_matter;
 use crate::model::{ValidationMetrics, Verdict};
 
 pub use context::Context;
@@ -52,28 +53,10 @@ pub fn analyze_with(
         .map(|(n, _)| n.date().weekday());
     Analysis {
         plan: parse::parse_with(text, body, layout),
-        context: source.map(|s| context::extract(strip_front_matter(s), today)),
+        context: source.map(|s| context::extract(front_matter::body(s), today)),
         settings,
-        notes: source.map(|s| strip_front_matter(s).to_string()),
+        notes: source.map(|s| front_matter::body(s).to_string()),
     }
-}
-
-/// The notes without a leading YAML front matter block (a scenario file may carry one).
-pub fn strip_front_matter(s: &str) -> &str {
-    let Some(rest) = s
-        .strip_prefix("---\n")
-        .or_else(|| s.strip_prefix("---\r\n"))
-    else {
-        return s;
-    };
-    let mut at = 0;
-    for line in rest.split_inclusive('\n') {
-        at += line.len();
-        if matches!(line.trim_end(), "---" | "...") {
-            return &rest[at..];
-        }
-    }
-    s
 }
 
 /// One metric of `validation.metrics`.

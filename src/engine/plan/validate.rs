@@ -384,6 +384,12 @@ pub fn constraints(a: &Analysis) -> Part {
         let end = t
             .end
             .unwrap_or(t.start + it.minutes.unwrap_or(0).max(0) as Minute);
+        let shift = cx.on_the_night(t.start) - t.start;
+        let t = super::clock::Found {
+            start: t.start + shift,
+            ..t
+        };
+        let end = end + shift;
         if let Some(b) = cx.blocks.iter().find(|b| overlaps(t.start, end, b)) {
             violated += 1;
             errors.push(format!(

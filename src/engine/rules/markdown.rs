@@ -2,7 +2,7 @@
 //! material (the AI quoting a contract, not asserting), where sentences end,
 //! and which lines are headings.
 
-use crate::engine::document::layout::{is_abbreviation, line_opens_block};
+use crate::engine::document::layout::split_sentences;
 use std::sync::OnceLock;
 
 /// Regions of the body that are quotation, block quote or code; and, built on first use,
@@ -20,14 +20,11 @@ pub struct ProseMap {
     bounds: OnceLock<Bounds>,
 }
 
-/// Precomputed answers of [`sentence_bounds`] and of the word-window scans.
+/// The body's sentences and word boundaries, computed once on first use.
 #[derive(Debug, Clone, Default)]
 struct Bounds {
-    /// Positions `s` (> body start) where a sentence starts: the backward scan of
-    /// [`sentence_bounds`] stops there.
-    starts: Vec<usize>,
-    /// `(e, end)`: positions where the forward scan stops, and the end it returns.
-    ends: Vec<(usize, usize)>,
+    /// The body's sentences from the one sentence splitter, in order and disjoint.
+    sentences: Vec<(usize, usize)>,
     /// `(i, next)`: a white-space character at `i` followed by a word character at `next`.
     ws_before_word: Vec<(usize, usize)>,
     /// `(i, prev)`: a white-space character at `i` preceded by a word character at `prev`.
@@ -99,15 +96,15 @@ impl ProseMap {
         self.bounds.get_or_init(|| Bounds::new(text, self.body))
     }
 
-    /// [`sentence_bounds`] within the body for `pos`, in O(log n) after one linear pass.
+    /// The sentence holding `pos` (the layout's sentence splitter run over the body), in
+    /// O(log n) after one linear pass; `(pos, pos)` between sentences.
     pub fn sentence(&self, text: &str, pos: usize) -> (usize, usize) {
-        let b = self.bounds(text);
-        let (lo, hi) = self.body;
-        let i = b.starts.partition_point(|&s| s <= pos);
-        let start = if i > 0 { b.starts[i - 1] } else { lo };
-        let j = b.ends.partition_point(|&(e, _)| e < pos);
-        let end = b.ends.get(j).map_or(hi, |&(_, end)| end);
-        (start.min(pos), end.max(pos))
+        let sentences = &self.bounds(text).sentences;
+        let i = sentences.partition_point(|&(s, _)| s <= pos);
+        match i.checked_sub(1).map(|k| sentences[k]) {
+            Some((s, e)) if pos <= e => (s, e),
+            _ => (pos, pos),
+        }
     }
 
     /// Byte offset `n` words before `pos`, not before `floor` (`floor` ≥ the body start).
@@ -132,27 +129,12 @@ impl ProseMap {
 }
 
 impl Bounds {
-    /// One pass over the body: every position's stop conditions of [`sentence_bounds`]
-    /// evaluated once, and the word boundaries.
+    /// One pass over the body: its sentences and its word boundaries.
     fn new(text: &str, (lo, hi): (usize, usize)) -> Bounds {
-        let bytes = text.as_bytes();
-        let mut b = Bounds::default();
-        for p in lo..hi {
-            if is_end(text, p, hi) {
-                b.ends.push((p, p + 1));
-                b.starts.push(p + 1);
-                continue;
-            }
-            if bytes[p] == b'\n' {
-                let next_breaks = p + 1 < hi && line_opens_block(text, p + 1, hi);
-                if p + 1 >= hi || bytes[p + 1] == b'\n' || next_breaks {
-                    b.ends.push((p, p));
-                }
-                if next_breaks || (p > lo && bytes[p - 1] == b'\n') {
-                    b.starts.push(p + 1);
-                }
-            }
-        }
+        let mut b = Bounds {
+            sentences: split_sentences(text, (lo, hi)),
+            ..Bounds::default()
+        };
         let mut prev: Option<(usize, bool)> = None;
         for (i, ch) in text[lo..hi].char_indices() {
             let (i, ws) = (lo + i, ch.is_whitespace());
@@ -168,14 +150,6 @@ impl Bounds {
         }
         b
     }
-}
-
-/// Does the sentence end at byte `i` (`.!?;` followed by white space, not an abbreviation)?
-fn is_end(text: &str, i: usize, hi: usize) -> bool {
-    let bytes = text.as_bytes();
-    matches!(bytes[i], b'.' | b'!' | b'?' | b';')
-        && (i + 1 >= hi || bytes[i + 1].is_ascii_whitespace())
-        && !is_abbreviation(text, i)
 }
 
 /// Quoted spans within one line: "…", “…”, `…`. Straight quotes pair in order.
@@ -195,44 +169,6 @@ fn quoted_spans(line: &str, base: usize, out: &mut Vec<(usize, usize)>) {
     }
 }
 
-/// Bounds of the sentence around `pos` within `text[lo..hi]`: stops at `.!?;:` followed by
-/// white space, at blank lines and at line starts that begin a list item or heading. This
-/// one scan (O(sentence)) is the definition the unit and property tests hold
-/// [`ProseMap::sentence`] to; rules call `ProseMap::sentence`, which answers the same in
-/// O(log n).
-pub fn sentence_bounds(text: &str, lo: usize, hi: usize, pos: usize) -> (usize, usize) {
-    let bytes = text.as_bytes();
-    let is_end = |i: usize| is_end(text, i, hi);
-    let mut start = pos;
-    while start > lo {
-        let prev = start - 1;
-        if bytes[prev] == b'\n'
-            && (line_opens_block(text, start, hi) || (prev > lo && bytes[prev - 1] == b'\n'))
-        {
-            break;
-        }
-        if is_end(prev) {
-            break;
-        }
-        start = prev;
-    }
-    let mut end = pos;
-    while end < hi {
-        if is_end(end) {
-            end += 1;
-            break;
-        }
-        if bytes[end] == b'\n'
-            && (end + 1 >= hi || bytes[end + 1] == b'\n' || line_opens_block(text, end + 1, hi))
-        {
-            break;
-        }
-        end += 1;
-    }
-    (start, end)
-}
-
-/// Is the line containing byte `pos` a markdown heading or a line that is all bold?
 /// The HTML comments of `text[body]`, in order and disjoint, in one pass.
 fn html_comments(text: &str, body: (usize, usize)) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
@@ -248,6 +184,7 @@ fn html_comments(text: &str, body: (usize, usize)) -> Vec<(usize, usize)> {
     out
 }
 
+/// Is the line `line_start..line_end` a markdown heading or a line that is all bold?
 pub fn is_heading_line(text: &str, line_start: usize, line_end: usize) -> bool {
     let line = text[line_start..line_end].trim();
     line.starts_with('#')
@@ -298,17 +235,20 @@ mod tests {
 
     #[test]
     fn sentences_split_at_stops_and_list_items_not_abbreviations() {
-        let text =
-            "First one. Second, e.g. with Sec. 4 inside, ends here. Third\n- item one\n- item two";
-        let pos = text.find("inside").unwrap();
-        let (s, e) = sentence_bounds(text, 0, text.len(), pos);
-        assert_eq!(&text[s..e], " Second, e.g. with Sec. 4 inside, ends here.");
-        let pos = text.find("two").unwrap();
-        let (s, e) = sentence_bounds(text, 0, text.len(), pos);
-        assert_eq!(&text[s..e], "- item two");
-        let pos = text.find("Third").unwrap();
-        let (s, e) = sentence_bounds(text, 0, text.len(), pos);
-        assert_eq!(&text[s..e], " Third");
+        let text = "First one.  Second, e.g. with Sec. 4 inside, ends here. Third\n- item one\n- item two\n\nNext \"quoted.\" After";
+        let m = ProseMap::new(text, (0, text.len()));
+        let at = |w: &str| {
+            let (s, e) = m.sentence(text, text.find(w).unwrap());
+            &text[s..e]
+        };
+        assert_eq!(at("inside"), "Second, e.g. with Sec. 4 inside, ends here.");
+        assert_eq!(at("two"), "- item two");
+        assert_eq!(at("Third"), "Third");
+        assert_eq!(at("Next"), "Next \"quoted.\"");
+        assert_eq!(at("After"), "After");
+        // Between two sentences a position belongs to neither.
+        let gap = text.find(" Second").unwrap(); // the second of two spaces
+        assert_eq!(m.sentence(text, gap), (gap, gap));
     }
 
     #[test]
@@ -330,7 +270,7 @@ mod tests {
     ];
 
     #[test]
-    fn indexed_sentences_equal_the_scan_everywhere() {
+    fn the_sentence_of_a_position_is_the_splitters_sentence_that_holds_it() {
         for t in SHAPES {
             for (lo, hi) in [(0, t.len()), (t.len() / 3, t.len()), (0, t.len() * 2 / 3)] {
                 let (lo, hi) = (
@@ -338,12 +278,13 @@ mod tests {
                     crate::model::text::floor_char_boundary(t, hi),
                 );
                 let m = ProseMap::new(t, (lo, hi));
+                let all = split_sentences(t, (lo, hi));
                 for pos in (lo..=hi).filter(|&p| t.is_char_boundary(p)) {
-                    assert_eq!(
-                        m.sentence(t, pos),
-                        sentence_bounds(t, lo, hi, pos),
-                        "{t:?} body {lo}..{hi} at {pos}"
-                    );
+                    let got = m.sentence(t, pos);
+                    match all.iter().find(|&&(s, e)| s <= pos && pos <= e) {
+                        Some(&want) => assert_eq!(got, want, "{t:?} body {lo}..{hi} at {pos}"),
+                        None => assert_eq!(got, (pos, pos), "{t:?} body {lo}..{hi} at {pos}"),
+                    }
                 }
             }
         }

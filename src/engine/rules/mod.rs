@@ -34,7 +34,7 @@ pub use kind::{
     RuleOutcome, Seg, SetAsideSpan, SourceRef, params, yes,
 };
 pub use lawmadi::versions as contract_versions;
-pub use markdown::{ProseMap, is_heading_line, sentence_bounds};
+pub use markdown::{ProseMap, is_heading_line};
 
 /// A rule kind's name and how to compile its parameters.
 type Compile = fn(serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError>;

@@ -326,7 +326,7 @@ mod tests {
         );
     }
 
-    use crate::engine::rules::sentence_bounds;
+    use crate::engine::document::layout::split_sentences;
 
     #[test]
     fn indexed_word_windows_equal_the_scan() {
@@ -374,7 +374,10 @@ mod tests {
         let expected = terms
             .find_iter(&t)
             .filter(|m| {
-                let (lo, hi) = sentence_bounds(&t, 0, t.len(), m.start());
+                let (lo, hi) = *split_sentences(&t, (0, t.len()))
+                    .iter()
+                    .find(|&&(s, e)| s <= m.start() && m.start() <= e)
+                    .unwrap();
                 let a = window_start(&t, lo, m.start(), 3);
                 let b = window_end(&t, m.end(), hi, 3);
                 !quals.is_match(&t[a..b])

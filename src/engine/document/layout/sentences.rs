@@ -6,7 +6,8 @@ use super::Span;
 /// followed by white space (closing quotes, brackets and emphasis marks after the stop
 /// stay with it) unless the word before is an abbreviation ("e.g.", "Sec.", "Inc.", an
 /// initial); and before a line that starts a list item, heading, table row or quote
-/// (in text a parser left as one paragraph, e.g. "2. …" under a line of prose).
+/// (in text a parser left as one paragraph, e.g. "2. …" under a line of prose); and at a
+/// blank line.
 pub fn split_sentences(text: &str, (lo, hi): Span) -> Vec<Span> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
@@ -32,7 +33,7 @@ pub fn split_sentences(text: &str, (lo, hi): Span) -> Vec<Span> {
                 i = end;
                 continue;
             }
-        } else if c == b'\n' && i + 1 < hi && line_opens_block(text, i + 1, hi) {
+        } else if c == b'\n' && i + 1 < hi && opens_sentence(text, (lo, hi), i + 1) {
             push_trimmed(text, (start, i), &mut out);
             start = i + 1;
         }
@@ -40,6 +41,14 @@ pub fn split_sentences(text: &str, (lo, hi): Span) -> Vec<Span> {
     }
     push_trimmed(text, (start, hi), &mut out);
     out
+}
+
+/// Does a new sentence start at the line beginning at `at` (after a newline)?
+fn opens_sentence(text: &str, (lo, hi): Span, at: usize) -> bool {
+    let bytes = text.as_bytes();
+    let blank_before = at >= lo + 2 && bytes[at - 2] == b'\n'
+        || at >= lo + 3 && bytes[at - 2] == b'\r' && bytes[at - 3] == b'\n';
+    blank_before || line_opens_block(text, at, hi)
 }
 
 fn push_trimmed(text: &str, (s, e): Span, out: &mut Vec<Span>) {

@@ -158,12 +158,19 @@ pub(super) fn read(s: &str) -> Reading {
             .find(|_| !has_range)
             .map(|t| (*t, boxed(s, t.at).unwrap_or(t.at)))
     });
+    // Without a leading time: a range at the end of the line, else (when no duration gives
+    // the timebox) the first range after the task ("Deck — 9:45 AM - 12:45 PM. Urgent").
+    let ranges = || {
+        tokens
+            .iter()
+            .filter(|t| matches!(t.expr, Expr::Range(..)) && t.at.0 > start)
+    };
     let trailing = match lead_tok {
         Some(_) => None,
-        None => tokens
-            .iter()
+        None => ranges()
             .rev()
-            .find(|t| matches!(t.expr, Expr::Range(..)) && at_end(s, t.at))
+            .find(|t| at_end(s, t.at))
+            .or_else(|| ranges().find(|_| dur.is_none()))
             .and_then(|t| found(t, false).map(|f| (f, boxed(s, t.at).unwrap_or(t.at)))),
     };
     let time = lead_tok.map(|(f, _)| f).or(trailing.map(|(f, _)| f));
@@ -206,6 +213,7 @@ pub(super) fn read(s: &str) -> Reading {
 fn split_why<'a>(task: &'a str, why: &'a str) -> (&'a str, &'a str) {
     let why = why
         .trim_start_matches(SEPARATORS)
+        .trim_start_matches(['.', ';', ' '])
         .trim_end_matches(['*', '_', ' '])
         .trim();
     if !why.is_empty() {

@@ -216,7 +216,12 @@ impl<'a> Walk<'a> {
         if let Some(it) = it
             && !s.is_empty()
         {
+            // Each detail line (a sub-bullet, a paragraph) is a sentence of its own: its
+            // first word opens a sentence, it does not continue the one before.
             if !it.why.is_empty() {
+                if !it.why.ends_with(['.', '!', '?', ':', ';']) {
+                    it.why.push('.');
+                }
                 it.why.push(' ');
             }
             it.why.push_str(s);

@@ -232,7 +232,7 @@ fn what_is_not_an_item_is_not_read_as_one() {
             ("Review contract", Some(60), None, None),
         ],
     );
-    assert_eq!(plan.items[0].why, "because it is due and long");
+    assert_eq!(plan.items[0].why, "because it is due. and long");
     assert_eq!(
         plan.assumptions,
         Some(vec!["The dentist runs 30 min".to_string()])

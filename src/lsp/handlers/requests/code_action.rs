@@ -80,11 +80,7 @@ pub fn actions(
 }
 
 fn target(view: &View) -> FixTarget<'_> {
-    FixTarget {
-        text: &view.text,
-        body: view.body,
-        line_index: &view.line_index,
-    }
+    FixTarget::new(&view.text, view.body, &view.line_index)
 }
 
 /// The fixes of one of our diagnostics, if it belongs to this version of the text.

@@ -1,0 +1,122 @@
+//! PlanProof's tuning set (`tests/data/planproof_tuning`): plans in the layouts chat models
+//! write (tables with Time, Start/End or decimal Hours columns, a heading per time block,
+//! bold time-block paragraphs with `*` sub-bullets, emoji lines, numbered lists, one-line
+//! labels, 12- and 24-hour times, every duration spelling) against five notes files
+//! (an overnight window, the London spring-forward night, a bare-hour hard stop, `office
+//! 8-4`, a studying window). Every metric was worked out by hand, with the reasoning in
+//! `expected.json`, before byop was run on the set; this checks them through the binary.
+
+mod support;
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use support::workspace::{Ws, stderr, stdout};
+
+const METRICS: [&str; 6] = [
+    "constraints_declared",
+    "constraints_violated",
+    "time_available_minutes",
+    "time_planned_minutes",
+    "time_overflow_minutes",
+    "hallucination_flags",
+];
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// Differences between one report's `validation` and the hand-worked values.
+fn mismatches(name: &str, want: &Value, report: &Value) -> Vec<String> {
+    let v = &report["byop_report"]["validation"];
+    let errors: Vec<&str> = v["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let unread = errors
+        .iter()
+        .any(|e| e.starts_with("Plan could not be read"));
+    let mut out = Vec::new();
+    if v["status"] != want["status"] {
+        out.push(format!(
+            "{name}: status {} (errors {errors:?})",
+            v["status"]
+        ));
+    }
+    if want["unread"] == true {
+        if !unread {
+            out.push(format!("{name}: read, want “Plan could not be read”"));
+        }
+        return out;
+    }
+    if unread {
+        out.push(format!("{name}: not read: {errors:?}"));
+    }
+    for m in METRICS {
+        if v["metrics"][m] != want[m] {
+            out.push(format!(
+                "{name}: {m} {} (want {})",
+                v["metrics"][m], want[m]
+            ));
+        }
+    }
+    let cov = &want["coverage"];
+    let ratio = cov[0].as_f64().unwrap() / cov[1].as_f64().unwrap();
+    let got = v["metrics"]["context_coverage_ratio"]
+        .as_f64()
+        .unwrap_or(-1.0);
+    if (got - ratio).abs() > 1e-9 {
+        out.push(format!("{name}: coverage {got} (want {ratio})"));
+    }
+    out
+}
+
+#[test]
+fn every_tuning_plan_validates_as_worked_out_by_hand() {
+    let ws = Ws::new();
+    let set = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/planproof_tuning");
+    copy_dir(&set, &ws.path("tuning"));
+    let text = std::fs::read_to_string(set.join("expected.json")).unwrap();
+    let expected: Value = serde_json::from_str(&text).unwrap();
+    let plans = expected["plans"].as_object().unwrap();
+    assert!(plans.len() >= 20, "{} plans", plans.len());
+    let paths: Vec<String> = plans
+        .keys()
+        .map(|n| format!("tuning/plans/{n}.md"))
+        .collect();
+    let mut args = vec![
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+    ];
+    args.extend(paths.iter().map(String::as_str));
+    let o = ws.run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let reports: Vec<Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(reports.len(), plans.len());
+    let wrong: Vec<String> = plans
+        .iter()
+        .zip(&reports)
+        .flat_map(|((name, want), report)| mismatches(name, want, report))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "{} mismatches:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
