@@ -2,7 +2,8 @@
 //! PostgreSQL the test starts, stops and starts again, and `byop lsp` spoken to over
 //! its protocol. While the server is down the editor keeps its diagnostics and its
 //! evaluations, is told once, and what it evaluated is written to the server when it
-//! answers again.
+//! answers again: its reports, and its audit rows appended to the server's keyed chain,
+//! once each, the chain verifying there.
 
 #[path = "lsp_support/client.rs"]
 #[allow(dead_code)]
@@ -168,4 +169,106 @@ async fn the_editor_keeps_working_when_the_team_store_goes_away_and_writes_back_
         .filter(|n| n.contains("cannot reach the team store"))
         .count();
     assert_eq!(down, 1, "{notices:?}");
+
+    // The audit rows of the evaluations made offline are on the server's keyed chain,
+    // each once, and the chain verifies there.
+    let copy = copies
+        .iter()
+        .find(|p| p.extension().is_some_and(|e| e == "db"))
+        .unwrap()
+        .clone();
+    let offline_rows = audit_rows_of(&copy, &[&second, &third]);
+    assert!(offline_rows >= 2, "the copy recorded the offline requests");
+    assert_eq!(
+        server_audit_rows(&server, &db, &[&second, &third]),
+        offline_rows
+    );
+    // Every row the copy holds was recorded offline, and the notice counts them.
+    let copied = audit_rows_of(&copy, &[]);
+    assert!(
+        back[0].contains(&format!("{copied} audit row(s) appended")),
+        "{}",
+        back[0]
+    );
+    assert_log_verifies(&url, &data);
+
+    // A second outage, and the mark of what was carried over lost (as if the editor
+    // stopped between the server's commit and writing the mark): every row still lands
+    // once.
+    server.stop();
+    let text5 = MEMO.replace("72 hours", "6 hours");
+    change(&c, &uri, &text5, 5).await;
+    let fifth = evaluate(&c, &uri).await;
+    server.start_again();
+    std::fs::remove_file(copy.with_extension("audit-sent")).expect("the mark was written");
+    tokio::time::sleep(Duration::from_millis(3_200)).await;
+    let text6 = MEMO.replace("72 hours", "3 hours");
+    change(&c, &uri, &text6, 6).await;
+    let sixth = evaluate(&c, &uri).await;
+    assert!(on_server(&server, &db, &fifth) && on_server(&server, &db, &sixth));
+    let all_offline = [second.as_str(), third.as_str(), fifth.as_str()];
+    let local = audit_rows_of(&copy, &all_offline);
+    assert!(local > offline_rows);
+    assert_eq!(server_audit_rows(&server, &db, &all_offline), local);
+    let notices = shown(&c);
+    let back: Vec<_> = notices
+        .iter()
+        .filter(|n| n.contains("answers again:"))
+        .collect();
+    assert_eq!(back.len(), 2, "{notices:?}");
+    let only_new = audit_rows_of(&copy, &[]) - copied;
+    assert!(
+        back[1].contains(&format!("{only_new} audit row(s) appended")),
+        "{}",
+        back[1]
+    );
+    assert_log_verifies(&url, &data);
+}
+
+/// The audit rows in the local copy of the requests that decided `ids` (none: all rows).
+fn audit_rows_of(copy: &Path, ids: &[&str]) -> u64 {
+    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+    let c = rusqlite::Connection::open_with_flags(copy, flags).unwrap();
+    if ids.is_empty() {
+        let all = c.query_row("SELECT count(*) FROM audit_log", [], |r| r.get::<_, i64>(0));
+        return all.unwrap() as u64;
+    }
+    ids.iter()
+        .map(|id| {
+            c.query_row(
+                "SELECT count(*) FROM audit_log WHERE decision_id = ?1",
+                [id],
+                |r| r.get::<_, i64>(0),
+            )
+            .unwrap() as u64
+        })
+        .sum()
+}
+
+/// The same on the server.
+fn server_audit_rows(server: &pg::PgServer, db: &str, ids: &[&str]) -> u64 {
+    ids.iter()
+        .map(|id| {
+            let sql = format!("SELECT count(*) FROM audit_log WHERE decision_id = '{id}'");
+            server.psql(db, &sql).parse::<u64>().unwrap()
+        })
+        .sum()
+}
+
+/// `byop log --verify` against the server, as the same user: intact.
+fn assert_log_verifies(url: &str, data: &Path) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_byop"))
+        .args(["log", "--verify", "--db", url])
+        .env("BYOP_DATA_DIR", data)
+        .env("BYOP_STORE_KEY", TEAM_KEY)
+        .env_remove("BYOP_DB")
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && out.contains("audit log intact"),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }

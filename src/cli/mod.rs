@@ -49,14 +49,23 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<u8, CliError> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
+    // Built for the commands that need it (a command that only reads the store starts
+    // no worker threads); kept until the traces below are sent.
+    let built = std::cell::OnceCell::new();
+    let runtime = || -> Result<&tokio::runtime::Runtime, CliError> {
+        if built.get().is_none() {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()?;
+            let _ = built.set(rt);
+        }
+        Ok(built.get().expect("built above"))
+    };
     let code = match cli.command {
-        Command::Check(args) => runtime.block_on(check::run(args)),
-        Command::Repair(args) => runtime.block_on(repair::run(args)),
+        Command::Check(args) => runtime()?.block_on(check::run(args)),
+        Command::Repair(args) => runtime()?.block_on(repair::run(args)),
         Command::Lsp => {
-            runtime.block_on(crate::lsp::serve_stdio());
+            runtime()?.block_on(crate::lsp::serve_stdio());
             Ok(0)
         }
         Command::History {
@@ -88,14 +97,14 @@ fn run(cli: Cli) -> Result<u8, CliError> {
             false => log::run(file, format, verify, db, limit),
         },
         Command::Dataset(args) => match args.action {
-            Some(DatasetAction::Run(run)) => runtime.block_on(dataset_run::run(run)),
-            None => runtime.block_on(dataset::run(args.dir, &args.opts)),
+            Some(DatasetAction::Run(run)) => runtime()?.block_on(dataset_run::run(run)),
+            None => runtime()?.block_on(dataset::run(args.dir, &args.opts)),
         },
-        Command::Plan(args) => runtime.block_on(plan::run(args)),
+        Command::Plan(args) => runtime()?.block_on(plan::run(args)),
         Command::Store { action } => store::run(action),
         Command::Playbook { action } => playbook::run(action),
-        Command::Counterfactual(args) => runtime.block_on(counterfactual::run(args)),
-        Command::Serve(args) => runtime.block_on(serve::run(args)),
+        Command::Counterfactual(args) => runtime()?.block_on(counterfactual::run(args)),
+        Command::Serve(args) => runtime()?.block_on(serve::run(args)),
     };
     // Traces are exported in the background: send what is left before exiting.
     crate::workspace::telemetry::shutdown();

@@ -1,6 +1,8 @@
 //! The store's behaviour, each test body run on both backends: a SQLite file and a real
 //! PostgreSQL server the tests start (see `tests/support/pg.rs`).
 
+mod audit_merge;
+mod cache;
 mod drift;
 mod history;
 #[path = "../../tests/support/pg.rs"]

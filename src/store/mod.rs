@@ -17,6 +17,7 @@ use rusqlite::Connection;
 
 mod audit;
 mod audit_head;
+mod audit_merge;
 mod audit_verify;
 mod baselines;
 #[cfg(test)]

@@ -31,8 +31,11 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The error prefix of a server that could not be reached (a CI gate exits 3 on it).
 pub const UNREACHABLE: &str = "cannot reach the team store";
 
-/// Open a pool on `url` (as the user gave it); a connection not made within `timeout`
-/// is an error (also each later time the pool needs one).
+/// Open a pool on `url` (as the user gave it) holding one connection, made now so an
+/// unreachable server is an error here; a connection not made within `timeout` is an
+/// error (also each later time the pool needs one). The pool grows on demand (a CLI
+/// command that only reads uses the one connection; the language server's reads beside
+/// its writes get their own) and keeps no idle connections warm in the background.
 pub(crate) fn connect(url: &str, timeout: Option<Duration>) -> Result<Pool, StoreError> {
     let shown = redact(url);
     let timeout = timeout.unwrap_or(CONNECT_TIMEOUT);
@@ -40,19 +43,22 @@ pub(crate) fn connect(url: &str, timeout: Option<Duration>) -> Result<Pool, Stor
         config_of(url).map_err(|e| StoreError(format!("{shown}: {}", scrub(&redact(&e), url))))?;
     config.connect_timeout(timeout);
     let manager = PostgresConnectionManager::new(config, tls);
-    on_own_thread(|| {
-        r2d2::Pool::builder()
-            .max_size(POOL_SIZE)
-            .min_idle(Some(1))
-            .connection_timeout(timeout)
-            .error_handler(Box::new(r2d2::NopErrorHandler))
-            .build(manager)
-    })
-    .map_err(|e| {
+    let unreachable = |e: r2d2::Error| {
         StoreError(format!(
             "{UNREACHABLE} {shown}: {}",
             scrub(&e.to_string(), url)
         ))
+    };
+    on_own_thread(|| {
+        let pool = r2d2::Pool::builder()
+            .max_size(POOL_SIZE)
+            .min_idle(Some(0))
+            .connection_timeout(timeout)
+            .error_handler(Box::new(r2d2::NopErrorHandler))
+            .build_unchecked(manager);
+        // The first connection, back in the pool for the schema check to use.
+        drop(pool.get().map_err(unreachable)?);
+        Ok(pool)
     })
 }
 

@@ -101,7 +101,7 @@ fn column_of(item: &str) -> Option<(String, String, bool)> {
 }
 
 /// The columns the server holds for `tables` in the store's schema, in order.
-const ACTUAL_COLUMNS: &str = "SELECT c.relname::text, a.attname::text,
+pub(super) const ACTUAL_COLUMNS: &str = "SELECT c.relname::text, a.attname::text,
         format_type(a.atttypid, a.atttypmod), a.attnotnull
      FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
      JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -130,7 +130,16 @@ pub(super) fn refuse_foreign_columns(
         .iter()
         .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
         .collect();
-    match column_difference(&expected, &actual) {
+    refuse_difference(label, &expected, &actual)
+}
+
+/// The refusal of a store whose columns differ from the expected ones.
+pub(super) fn refuse_difference(
+    label: &str,
+    expected: &[Column],
+    actual: &[Column],
+) -> Result<(), StoreError> {
+    match column_difference(expected, actual) {
         None => Ok(()),
         Some(why) => Err(StoreError(format!(
             "database {label}: {why}; refusing to open it (byop did not make it so, and its SQL would read or write that table differently). Give byop a database or schema of its own."

@@ -58,6 +58,78 @@ pub(super) fn migrate_postgres(
     }
 }
 
+/// Whether the store is at this byop's schema version and holds nothing byop did not
+/// make: read in one round trip (one read-only snapshot, no lock), so a command that
+/// finds its store current (nearly always) opens without the migration lock. `false`
+/// when it is not (no version table yet, an older or newer version, or the read failed):
+/// the caller then takes the migration path, which migrates or refuses with its reason.
+/// A foreign object or column is refused here as there.
+pub(super) fn is_current(client: &mut postgres::Client, label: &str) -> Result<bool, StoreError> {
+    use postgres::SimpleQueryMessage as M;
+    let version = super::schema::SCHEMA_VERSION;
+    let tables = expected_tables(version);
+    let columns = super::pg_columns::expected_columns(version);
+    let mut names: Vec<&str> = columns.iter().map(|c| c.0.as_str()).collect();
+    names.dedup();
+    let mut sql = String::from(
+        "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT version FROM byop_schema;",
+    );
+    for (_, query) in FOREIGN_OBJECTS {
+        sql += &format!("{} LIMIT 1;", query.replace("$1", &text_array(&tables)));
+    }
+    sql += &format!(
+        "{}; COMMIT;",
+        super::pg_columns::ACTUAL_COLUMNS.replace("$1", &text_array(&names))
+    );
+    let Ok(messages) = client.simple_query(&sql) else {
+        // No version table (a new store), or the server said no: the migration path
+        // takes it from here (with a fresh transaction).
+        let _ = client.batch_execute("ROLLBACK");
+        return Ok(false);
+    };
+    // Each statement's rows, in order: BEGIN, the version, the foreign objects, the columns.
+    let mut results: Vec<Vec<Vec<String>>> = vec![Vec::new()];
+    for m in messages {
+        match m {
+            M::Row(row) => {
+                let cells = (0..row.len())
+                    .map(|i| row.get(i).unwrap_or_default().to_string())
+                    .collect();
+                results.last_mut().expect("one per statement").push(cells);
+            }
+            M::CommandComplete(_) => results.push(Vec::new()),
+            _ => {}
+        }
+    }
+    let first = |i: usize| results.get(i).and_then(|rows| rows.first());
+    let found = first(1).and_then(|r| r[0].parse::<u32>().ok());
+    if found != Some(version) {
+        return Ok(false);
+    }
+    for (i, (kind, _)) in FOREIGN_OBJECTS.iter().enumerate() {
+        if let Some(row) = first(2 + i) {
+            return Err(foreign_object(label, kind, &row[0]));
+        }
+    }
+    let actual: Vec<super::pg_columns::Column> = results
+        .get(2 + FOREIGN_OBJECTS.len())
+        .into_iter()
+        .flatten()
+        .map(|r| (r[0].clone(), r[1].clone(), r[2].clone(), r[3] == "t"))
+        .collect();
+    super::pg_columns::refuse_difference(label, &columns, &actual)?;
+    Ok(true)
+}
+
+/// `names` as a PostgreSQL text array literal (our own table names: letters and `_`).
+fn text_array(names: &[impl AsRef<str>]) -> String {
+    let quoted: Vec<String> = names
+        .iter()
+        .map(|n| format!("'{}'", n.as_ref().replace('\'', "''")))
+        .collect();
+    format!("ARRAY[{}]::text[]", quoted.join(","))
+}
+
 fn migrate_error(label: &str, what: &str, e: &postgres::Error) -> StoreError {
     let e = super::pg::describe(e);
     StoreError(format!("cannot migrate database {label}: {what}: {e}"))
@@ -130,13 +202,16 @@ fn refuse_foreign_objects(
             .query_opt(&format!("{sql} LIMIT 1"), &[&expected])
             .map_err(|e| migrate_error(label, "reading the schema", &e))?;
         if let Some(row) = found {
-            let name: String = row.get(0);
-            return Err(StoreError(format!(
-                "database {label} holds a {kind} `{name}` that byop did not create; refusing to open it (it could run its own SQL on byop's reads and writes). Give byop a database or schema of its own."
-            )));
+            return Err(foreign_object(label, kind, &row.get::<_, String>(0)));
         }
     }
     Ok(())
+}
+
+fn foreign_object(label: &str, kind: &str, name: &str) -> StoreError {
+    StoreError(format!(
+        "database {label} holds a {kind} `{name}` that byop did not create; refusing to open it (it could run its own SQL on byop's reads and writes). Give byop a database or schema of its own."
+    ))
 }
 
 #[cfg(test)]

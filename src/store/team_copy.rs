@@ -9,9 +9,10 @@
 //! and baselines it already loaded, and their results are written to the copy. The time
 //! the outage began is kept beside the copy (`.pending`), so that when the server answers
 //! again (tried at most every [`RETRY`]) everything the copy received since is exported
-//! and imported into the server (each line's MAC checked, rows already there kept), with
-//! a notice saying what was written. The audit rows of evaluations made offline stay in
-//! the copy's own chain (each store's chain records what happened to that store).
+//! and imported into the server (each line's MAC checked, rows already there kept), and
+//! the audit rows of the evaluations made offline are appended to the server's keyed
+//! chain, once each, after the copy's own chain verified (see `audit_merge`), with a
+//! notice saying what was written.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -162,22 +163,25 @@ impl TeamCopy {
         }
     }
 
-    /// Write what the copy received since the outage began to the server; a notice.
+    /// Write what the copy received since the outage began to the server, then append
+    /// the audit rows it recorded to the server's chain; a notice. Tried again next time
+    /// unless both succeed.
     fn write_back(&self, server: &Store) -> Option<String> {
         let since = std::fs::read_to_string(&self.pending).ok()?;
         let mut lines = Vec::new();
         let moved = self
             .local
             .export(Some(since.trim()), &self.key, &mut lines)
-            .and_then(|_| server.import(&mut lines.as_slice(), "the local copy", &self.key));
+            .and_then(|_| server.import(&mut lines.as_slice(), "the local copy", &self.key))
+            .and_then(|m| self.write_back_audit(server).map(|n| (m, n)));
         let shown = location::redact(&self.url);
         Some(match moved {
-            Ok(m) => {
+            Ok((m, audit_rows)) => {
                 if let Err(e) = std::fs::remove_file(&self.pending) {
                     tracing::warn!("{}: {e}", self.pending.display());
                 }
                 format!(
-                    "The team store {shown} answers again: {} report(s), {} rerun(s), {} baseline(s) and {} counterfactual audit(s) kept locally meanwhile were written to it.",
+                    "The team store {shown} answers again: {} report(s), {} rerun(s), {} baseline(s) and {} counterfactual audit(s) kept locally meanwhile were written to it, and {audit_rows} audit row(s) appended to its audit log.",
                     m.reports, m.reruns, m.baselines, m.counterfactual_audits
                 )
             }
@@ -185,6 +189,40 @@ impl TeamCopy {
                 "The team store {shown} answers again, but what was kept locally could not be written to it ({e}); it is tried again next time."
             ),
         })
+    }
+
+    /// Append the audit rows the copy recorded since the last write-back to the server's
+    /// chain, once each (see `audit_merge`): only when the copy's own chain verifies
+    /// under the team key; how many were appended.
+    fn write_back_audit(&self, server: &Store) -> Result<usize, StoreError> {
+        let mark_path = self.pending.with_extension("audit-sent");
+        // The mark names a row by id and hash; a copy replaced since starts from its
+        // first row (the server leaves out what it already holds).
+        let after = match read_mark(&mark_path) {
+            Some((id, hash)) => match self.local.audit_row(id)? {
+                Some(row) if row.row_hash == hash => id,
+                _ => 0,
+            },
+            None => 0,
+        };
+        let rows = self.local.audit_after(after)?;
+        let Some(last) = rows.last() else {
+            return Ok(0);
+        };
+        if let Err(b) = self.local.verify_audit()? {
+            return Err(StoreError(format!(
+                "the local copy's audit log does not verify at row {}: {}; its rows were not appended",
+                b.id, b.reason
+            )));
+        }
+        let events: Vec<_> = rows.iter().map(|r| r.event.clone()).collect();
+        let appended = server.append_audit_once(&events)?;
+        let mark = serde_json::json!({"last_id": last.id, "last_hash": last.row_hash});
+        if let Err(e) = write_private(&mark_path, &mark.to_string()) {
+            // The server leaves out rows it holds: a lost mark sends them again, harmlessly.
+            tracing::warn!("{e}");
+        }
+        Ok(appended)
     }
 
     /// Keep `reports` of `doc_key` (loaded from the server) and the document's baseline
@@ -216,8 +254,14 @@ impl TeamCopy {
     }
 }
 
-/// Write `text` to a new file only this user may read.
+/// Write `text` to a file only this user may read (created so when new).
 fn write_private(path: &Path, text: &str) -> Result<(), StoreError> {
     secret::create_private_file(path)?;
     std::fs::write(path, text).map_err(|e| StoreError(format!("{}: {e}", path.display())))
+}
+
+/// The last audit row written back: (id, hash).
+fn read_mark(path: &Path) -> Option<(i64, String)> {
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    Some((v["last_id"].as_i64()?, v["last_hash"].as_str()?.to_string()))
 }

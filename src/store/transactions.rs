@@ -118,13 +118,17 @@ impl Store {
     }
 
     /// Apply the missing PostgreSQL migrations, each in its own transaction under an
-    /// advisory lock, so concurrent starters apply each once.
+    /// advisory lock, so concurrent starters apply each once. A store already current
+    /// (checked in one read, see `pg_schema::is_current`) takes no lock.
     pub(super) fn migrate_postgres(&self) -> Result<(), StoreError> {
         let Backend::Postgres(pool) = &self.backend else {
             return Ok(());
         };
         pg::on_own_thread(|| {
             let mut client = self.pg_client(pool)?;
+            if pg_schema::is_current(&mut client, &self.label)? {
+                return Ok(());
+            }
             pg_schema::migrate_postgres(&mut client, &self.label)
         })
     }

@@ -15,6 +15,7 @@ mod plan_trace;
 pub mod repair;
 pub mod resolver;
 pub mod telemetry;
+mod telemetry_choice;
 pub mod trust;
 
 pub use config::Config;
