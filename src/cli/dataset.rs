@@ -355,12 +355,11 @@ async fn evaluate_all(
         let (store, opts) = (store.clone(), opts.clone());
         tokio::spawn(async move {
             let unsaved = evaluate_unsaved(&job.resolved, Some(&store), &job.key, opts).await;
-            let doc = &job.resolved.doc;
-            let source = doc.source.as_ref().map(|c| c.text());
-            let analysis = crate::engine::plan::analyze(&doc.text, doc.body, source);
+            // The plan as the checks read it (read once, on the document).
+            let analysis = job.resolved.doc.plan();
             let reading = Reading {
                 confidence: analysis.plan.confidence.clone(),
-                facts: PlanFacts::of(&analysis),
+                facts: PlanFacts::of(analysis),
             };
             (unsaved, (job, reading))
         })

@@ -2,6 +2,7 @@
 //! PostgreSQL server the tests start (see `tests/support/pg.rs`).
 
 mod audit_merge;
+mod cache;
 mod drift;
 mod history;
 #[path = "../../tests/support/pg.rs"]

@@ -6,11 +6,12 @@
 //! otherwise the quote is **not in the source**. The thresholds are the playbook's.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
 
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::fuzzy::anchored_regions;
-use super::misquote::{Change, Word, diff_piece, words_in_pieces};
+use super::misquote::{Change, PAGE_ARTEFACT, Word, diff_piece, words_in_pieces};
 use super::{Location, Locator};
 
 /// Where one tier ends and the next begins (playbook data: `tiers` of a quote check).
@@ -78,6 +79,44 @@ const FUNCTION_WORDS: &[&str] = &[
 /// A content word's first five letters: "terminable" and "terminated" share content.
 fn stem(key: &str) -> &str {
     key.char_indices().nth(5).map_or(key, |(i, _)| &key[..i])
+}
+
+const EQUIVALENTS: &str = include_str!("equivalents.toml");
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Equivalents {
+    groups: Vec<Vec<String>>,
+    /// Paraphrase and source pairs the test below runs.
+    #[cfg_attr(not(test), allow(dead_code))]
+    examples: Vec<(String, String)>,
+}
+
+fn equivalents() -> Equivalents {
+    toml::from_str(EQUIVALENTS).expect("citations/equivalents.toml is valid (tested)")
+}
+
+/// Each word of an equivalents group → the group's first word.
+static SAME_AS: LazyLock<HashMap<String, String>> = LazyLock::new(|| {
+    let mut out = HashMap::new();
+    for g in equivalents().groups {
+        for w in &g {
+            out.insert(w.clone(), g[0].clone());
+        }
+    }
+    out
+});
+
+/// What a word counts as when a paraphrase's content is looked for: its equivalents group
+/// (`equivalents.toml`), else its stem.
+fn sense(key: &str) -> &str {
+    SAME_AS.get(key).map_or_else(|| stem(key), String::as_str)
+}
+
+/// An acronym in the quote ("FMV"): 3 to 5 capital letters, found in a passage as the
+/// initials of consecutive words ("fair market value").
+fn is_acronym(word: &str) -> bool {
+    (3..=5).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_uppercase())
 }
 
 fn is_content(key: &str) -> bool {
@@ -148,11 +187,46 @@ impl WordIndex {
         regions
     }
 
-    /// The closest passage for `piece` at or after source word `from`.
-    fn best(&self, piece: &[Word], from: usize) -> Option<PieceMatch> {
+    /// Where `keys` occur word for word at or after source word `from`, first place.
+    fn exact(&self, keys: &[&str], from: usize) -> Option<(usize, usize)> {
+        let (offset, places) = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (i, self.at.get(*k)))
+            .min_by_key(|(_, p)| p.map_or(0, Vec::len))?;
+        let m = keys.len();
+        places?.iter().find_map(|&at| {
+            let start = at.checked_sub(offset).filter(|&s| s >= from)?;
+            let words = self.words.get(start..start + m)?;
+            words
+                .iter()
+                .zip(keys)
+                .all(|(w, k)| w.key == *k)
+                .then_some((start, start + m))
+        })
+    }
+
+    /// The closest passage for `piece` (words of `quote`) at or after source word `from`.
+    fn best(&self, piece: &[Word], quote: &str, source: &str, from: usize) -> Option<PieceMatch> {
         let keys: Vec<&str> = piece.iter().map(|w| w.key.as_str()).collect();
+        let acronyms: HashSet<&str> = piece
+            .iter()
+            .filter(|w| quote.get(w.start..w.end).is_some_and(is_acronym))
+            .map(|w| w.key.as_str())
+            .collect();
         let content: HashSet<&str> = keys.iter().copied().filter(|k| is_content(k)).collect();
         let m = keys.len();
+        if let Some(aligned) = self.exact(&keys, from) {
+            // Word for word (a short piece may also be near-matched earlier: this one wins).
+            return Some(PieceMatch {
+                aligned,
+                equal: m,
+                similarity: 1.0,
+                covering: aligned,
+                shared: content.len(),
+                content: content.len(),
+            });
+        }
         let mut budget = MAX_CELLS;
         let mut best: Option<PieceMatch> = None;
         let mut cover: Option<((usize, usize), usize)> = None;
@@ -166,11 +240,20 @@ impl WordIndex {
             let Some((a, b)) = fitting_alignment(&keys, &window) else {
                 continue;
             };
+            let (a, b) = self.trim_edges(&keys, (r0 + a, r0 + b), source);
+            let (a, b) = (a - r0, b - r0);
             let equal = equal_words(&window[a..b], &keys);
             let similarity = 2.0 * equal as f64 / (m + b - a) as f64;
             let (c0, c1) = (r0.saturating_sub(m), (r1 + m).min(self.words.len()));
-            let present: HashSet<&str> = self.words[c0..c1].iter().map(|w| stem(&w.key)).collect();
-            let shared = content.iter().filter(|k| present.contains(stem(k))).count();
+            let near = &self.words[c0..c1];
+            let present: HashSet<&str> = near.iter().map(|w| sense(&w.key)).collect();
+            let initials: String = near.iter().filter_map(|w| w.key.chars().next()).collect();
+            let shared = content
+                .iter()
+                .filter(|k| {
+                    present.contains(sense(k)) || (acronyms.contains(*k) && initials.contains(**k))
+                })
+                .count();
             if cover.is_none_or(|(_, s)| shared > s) {
                 cover = Some(((r0 + a, r0 + b), shared));
             }
@@ -191,6 +274,38 @@ impl WordIndex {
             shared,
             ..p
         })
+    }
+
+    /// Source words at either edge of an alignment that the quote has other words for (or
+    /// none), set off from the rest by the end of a sentence, clause or line (`; or\n\n(b)
+    /// not use` for the quote's `It will not use`): not the passage. The quote's words there
+    /// are its own additions, not a substitution of the neighbouring text.
+    fn trim_edges(&self, keys: &[&str], (a, b): (usize, usize), source: &str) -> (usize, usize) {
+        let window: Vec<&str> = self.words[a..b].iter().map(|w| w.key.as_str()).collect();
+        let ops = capture_diff_slices(Algorithm::Myers, &window, keys);
+        let broken = |k: usize| {
+            source
+                .get(self.words[k - 1].end..self.words[k].start)
+                .is_some_and(|gap| gap.contains(['.', ';', ':', '\n']))
+        };
+        let (mut a2, mut b2) = (a, b);
+        if let Some(DiffOp::Replace { old_len, .. } | DiffOp::Delete { old_len, .. }) = ops.first()
+        {
+            let k = a + old_len;
+            if k < b && broken(k) {
+                a2 = k;
+            }
+        }
+        if ops.len() > 1
+            && let Some(DiffOp::Replace { old_len, .. } | DiffOp::Delete { old_len, .. }) =
+                ops.last()
+        {
+            let k = b - old_len;
+            if k > a2 && broken(k) {
+                b2 = k;
+            }
+        }
+        (a2, b2)
     }
 
     fn range(&self, (a, b): (usize, usize)) -> (usize, usize) {
@@ -280,14 +395,14 @@ impl Locator<'_> {
         let mut matched: Vec<(&[Word], Option<PieceMatch>)> = Vec::new();
         for piece in &pieces {
             // Preferably after the previous piece; anywhere when that aligns better.
-            let after = index.best(piece, from);
+            let after = index.best(piece, quote, self.text, from);
             let good = after
                 .as_ref()
                 .is_some_and(|p| p.similarity >= tiers.misquote_min);
             let m = if good || from == 0 {
                 after
             } else {
-                let anywhere = index.best(piece, 0);
+                let anywhere = index.best(piece, quote, self.text, 0);
                 match (after, anywhere) {
                     (Some(a), Some(b)) if a.similarity >= b.similarity => Some(a),
                     (a, b) => b.or(a),
@@ -386,13 +501,62 @@ impl Locator<'_> {
         }
     }
 
-    /// The text at `ranges`, whitespace collapsed, joined by ` … `.
+    /// The text at `ranges`, page furniture dropped, whitespace collapsed, joined by ` … `.
     fn passage(&self, ranges: &[(usize, usize)]) -> String {
         ranges
             .iter()
             .filter_map(|&(a, b)| self.text.get(a..b))
-            .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+            .map(|s| {
+                PAGE_ARTEFACT
+                    .replace_all(s, " ")
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .collect::<Vec<_>>()
             .join(" … ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(text: &str) -> Vec<String> {
+        words_in_pieces(text, 0)
+            .into_iter()
+            .flatten()
+            .map(|w| w.key)
+            .collect()
+    }
+
+    #[test]
+    fn every_equivalents_example_is_found_through_its_groups_and_not_without() {
+        let eq = equivalents();
+        assert!(!eq.examples.is_empty());
+        for (para, src) in &eq.examples {
+            let src = keys(src);
+            let senses: HashSet<&str> = src.iter().map(|k| sense(k)).collect();
+            let stems: HashSet<&str> = src.iter().map(|k| stem(k)).collect();
+            let content: Vec<String> = keys(para).into_iter().filter(|k| is_content(k)).collect();
+            for k in &content {
+                assert!(
+                    senses.contains(sense(k)),
+                    "{para}: “{k}” not found in {src:?}"
+                );
+            }
+            assert!(
+                content.iter().any(|k| !stems.contains(stem(k))),
+                "{para}: needs no equivalents"
+            );
+        }
+    }
+
+    #[test]
+    fn an_acronym_is_capital_letters_only() {
+        assert!(is_acronym("FMV"));
+        assert!(!is_acronym("Fmv"));
+        assert!(!is_acronym("IP"));
+        assert!(!is_acronym("SOFTWARE"));
     }
 }

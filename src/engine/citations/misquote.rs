@@ -2,9 +2,96 @@
 //! matching space (typography, case and markdown aside). An ellipsis in the quote is an
 //! omission the quote admits: the words it stands for are never blamed.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use similar::{Algorithm, DiffOp, capture_diff_slices};
 
 use super::normalize::normalize;
+use crate::engine::ascii_regex;
+
+/// Page furniture a PDF conversion leaves inside a passage: a page number line ("- 51 -",
+/// "Page 3 of 9"), a confidential-treatment banner. A quote that leaves it out quotes the
+/// passage, so it is not a word of either.
+pub static PAGE_ARTEFACT: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex::compile(r"(?im)\*{3}\s*confidential\s+treatment\s+requested\s*\*{3}|^[ \t]*(?:-[ \t]*\d{1,4}[ \t]*-|\d{1,4}|page[ \t]+\d{1,4}(?:[ \t]+of[ \t]+\d{1,4})?)[ \t]*$")
+        .expect("page artefact regex")
+});
+
+/// A list enumerator opening a line (`e)`, `B.`, `(iii)`, `3.1.2`): the layout's numbering,
+/// not a word of the sentence (a quote of the item's text leaves it out).
+static ENUMERATOR: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex::compile(r"^(?:\((?:[A-Za-z]|[ivxlcIVXLC]{1,6}|\d{1,3})\)|(?:[A-Za-z]|[ivxlcIVXLC]{1,6}|\d{1,3})[.)]|\d{1,3}(?:\.\d{1,3})+\.?)(?:\s|$)")
+        .expect("enumerator regex")
+});
+
+/// An enumerator in parentheses standing between words (`as follows: (ii) Upon`): a list
+/// marker whether it opens a line in one text or runs inline in the other.
+static INLINE_ENUMERATOR: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex::compile(r"(?:^|[\s…])(\((?:[A-Za-z]|[ivxlcIVXLC]{1,6}|\d{1,3})\))(?:\s|$)")
+        .expect("inline enumerator regex")
+});
+
+/// Byte ranges of `text` (relative) that hold no words of its sentences: page furniture and
+/// enumerators (opening a line, or in parentheses between words). Sorted by start.
+fn not_words(text: &str) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = PAGE_ARTEFACT
+        .find_iter(text)
+        .map(|m| (m.start(), m.end()))
+        .chain(INLINE_ENUMERATOR.captures_iter(text).filter_map(|c| {
+            let m = c.get(1)?;
+            Some((m.start(), m.end()))
+        }))
+        .collect();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let lead = line.len()
+            - line
+                .trim_start_matches(|c: char| {
+                    c.is_whitespace() || matches!(c, '>' | '*' | '#' | '|' | '_' | '•' | '-' | '+')
+                })
+                .len();
+        if let Some(m) = ENUMERATOR.find(&line[lead..]) {
+            out.push((at + lead, at + lead + m.end()));
+        }
+        at += line.len();
+    }
+    out.sort_unstable();
+    out
+}
+
+#[cfg(test)]
+mod not_words_tests {
+    use super::*;
+
+    fn keys(text: &str) -> Vec<String> {
+        words_in_pieces(text, 0)
+            .into_iter()
+            .flatten()
+            .map(|w| w.key)
+            .collect()
+    }
+
+    #[test]
+    fn enumerators_and_page_furniture_are_not_words_possessives_stay_whole() {
+        assert_eq!(keys("e) Is disclosed"), ["is", "disclosed"]);
+        assert_eq!(
+            keys("as follows: (ii) Upon a breach"),
+            ["as", "follows", "upon", "a", "breach"]
+        );
+        assert_eq!(keys("  3.1.2 The Fund's books"), ["the", "fund's", "books"]);
+        assert_eq!(
+            keys("enters into ***Confidential Treatment Requested***\n\n- 12 -\n\nany composition"),
+            ["enters", "into", "any", "composition"]
+        );
+        // Numbers that are words stay: a clause number inside a sentence, a count.
+        assert_eq!(keys("Section 2(h) herein"), ["section", "2", "h", "herein"]);
+        assert_eq!(
+            keys("30 days after notice"),
+            ["30", "days", "after", "notice"]
+        );
+    }
+}
 
 /// One word of a text: its matching form (lowercase, typography normalized) and its byte
 /// range in the text it came from.
@@ -15,10 +102,13 @@ pub(super) struct Word {
     pub end: usize,
 }
 
-/// The words of `text` (alphanumeric runs in matching space), with their pieces: a piece
-/// ends at each ellipsis (`...`, `…`). Byte ranges are `base`-relative whole-text offsets.
+/// The words of `text` (alphanumeric runs in matching space, a possessive `'s` part of its
+/// word), with their pieces: a piece ends at each ellipsis (`...`, `…`). Page furniture and
+/// line-opening enumerators are not words. Byte ranges are `base`-relative whole-text offsets.
 pub(super) fn words_in_pieces(text: &str, base: usize) -> Vec<Vec<Word>> {
     let norm = normalize(text, base);
+    let skip = not_words(text);
+    let mut next_skip = 0;
     let mut pieces: Vec<Vec<Word>> = vec![Vec::new()];
     let t = norm.text.as_str();
     let mut i = 0;
@@ -36,20 +126,32 @@ pub(super) fn words_in_pieces(text: &str, base: usize) -> Vec<Vec<Word>> {
             i += c.len_utf8();
             continue;
         }
-        let len: usize = rest
+        let mut len: usize = rest
             .chars()
             .take_while(|c| c.is_alphanumeric())
             .map(char::len_utf8)
             .sum();
+        // "Company's", "B's": the possessive stays with its word.
+        let after = &rest[len..];
+        if after.starts_with("'s") && !after[2..].starts_with(char::is_alphanumeric) {
+            len += 2;
+        }
         let (a, b) = (i, i + len);
+        i = b;
+        let start = norm.src[a].0;
+        while skip.get(next_skip).is_some_and(|&(_, e)| e + base <= start) {
+            next_skip += 1;
+        }
+        if skip.get(next_skip).is_some_and(|&(s, _)| s + base <= start) {
+            continue;
+        }
         if let Some(piece) = pieces.last_mut() {
             piece.push(Word {
                 key: t[a..b].to_string(),
-                start: norm.src[a].0,
+                start,
                 end: norm.src[b - 1].1,
             });
         }
-        i = b;
     }
     pieces.retain(|p| !p.is_empty());
     pieces

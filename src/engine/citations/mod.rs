@@ -24,7 +24,7 @@ use classify::WordIndex;
 pub use classify::{Classified, Tier, Tiers};
 pub use fuzzy::FUZZY_MIN_SIMILARITY;
 use fuzzy::{FUZZY_MAX_CHARS, FUZZY_MIN_CHARS, FuzzyIndex};
-pub use misquote::{Change, ChangeKind, word_diff};
+pub use misquote::{Change, ChangeKind, PAGE_ARTEFACT, word_diff};
 use normalize::{
     Normalized, ellipsis_pieces, floor_boundary, normalize, trim_normalized, trim_quote_marks,
 };

@@ -175,6 +175,9 @@ pub struct Document {
     fingerprint: std::sync::OnceLock<String>,
     /// The body's layout, built on first use (see [`Document::layout`]).
     layout: OnceLock<Layout>,
+    /// The body read as a plan with the source as its notes, built on first use (see
+    /// [`Document::plan`]); reset when a source is attached.
+    plan: OnceLock<crate::engine::plan::Analysis>,
 }
 
 impl Document {
@@ -215,6 +218,7 @@ impl Document {
             line_index,
             fingerprint: std::sync::OnceLock::new(),
             layout: OnceLock::new(),
+            plan: OnceLock::new(),
         })
     }
 
@@ -245,10 +249,25 @@ impl Document {
             .get_or_init(|| Layout::for_path(&self.text, self.body, self.path.as_deref()))
     }
 
+    /// The body read as a plan, with the source companion as the user's notes: built once
+    /// for every reader of this document (the plan checks, and the dataset comparison's
+    /// reading of the same output), on the shared layout.
+    pub fn plan(&self) -> &crate::engine::plan::Analysis {
+        self.plan.get_or_init(|| {
+            crate::engine::plan::analyze_companion(
+                &self.text,
+                self.body,
+                Some(self.layout()),
+                self.source.as_ref(),
+            )
+        })
+    }
+
     /// Attach a companion's text; the normalized copy goes into the hashed inputs.
     pub fn attach(&mut self, role: CompanionRole, companion: Companion) {
         let normalized = companion.normalized().to_string();
         self.fingerprint = std::sync::OnceLock::new();
+        self.plan = OnceLock::new();
         match role {
             CompanionRole::Source => {
                 self.inputs.source_document = normalized;

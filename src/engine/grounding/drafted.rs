@@ -65,7 +65,7 @@ static DRAFTING: LazyLock<Regex> = LazyLock::new(|| {
 });
 static INLINE_MARKER: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex::compile(
-        r"\[(?:ADD|ADDED|INSERT|INSERTED|NEW|REVISED|REPLACE|MODIFIED)\b[^\]\n]{0,4000}\]",
+        r"\[(?:ADD|ADDED|INSERT|INSERTED|NEW|REVISED|REPLACE|MODIFY|MODIFIED)\b[^\]\n]{0,4000}\]",
     )
     .expect("inline marker regex")
 });
@@ -470,6 +470,7 @@ mod tests {
             [ADD] New Section 5(a)(iii):\n\n**\"5(a)(iii) Termination.** Either party may terminate on 30 days.\"\n\n\
             **EXPLANATION:** Adds termination for convenience.\n\n\
             Intro text **[ADD: 20. SLAs. defect rate not exceeding 1%.]** more.\n\n\
+            Then **[MODIFY: X may change prices. -> X may change prices on 60 days' notice.]** more.\n\n\
             Illustrative drafting suggestions (examples)\n- Reserved: \"The following matters need approval.\"\n\n\
             (b) Section 5 provides that Licensee shall pay within 10 days.\n";
         let d = build(text, "licensee shall pay within ten days");
@@ -480,6 +481,8 @@ mod tests {
         assert!(covered(&d, text, "Either party may terminate"));
         assert!(!covered(&d, text, "Adds termination"));
         assert!(covered(&d, text, "1%"));
+        assert!(covered(&d, text, "60 days' notice"));
+        assert!(!covered(&d, text, "Then"));
         assert!(!covered(&d, text, "Intro text"));
         assert!(covered(&d, text, "The following matters"));
         // Attribution wins: a paragraph that says what the source provides is a claim.

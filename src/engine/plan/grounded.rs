@@ -33,8 +33,30 @@ struct Notes<'a> {
     days: Vec<Day>,
 }
 
+/// The grounding index of the notes as [`grounded_entities`] reads them ("w/" read as
+/// "with"), with that text: built from the notes alone.
+#[derive(Clone)]
+pub struct NotesIndex {
+    text: std::sync::Arc<str>,
+    index: std::sync::Arc<crate::engine::grounding::SourceIndex>,
+}
+
+impl NotesIndex {
+    pub fn new(notes: &str) -> NotesIndex {
+        let text: std::sync::Arc<str> = W_SLASH.replace_all(notes, "with ").into();
+        let index = std::sync::Arc::new(crate::engine::grounding::SourceIndex::new(&text));
+        NotesIndex { text, index }
+    }
+}
+
+impl std::fmt::Debug for NotesIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NotesIndex").finish_non_exhaustive()
+    }
+}
+
 impl<'a> Notes<'a> {
-    fn new(text: &'a str, cx: &Context) -> Notes<'a> {
+    fn new(text: &'a str, cx: &Context, index: &NotesIndex) -> Notes<'a> {
         let mut stated: Vec<u32> = plan_entities::extract(text)
             .into_iter()
             .filter(|e| e.kind == PlanEntityKind::Deadline)
@@ -42,7 +64,7 @@ impl<'a> Notes<'a> {
             .collect();
         stated.extend(cx.window_end);
         Notes {
-            source: Source::new(text),
+            source: Source::indexed(text, index.index.clone()),
             lower: text.to_lowercase(),
             stated,
             days: timex::days(text).map(|(d, _)| d).collect(),
@@ -143,8 +165,16 @@ pub fn grounded_entities(a: &Analysis) -> Part {
         return super::validate::no_context();
     };
     // "call w/ Nani": notes shorthand for "with", so "the call with Nani" is grounded.
-    let notes = W_SLASH.replace_all(notes, "with ");
-    let notes = Notes::new(&notes, cx);
+    let built;
+    let index = match &a.notes_index {
+        // Shared: built from these same notes.
+        Some(i) => i,
+        None => {
+            built = NotesIndex::new(notes);
+            &built
+        }
+    };
+    let notes = Notes::new(&index.text, cx, index);
     let mut flags = Vec::new();
     for it in &a.plan.items {
         flags_in(&it.task, true, &notes, it.at, &mut flags);

@@ -32,6 +32,9 @@ pub struct Analysis {
     pub settings: Settings,
     /// The notes as read (without a front matter block), for grounding.
     pub notes: Option<String>,
+    /// The grounding index of the notes as `grounded_entities` reads them, built once per
+    /// notes file and shared by every plan naming it (`None`: built when needed).
+    pub notes_index: Option<grounded::NotesIndex>,
 }
 
 pub fn analyze(text: &str, body: (usize, usize), source: Option<&str>) -> Analysis {
@@ -45,17 +48,67 @@ pub fn analyze_with(
     layout: Option<&crate::engine::document::Layout>,
     source: Option<&str>,
 ) -> Analysis {
+    let (settings, today) = settings_of(text, body);
+    Analysis {
+        plan: parse::parse_with(text, body, layout),
+        context: source.map(|s| context::extract(front_matter::body(s), today)),
+        settings,
+        notes: source.map(|s| front_matter::body(s).to_string()),
+        notes_index: None,
+    }
+}
+
+/// [`analyze_with`] with the notes as a companion file: what is read from the notes alone
+/// (their context for the plan's weekday, their grounding index) is read once per file and
+/// shared by every plan naming it. The same values [`analyze_with`] computes: each is a
+/// function of the notes' text (and the weekday) alone.
+pub fn analyze_companion(
+    text: &str,
+    body: (usize, usize),
+    layout: Option<&crate::engine::document::Layout>,
+    source: Option<&crate::engine::document::Companion>,
+) -> Analysis {
+    let (settings, today) = settings_of(text, body);
+    let notes = source.map(|c| front_matter::body(c.text()));
+    Analysis {
+        plan: parse::parse_with(text, body, layout),
+        context: source.map(|c| {
+            let readings = c.derived(|_| NotesReadings::default());
+            readings.context(notes.unwrap_or_default(), today)
+        }),
+        settings,
+        notes: notes.map(str::to_string),
+        notes_index: source.map(|c| {
+            c.derived(|t| grounded::NotesIndex::new(front_matter::body(t)))
+                .as_ref()
+                .clone()
+        }),
+    }
+}
+
+fn settings_of(text: &str, body: (usize, usize)) -> (Settings, Option<jiff::civil::Weekday>) {
     let settings = Settings::read(text, body);
     let today = settings
         .now()
         .ok()
         .flatten()
         .map(|(n, _)| n.date().weekday());
-    Analysis {
-        plan: parse::parse_with(text, body, layout),
-        context: source.map(|s| context::extract(front_matter::body(s), today)),
-        settings,
-        notes: source.map(|s| front_matter::body(s).to_string()),
+    (settings, today)
+}
+
+/// The contexts read from one notes file, by the weekday they were read for.
+#[derive(Default)]
+struct NotesReadings(std::sync::Mutex<Vec<(Option<jiff::civil::Weekday>, Context)>>);
+
+impl NotesReadings {
+    fn context(&self, notes: &str, today: Option<jiff::civil::Weekday>) -> Context {
+        let mut seen = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, cx)) = seen.iter().find(|(d, _)| *d == today) {
+            return cx.clone();
+        }
+        let cx = context::extract(notes, today);
+        seen.push((today, cx.clone()));
+        cx
     }
 }
 

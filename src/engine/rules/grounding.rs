@@ -18,7 +18,7 @@ use super::markdown::is_heading_line;
 use super::regexes::compile_all;
 use super::skip::{SkipRules, Skipped, compile_skips, label_end, label_line};
 use crate::engine::ascii_regex;
-use crate::engine::citations::{Classified, Locator, Tier, Tiers};
+use crate::engine::citations::{Classified, Locator, PAGE_ARTEFACT, Tier, Tiers};
 use crate::engine::grounding::drafted::{self, Drafted};
 use crate::engine::grounding::{
     EntityKind, RefKind, Source, entities, lexicon, names, quotes, references,
@@ -976,13 +976,6 @@ fn is_equation(q: &str) -> bool {
                 .starts_with(|c: char| c.is_alphanumeric() || c == '(')
     })
 }
-
-/// Page furniture a PDF conversion leaves inside a passage: a page number line ("- 51 -"),
-/// a confidential-treatment banner. A quote that leaves it out quotes the passage.
-static PAGE_ARTEFACT: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex::compile(r"(?im)\*{3}\s*confidential\s+treatment\s+requested\s*\*{3}|^[ \t]*(?:-[ \t]*\d{1,4}[ \t]*-|\d{1,4}|page[ \t]+\d{1,4}(?:[ \t]+of[ \t]+\d{1,4})?)[ \t]*$")
-        .expect("page artefact regex")
-});
 
 /// Does the quote have the source's words (case, spacing and punctuation aside) where the
 /// locator found it, once page furniture is dropped from the source's passage, a bracketed

@@ -32,6 +32,14 @@ pub trait CompiledRule: Send + Sync + std::fmt::Debug {
     fn validation(&self, _cx: &RuleContext) -> Option<crate::engine::plan::Part> {
         None
     }
+    /// [`CompiledRule::apply`] and [`CompiledRule::validation`] together: a plan validator
+    /// runs once for both.
+    fn apply_and_validation(
+        &self,
+        cx: &RuleContext,
+    ) -> (Option<RuleOutcome>, Option<crate::engine::plan::Part>) {
+        (self.apply(cx), self.validation(cx))
+    }
     /// Does a `fail` of this rule prove the violation (a grounding failure, a required
     /// section missing), so that no evaluator can turn it into `pass`? Kinds that only find
     /// candidates for the evaluator (patterns) suggest.
@@ -154,6 +162,19 @@ impl<'a> RuleContext<'a> {
     /// The body read as a plan, with the `source` companion as the user's notes; built on
     /// first use on the shared layout.
     pub fn plan(&self) -> &crate::engine::plan::Analysis {
+        // The document's own reading when this context reads that same document with that
+        // same source (the usual case: a run); otherwise read here.
+        if let Some(d) = self.document
+            && std::ptr::eq(self.text, d.text.as_str())
+            && self.body == d.body
+            && match (self.companions.source, d.source.as_ref()) {
+                (None, None) => true,
+                (Some(a), Some(b)) => std::ptr::eq(a, b.text()),
+                _ => false,
+            }
+        {
+            return d.plan();
+        }
         self.plan.get_or_init(|| {
             crate::engine::plan::analyze_with(
                 self.text,

@@ -69,6 +69,11 @@ impl CompiledRule for PlanRule {
     fn validation(&self, cx: &RuleContext) -> Option<Part> {
         Some((self.validator)(cx.plan()))
     }
+
+    fn apply_and_validation(&self, cx: &RuleContext) -> (Option<RuleOutcome>, Option<Part>) {
+        let part = (self.validator)(cx.plan());
+        (Some(outcome(part.clone(), self.code)), Some(part))
+    }
 }
 
 fn outcome(p: Part, code: &str) -> RuleOutcome {

@@ -50,16 +50,15 @@ impl<'a> Prepared<'a> {
                 source_companion: doc.source.as_ref(),
             })
             .at(jiff::Timestamp::now());
-        let outcomes = playbook
+        // Each rule once: a plan validator's outcome and its part of `validation` are one run.
+        let (outcomes, parts) = playbook
             .compiled
             .iter()
-            .map(|r| r.as_ref().and_then(|r| r.apply(&cx)))
-            .collect();
-        let parts = playbook
-            .compiled
-            .iter()
-            .map(|r| r.as_ref().and_then(|r| r.validation(&cx)))
-            .collect();
+            .map(|r| {
+                r.as_ref()
+                    .map_or((None, None), |r| r.apply_and_validation(&cx))
+            })
+            .unzip();
         Prepared {
             doc,
             outcomes,
