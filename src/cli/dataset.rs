@@ -198,13 +198,13 @@ pub(super) fn layout(
 /// The output with the scenario's front matter when it has none of its own (a scenario
 /// carries `current_time`, `timezone`).
 fn compose(output: String, scenario_text: Option<&str>) -> String {
-    let fm = scenario_text.and_then(|s| {
-        let rest = s.strip_prefix("---\n")?;
-        let end = rest.find("\n---\n")?;
-        Some(&s[..4 + end + 5])
-    });
+    use crate::engine::document::front_matter;
+    let fm = scenario_text.and_then(|s| front_matter::bounds(s).map(|(_, body)| &s[..body]));
     match fm {
-        Some(fm) if !output.starts_with("---\n") => format!("{fm}{output}"),
+        Some(fm) if front_matter::bounds(&output).is_none() => {
+            let newline = if fm.ends_with('\n') { "" } else { "\n" };
+            format!("{fm}{newline}{output}")
+        }
         _ => output,
     }
 }
@@ -433,4 +433,25 @@ async fn summarize(
     let mut summary = dataset::summarize(&rows, compare);
     dataset::price(&mut summary, prices);
     Ok(summary)
+}
+
+#[cfg(test)]
+mod compose_tests {
+    use super::compose;
+
+    #[test]
+    fn an_output_without_front_matter_takes_the_scenarios_and_nothing_more() {
+        let scenario = "---\ntimezone: UTC\n...\nnotes\n\n---\n\nmore notes\n";
+        assert_eq!(
+            compose("- plan\n".into(), Some(scenario)),
+            "---\ntimezone: UTC\n...\n- plan\n"
+        );
+        let own = "---\nvariant: a\n---\n- plan\n";
+        assert_eq!(compose(own.into(), Some(scenario)), own);
+        assert_eq!(
+            compose("- plan\n".into(), Some("---\ntimezone: UTC\n---")),
+            "---\ntimezone: UTC\n---\n- plan\n"
+        );
+        assert_eq!(compose("- plan\n".into(), Some("notes only")), "- plan\n");
+    }
 }

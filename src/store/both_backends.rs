@@ -438,3 +438,16 @@ fn the_history_is_filtered_and_paged_by_the_query_on_both_backends() {
         assert_eq!(store.document_of("zz").unwrap(), None, "{name}");
     }
 }
+
+/// A server store whose version table holds a second row is refused, by the quick
+/// read-only open as by the migration path: one version, or no reading at all.
+#[test]
+fn a_second_schema_version_row_is_refused_on_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, place) in places(&dir) {
+        let Place::Server(_) = place else { continue };
+        drop(place.open(KEY));
+        place.tamper("INSERT INTO byop_schema VALUES (3)");
+        assert!(place.try_open(KEY).is_err(), "{name}");
+    }
+}

@@ -102,7 +102,11 @@ pub(super) fn is_current(client: &mut postgres::Client, label: &str) -> Result<b
         }
     }
     let first = |i: usize| results.get(i).and_then(|rows| rows.first());
-    let found = first(1).and_then(|r| r[0].parse::<u32>().ok());
+    // Exactly one version row, as the locked path requires (it refuses more than one).
+    let found = results
+        .get(1)
+        .filter(|rows| rows.len() == 1)
+        .and_then(|rows| rows[0][0].parse::<u32>().ok());
     if found != Some(version) {
         return Ok(false);
     }

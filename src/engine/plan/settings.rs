@@ -15,16 +15,12 @@ pub struct Settings {
 impl Settings {
     /// Read the YAML before `body`; anything unreadable leaves the field unset.
     pub fn read(text: &str, body: (usize, usize)) -> Settings {
+        use crate::engine::document::front_matter;
         let head = &text[..body.0.min(text.len())];
-        let Some(rest) = head.strip_prefix("---") else {
+        let Some(yaml) = front_matter::yaml(head) else {
             return Settings::default();
         };
-        let yaml_end = rest
-            .rfind("\n---")
-            .or_else(|| rest.rfind("\n..."))
-            .unwrap_or(rest.len());
-        let yaml = &rest[..yaml_end];
-        if crate::engine::document::front_matter::yaml_bounds(yaml).is_err() {
+        if front_matter::yaml_bounds(yaml).is_err() {
             return Settings::default();
         }
         let Ok(serde_norway::Value::Mapping(map)) = serde_norway::from_str(yaml) else {
@@ -102,5 +98,13 @@ mod tests {
             ..Default::default()
         };
         assert!(s.now().is_err());
+    }
+
+    #[test]
+    fn the_front_matter_is_where_the_document_says_it_is() {
+        // Closed by `...`, with a line that starts with `---` inside: all of it is read.
+        let t = "---\n---a: 1\nvariant: v2\n...\nbody";
+        let s = Settings::read(t, (t.len() - 4, t.len()));
+        assert_eq!(s.variant.as_deref(), Some("v2"));
     }
 }
