@@ -356,7 +356,7 @@ async fn evaluate_all(
         tokio::spawn(async move {
             let unsaved = evaluate_unsaved(&job.resolved, Some(&store), &job.key, opts).await;
             // The plan as the checks read it (read once, on the document).
-            let analysis = job.resolved.doc.plan();
+            let analysis = crate::engine::plan::of_document(&job.resolved.doc);
             let reading = Reading {
                 confidence: analysis.plan.confidence.clone(),
                 facts: PlanFacts::of(analysis),

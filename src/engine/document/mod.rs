@@ -175,9 +175,9 @@ pub struct Document {
     fingerprint: std::sync::OnceLock<String>,
     /// The body's layout, built on first use (see [`Document::layout`]).
     layout: OnceLock<Layout>,
-    /// The body read as a plan with the source as its notes, built on first use (see
-    /// [`Document::plan`]); reset when a source is attached.
-    plan: OnceLock<crate::engine::plan::Analysis>,
+    /// A reading of the document by a layer above it (the plan reader's), built on first
+    /// use (see [`Document::derived`]); reset when a companion is attached.
+    derived: OnceLock<Arc<dyn Any + Send + Sync>>,
 }
 
 impl Document {
@@ -218,7 +218,7 @@ impl Document {
             line_index,
             fingerprint: std::sync::OnceLock::new(),
             layout: OnceLock::new(),
-            plan: OnceLock::new(),
+            derived: OnceLock::new(),
         })
     }
 
@@ -249,25 +249,21 @@ impl Document {
             .get_or_init(|| Layout::for_path(&self.text, self.body, self.path.as_deref()))
     }
 
-    /// The body read as a plan, with the source companion as the user's notes: built once
-    /// for every reader of this document (the plan checks, and the dataset comparison's
-    /// reading of the same output), on the shared layout.
-    pub fn plan(&self) -> &crate::engine::plan::Analysis {
-        self.plan.get_or_init(|| {
-            crate::engine::plan::analyze_companion(
-                &self.text,
-                self.body,
-                Some(self.layout()),
-                self.source.as_ref(),
-            )
-        })
+    /// A reading of this document of type `T` by a layer above it (the plan reader's),
+    /// built by `build` on first use and shared by every reader of this version; the
+    /// document keeps one such reading, so it depends on no reader's types.
+    pub fn derived<T: Any + Send + Sync>(&self, build: impl FnOnce(&Document) -> T) -> &T {
+        self.derived
+            .get_or_init(|| Arc::new(build(self)))
+            .downcast_ref::<T>()
+            .expect("a document keeps one kind of derived reading")
     }
 
     /// Attach a companion's text; the normalized copy goes into the hashed inputs.
     pub fn attach(&mut self, role: CompanionRole, companion: Companion) {
         let normalized = companion.normalized().to_string();
         self.fingerprint = std::sync::OnceLock::new();
-        self.plan = OnceLock::new();
+        self.derived = OnceLock::new();
         match role {
             CompanionRole::Source => {
                 self.inputs.source_document = normalized;

@@ -112,6 +112,13 @@ impl NotesReadings {
     }
 }
 
+/// The document's body read as a plan with its source companion as the notes: built once
+/// per document version for every reader (the plan checks, the dataset comparison), on the
+/// shared layout.
+pub fn of_document(doc: &crate::engine::document::Document) -> &Analysis {
+    doc.derived(|d| analyze_companion(&d.text, d.body, Some(d.layout()), d.source.as_ref()))
+}
+
 /// One metric of `validation.metrics`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Metric {

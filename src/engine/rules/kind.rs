@@ -173,7 +173,7 @@ impl<'a> RuleContext<'a> {
                 _ => false,
             }
         {
-            return d.plan();
+            return crate::engine::plan::of_document(d);
         }
         self.plan.get_or_init(|| {
             crate::engine::plan::analyze_with(
