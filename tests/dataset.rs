@@ -4,24 +4,10 @@
 
 mod support;
 
-use std::path::Path;
-
 use serde_json::Value;
 
 use support::fake_llm::{FakeLlm, Script, Step};
-use support::workspace::{Ws, examples, stderr, stdout};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
-}
+use support::workspace::{Ws, copy_dir, examples, stderr, stdout};
 
 fn planproof_ws() -> Ws {
     let ws = Ws::new();

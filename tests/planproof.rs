@@ -5,23 +5,12 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::Value;
 
-use support::workspace::{Ws, examples, stderr, stdout};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
-}
+use support::planproof::{METRICS, metric_mismatches};
+use support::workspace::{Ws, copy_dir, examples, stderr, stdout};
 
 fn planproof_ws() -> Ws {
     let ws = Ws::new();
@@ -36,16 +25,6 @@ fn expected() -> serde_json::Map<String, Value> {
     v
 }
 
-const METRICS: [&str; 7] = [
-    "constraints_declared",
-    "constraints_violated",
-    "time_available_minutes",
-    "time_planned_minutes",
-    "time_overflow_minutes",
-    "hallucination_flags",
-    "human_feasibility_flags",
-];
-
 /// Differences between a report's `validation` and the expected values, as text.
 fn mismatches(name: &str, variant: &str, want: &Value, report: &Value) -> Vec<String> {
     let v = &report["byop_report"]["validation"];
@@ -56,22 +35,16 @@ fn mismatches(name: &str, variant: &str, want: &Value, report: &Value) -> Vec<St
             v["status"], want["status"], v["errors"]
         ));
     }
-    for m in METRICS {
-        if v["metrics"][m] != want[m] {
-            out.push(format!(
-                "{variant}/{name}: {m} {} (want {})",
-                v["metrics"][m], want[m]
-            ));
-        }
-    }
-    let cov = &want["coverage"];
-    let ratio = cov[0].as_f64().unwrap() / cov[1].as_f64().unwrap();
-    let got = v["metrics"]["context_coverage_ratio"]
-        .as_f64()
-        .unwrap_or(-1.0);
-    if (got - ratio).abs() > 1e-9 {
-        out.push(format!("{variant}/{name}: coverage {got} (want {ratio})"));
-    }
+    let metrics: Vec<&str> = METRICS
+        .into_iter()
+        .chain(["human_feasibility_flags"])
+        .collect();
+    out.extend(metric_mismatches(
+        &format!("{variant}/{name}"),
+        &metrics,
+        want,
+        v,
+    ));
     out
 }
 

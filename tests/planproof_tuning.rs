@@ -12,27 +12,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use support::workspace::{Ws, stderr, stdout};
-
-const METRICS: [&str; 6] = [
-    "constraints_declared",
-    "constraints_violated",
-    "time_available_minutes",
-    "time_planned_minutes",
-    "time_overflow_minutes",
-    "hallucination_flags",
-];
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
-}
+use support::planproof::{METRICS, metric_mismatches};
+use support::workspace::{Ws, copy_dir, stderr, stdout};
 
 /// Differences between one report's `validation` and the hand-worked values.
 fn mismatches(name: &str, want: &Value, report: &Value) -> Vec<String> {
@@ -62,22 +43,7 @@ fn mismatches(name: &str, want: &Value, report: &Value) -> Vec<String> {
     if unread {
         out.push(format!("{name}: not read: {errors:?}"));
     }
-    for m in METRICS {
-        if v["metrics"][m] != want[m] {
-            out.push(format!(
-                "{name}: {m} {} (want {})",
-                v["metrics"][m], want[m]
-            ));
-        }
-    }
-    let cov = &want["coverage"];
-    let ratio = cov[0].as_f64().unwrap() / cov[1].as_f64().unwrap();
-    let got = v["metrics"]["context_coverage_ratio"]
-        .as_f64()
-        .unwrap_or(-1.0);
-    if (got - ratio).abs() > 1e-9 {
-        out.push(format!("{name}: coverage {got} (want {ratio})"));
-    }
+    out.extend(metric_mismatches(name, &METRICS, want, v));
     out
 }
 

@@ -5,6 +5,7 @@ pub mod evidence;
 pub mod fake_llm;
 pub mod generation;
 pub mod pg;
+pub mod planproof;
 pub mod server;
 pub mod sound_store;
 pub mod workspace;

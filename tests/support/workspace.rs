@@ -9,6 +9,19 @@ use serde_json::Value;
 pub const BIN: &str = env!("CARGO_BIN_EXE_byop");
 pub const KEY: &str = "sk-ant-test-SECRET-0123456789";
 
+/// Copy a folder tree (an example or a data set) into a test's workspace.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
 pub fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
 }
