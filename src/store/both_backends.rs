@@ -157,36 +157,47 @@ fn reports_reruns_baselines_cache_audit_and_pruning_on_both_backends() {
     }
 }
 
+/// Writers opened on `place` at once (migrated once before), each running `op` with its
+/// own store and its number after they all stand ready; their results in order.
+fn race<T: Send + 'static>(
+    place: &Place,
+    writers: usize,
+    op: impl Fn(&Store, usize) -> T + Send + Sync + 'static,
+) -> Vec<T> {
+    drop(place.open(KEY));
+    let start = Arc::new(Barrier::new(writers));
+    let op = Arc::new(op);
+    let threads: Vec<_> = (0..writers)
+        .map(|w| {
+            let (place, start, op) = (place.clone(), start.clone(), op.clone());
+            std::thread::spawn(move || {
+                let store = place.open(KEY);
+                start.wait();
+                op(&store, w)
+            })
+        })
+        .collect();
+    threads.into_iter().map(|t| t.join().unwrap()).collect()
+}
+
 #[test]
 fn concurrent_writers_lose_nothing_and_count_each_rerun_once() {
     let dir = tempfile::tempdir().unwrap();
     for (name, place) in places(&dir) {
-        drop(place.open(KEY)); // migrated once before the race
         const WRITERS: usize = 8;
-        let start = Arc::new(Barrier::new(WRITERS));
-        let threads: Vec<_> = (0..WRITERS)
-            .map(|w| {
-                let (place, start) = (place.clone(), start.clone());
-                std::thread::spawn(move || {
-                    let store = place.open(KEY);
-                    start.wait();
-                    // The same result of one document, at once: one stored, the rest reruns.
-                    let base = report("s", "2026-01-01T00:00:00Z", "i", Mode::Full);
-                    let ts = format!("2026-01-01T00:00:{w:02}Z");
-                    store
-                        .save_report("shared.md", &rerun_of(&base, &format!("s{w}"), &ts))
-                        .unwrap();
-                    for i in 0..10 {
-                        let ts = format!("2026-01-02T00:{i:02}:00Z");
-                        let r = report(&format!("w{w}-{i}"), &ts, &format!("in{i}"), Mode::Full);
-                        store.save_report(&format!("doc{w}.md"), &r).unwrap();
-                    }
-                })
-            })
-            .collect();
-        for t in threads {
-            t.join().unwrap();
-        }
+        race(&place, WRITERS, |store, w| {
+            // The same result of one document, at once: one stored, the rest reruns.
+            let base = report("s", "2026-01-01T00:00:00Z", "i", Mode::Full);
+            let ts = format!("2026-01-01T00:00:{w:02}Z");
+            store
+                .save_report("shared.md", &rerun_of(&base, &format!("s{w}"), &ts))
+                .unwrap();
+            for i in 0..10 {
+                let ts = format!("2026-01-02T00:{i:02}:00Z");
+                let r = report(&format!("w{w}-{i}"), &ts, &format!("in{i}"), Mode::Full);
+                store.save_report(&format!("doc{w}.md"), &r).unwrap();
+            }
+        });
         let store = place.open(KEY);
         let shared = store.history(Some("shared.md"), 100).unwrap();
         assert_eq!(shared.len(), WRITERS, "{name}: {shared:?}");

@@ -520,15 +520,8 @@ impl Locator<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::misquote::not_words_tests::keys;
     use super::*;
-
-    fn keys(text: &str) -> Vec<String> {
-        words_in_pieces(text, 0)
-            .into_iter()
-            .flatten()
-            .map(|w| w.key)
-            .collect()
-    }
 
     #[test]
     fn every_equivalents_example_is_found_through_its_groups_and_not_without() {

@@ -61,10 +61,11 @@ fn not_words(text: &str) -> Vec<(usize, usize)> {
 }
 
 #[cfg(test)]
-mod not_words_tests {
+pub(super) mod not_words_tests {
     use super::*;
 
-    fn keys(text: &str) -> Vec<String> {
+    /// The comparison keys of a text's words, pieces run together.
+    pub(in crate::engine::citations) fn keys(text: &str) -> Vec<String> {
         words_in_pieces(text, 0)
             .into_iter()
             .flatten()

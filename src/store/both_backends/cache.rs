@@ -8,27 +8,18 @@ use super::*;
 fn racing_writers_of_one_cache_key_leave_one_whole_row_on_both_backends() {
     let dir = tempfile::tempdir().unwrap();
     for (name, place) in places(&dir) {
-        drop(place.open(KEY)); // migrated once before the race
         const WRITERS: usize = 8;
-        let start = Arc::new(Barrier::new(WRITERS));
-        let threads: Vec<_> = (0..WRITERS)
-            .map(|w| {
-                let (place, start) = (place.clone(), start.clone());
-                std::thread::spawn(move || {
-                    let store = place.open(KEY);
-                    start.wait();
-                    store.put_cached_response_for(
-                        "same-key",
-                        "anthropic",
-                        "m",
-                        &format!("answer {w}"),
-                        Some("a.md"),
-                    )
-                })
-            })
-            .collect();
-        for t in threads {
-            t.join().unwrap().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let written = race(&place, WRITERS, |store, w| {
+            store.put_cached_response_for(
+                "same-key",
+                "anthropic",
+                "m",
+                &format!("answer {w}"),
+                Some("a.md"),
+            )
+        });
+        for result in written {
+            result.unwrap_or_else(|e| panic!("{name}: {e}"));
         }
         let store = place.open(KEY);
         let raw = store.cached_response("same-key").unwrap();
