@@ -164,6 +164,23 @@ const ROWS: &[Row] = &[
         span: "Equal Terms",
         expect: Expect::Flagged,
     },
+    // A list led in by the output's proposal describes the proposal.
+    Row {
+        cause: "a value in an item under a proposal's lead-in (004_add_clause_1 gemini-2.5-flash)",
+        check: "entities_grounded",
+        source: SRC_004,
+        output: "The proposed clause attempts to navigate these restrictions by:\n\n1.  **Focusing on Confidential Information and Trade Secrets:** It explicitly links the restriction to the Consultant's access to and use of the Company's confidential information and trade secrets.\n2.  **Limited Duration (6 months):** While California disfavors even short durations, a shorter period is less likely to be seen as an undue burden than a longer one.\n",
+        span: "6 months",
+        expect: Expect::SetAside(SetAside::RecommendationList),
+    },
+    Row {
+        cause: "duration planted: the same item under a lead-in stating the Agreement's terms",
+        check: "entities_grounded",
+        source: SRC_004,
+        output: "The Agreement restricts the Consultant as follows:\n\n1.  **Focusing on Confidential Information and Trade Secrets:** It explicitly links the restriction to the Consultant's access to and use of the Company's confidential information and trade secrets.\n2.  **Limited Duration (6 months):** While California disfavors even short durations, a shorter period is less likely to be seen as an undue burden than a longer one.\n",
+        span: "6 months",
+        expect: Expect::Flagged,
+    },
     // The one real fabrication among the findings stays one.
     Row {
         cause: "a termination right after 3 years the source does not give (017_summarize_1 glm-4.6)",

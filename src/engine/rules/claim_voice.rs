@@ -39,6 +39,30 @@ pub fn in_label(layout: &Layout, text: &str, (start, end): (usize, usize)) -> bo
     lead.trim().is_empty() && (label.ends_with(':') || text[e..].starts_with(':'))
 }
 
+/// Is `at` in an item of a list whose lead-in — the text just before the list, ending with a
+/// colon — `lead_skipped` accepts (a proposal or recommendation: "The proposed clause
+/// attempts to navigate these restrictions by:")? The items then describe what the output
+/// proposes ("3. **Limited Duration (6 months):** …"), not what the source says.
+pub fn under_skipped_lead(
+    layout: &Layout,
+    text: &str,
+    at: usize,
+    lead_skipped: impl Fn(usize) -> bool,
+) -> bool {
+    let Some(id) = layout.block_at(at) else {
+        return false;
+    };
+    let Some(list) = layout
+        .ancestors(id)
+        .find(|(_, b)| matches!(b.kind, BlockKind::ListItem { .. }))
+        .and_then(|(item, _)| layout.parent(item))
+    else {
+        return false;
+    };
+    let before = text[..layout.block(list).span.0].trim_end();
+    before.ends_with(':') && lead_skipped(before.len() - 1)
+}
+
 /// The source's place for "100%" when the output's "100% of X" is the source's whole of X
 /// in words: a word of the lexicon's `whole_share` ("sole", "all", "entire") within eight
 /// words of the first or second word naming X.
