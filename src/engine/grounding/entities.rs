@@ -17,15 +17,17 @@ use crate::engine::ascii_regex;
 pub enum EntityKind {
     /// "$1,000,000", "USD 1 million", "one million dollars" → `USD 1000000`.
     Money,
-    /// "5%", "five percent" → `5%`.
+    /// "5%", "five percent", "a 15-percent discount", "fifteen per cent (15%)" → `5%`.
     Percent,
     /// "90 days", "ninety (90) days", "90-day" → `90 day`.
     Duration,
     /// "January 15, 2024", "15 January 2024", "2024-01-15", "1/15/2024" → `2024-01-15`.
     Date,
-    /// A capitalised term in quotation marks: "Confidential Information" → `confidential information`.
+    /// A capitalised term of up to four words in quotation marks, emphasis inside them
+    /// allowed: "Confidential Information", "**Change in Control**" → `confidential information`.
     DefinedTerm,
-    /// A name with a corporate suffix: "Acme Corp." → `acme corp`.
+    /// A name with a corporate suffix ("Acme Corp." → `acme corp`) or a group word that only
+    /// a company's name ends with ("Corvel Group", "Ardent Holdings").
     Organization,
     /// A name after an honorific: "Dr. Jane Smith" → `jane smith` (and, read with the texts'
     /// vocabulary, a name without one: see `names`).
@@ -81,14 +83,14 @@ static MONEY_SYMBOL: LazyLock<Regex> = LazyLock::new(|| {
 });
 static MONEY_WORD: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex::compile(&format!(
-        r"(?i)\b(?P<num>\d[\d,]*(?:\.\d+)?|{w})(?:\s+(?P<mult>million|billion|thousand))?\s+(?P<cur>U\.?S\.?\s+dollars|dollars|USD|euros?|EUR|pounds(?:\s+sterling)?|GBP|RMB|yuan|rupees|INR)\b",
+        r"(?i)\b(?P<num>\d[\d,]*(?:\.\d+)?|{w})(?:\s+(?P<mult>million|billion|thousand))?\s+(?P<cur>U\.?S\.?\s+dollars|United\s+States\s+dollars|dollars|USD|euros?|EUR|pounds(?:\s+sterling)?|GBP|RMB|yuan|rupees|INR)\b",
         w = words_re()
     ))
     .expect("money words regex")
 });
 static PERCENT: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex::compile(&format!(
-        r"(?i)(?:\b(?P<num>\d+(?:\.\d+)?)\s*(?:%|\s(?:percent|per\s+cent)\b)|\b(?P<words>{w})\s+(?:percent|per\s+cent)\b)",
+        r"(?i)(?:\b(?P<num>\d+(?:\.\d+)?)\s*(?:%|[\s-](?:percent(?:age\s+points?)?|per\s+cent)\b)|\b(?P<words>{w})[\s-]+(?:percent(?:age\s+points?)?|per\s+cent)\b)",
         w = words_re()
     ))
     .expect("percent regex")
@@ -108,17 +110,17 @@ static DATE: LazyLock<Regex> = LazyLock::new(|| {
 });
 static TERM: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex::compile(
-        r#"["“](?P<t>[A-Z][\w'’&-]*(?:\s+(?:of|and|or|the|for|to|[A-Z][\w'’&-]*)){0,2})["”]"#,
+        r#"["“](?:\*\*|__|[*_])?(?P<t>[A-Z][\w'’&-]*(?:\s+(?:of|and|or|the|for|to|in|on|[A-Z][\w'’&-]*)){0,3})(?:\*\*|__|[*_])?["”]"#,
     )
     .expect("term regex")
 });
 static ORG: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex::compile(r"\b(?P<name>(?:[A-Z][\w&'’.-]*,?\s+){1,5})(?P<suf>Inc\.?|Incorporated|LLC|L\.L\.C\.|Ltd\.?|Limited|Corporation|Corp\.?|LLP|L\.P\.|LP|GmbH|PLC|plc|N\.A\.|S\.A\.|AG|B\.V\.)")
+    ascii_regex::compile(r"\b(?P<name>(?:[A-Z][\w&'’.-]*,?\s+){1,5})(?P<suf>Inc\.?|Incorporated|LLC|L\.L\.C\.|Ltd\.?|Limited|Corporation|Corp\.?|LLP|L\.P\.|LP|GmbH|PLC|plc|N\.A\.|S\.A\.|AG|B\.V\.|Holdings|Group|Partners|Ventures)")
         .expect("organisation regex")
 });
 static PERSON: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex::compile(
-        r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})",
+        r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+(?:\*\*|__)?(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+){0,2})",
     )
     .expect("person regex")
 });

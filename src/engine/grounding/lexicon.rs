@@ -54,6 +54,10 @@ pub static DRAFTING_WORDS: LazyLock<Words> = LazyLock::new(|| compile("drafting_
 /// Words of a discussion of the law ("generally void under", "courts", "see").
 pub static LAW_DISCUSSION: LazyLock<Words> = LazyLock::new(|| compile("law_discussion"));
 
+/// Words naming the source as the place a term is defined ("the Agreement defines", "as
+/// defined in the contract"): a definition shape in such a sentence is a claim about it.
+pub static NAMES_THE_SOURCE: LazyLock<Words> = LazyLock::new(|| compile("names_the_source"));
+
 /// Is `sentence` the output's own statement of what the source says, not drafted or proposed
 /// text? A source statement without drafting or proposal words.
 pub fn states_the_source(sentence: &str) -> bool {

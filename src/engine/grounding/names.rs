@@ -21,9 +21,9 @@ static NAME_RUN: LazyLock<Regex> = LazyLock::new(|| {
         .expect("name-run regex")
 });
 
-/// "the" followed by two to four capitalised words ("of"/"and" may join them).
+/// "the" followed by two to four capitalised words ("of"/"and" may join them), in bold or not.
 static TERM_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex::compile(r"\b(?:the|The)\s+(?P<t>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b")
+    ascii_regex::compile(r"\b(?:the|The)\s+(?:\*\*|__)?(?P<t>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b")
         .expect("term-run regex")
 });
 
@@ -171,9 +171,24 @@ fn is_label(text: &str, at: usize, end: usize) -> bool {
     });
     let opens_line = lead.is_empty() || lead.chars().all(|c| !c.is_alphanumeric());
     let after = text[end..].trim_start_matches(['*', '_', ' ']);
-    emphasised
+    // "Term Sheet (Exhibit A):" is a label; "Jane Roe (General Counsel) is the contact" is
+    // a sentence about her.
+    let label_paren = after.strip_prefix('(').is_some_and(|r| {
+        let rest = r.split_once(')').map_or("", |(_, rest)| rest);
+        let rest = rest.trim_start_matches(['*', '_', ' ']);
+        rest.is_empty() || rest.starts_with([':', '\n', '–', '—', '|'])
+    });
+    // Emphasis marks a title when it opens the line ("**Initial Observation:** …", "1.
+    // **Governing Law for the Joint Venture Entities:**"); a word in bold inside a sentence
+    // ("tied to the **Holdback Amount**") is still the sentence's word.
+    let before_emphasis = &before[..before.find(['*', '_']).unwrap_or(0)];
+    let emphasis_opens_line = before_emphasis
+        .chars()
+        .all(|c| !c.is_alphanumeric() || c.is_ascii_digit());
+    (emphasised && emphasis_opens_line)
         || (opens_line
-            && (after.starts_with([':', '–', '—', '-', '|', '('])
+            && (after.starts_with([':', '–', '—', '-', '|'])
+                || label_paren
                 || after.is_empty()
                 || after.starts_with('\n')))
 }

@@ -672,7 +672,7 @@ impl GroundingRule {
             .filter(|e| {
                 self.not_a_claim(cx, skipped, drafted, (e.start, e.end))
                     .is_some()
-                    || is_definition(cx.text, e)
+                    || own_definition(cx, e)
             })
             .map(|e| (e.kind, e.normalized.as_str()))
             .collect();
@@ -690,7 +690,7 @@ impl GroundingRule {
                 Some(SetAside::InsideQuote)
             } else if case_name(cx.text, e) {
                 Some(SetAside::CaseName)
-            } else if is_definition(cx.text, e) {
+            } else if own_definition(cx, e) {
                 Some(SetAside::Definition)
             } else if said_absent(cx.text, e) {
                 Some(SetAside::SaidAbsent)
@@ -777,7 +777,26 @@ fn in_heading(text: &str, at: usize) -> bool {
 /// what the source says?
 fn discusses_law(cx: &RuleContext, start: usize, end: usize) -> bool {
     let (s, e) = cx.prose.sentence(cx.text, start);
+    // A citation inside a parenthetical is read with the whole parenthetical, which the
+    // sentence splitter may have cut at an abbreviation: "(cf. *Loral Corp. v. Moyes* (1985)
+    // 174 Cal.App.3d 268)".
+    let s = open_paren(cx.text, start).map_or(s, |p| p.min(s));
     lexicon::LAW_DISCUSSION.is_match(cx.text.get(s.min(start)..e.max(end)).unwrap_or(""))
+}
+
+/// The unclosed opening parenthesis before `at` on its line, if any.
+fn open_paren(text: &str, at: usize) -> Option<usize> {
+    let ls = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let mut depth = 0usize;
+    for (i, c) in text[ls..at].char_indices().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' if depth == 0 => return Some(ls + i),
+            '(' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Is the sentence holding `start..end` the output's own statement of what the source says
@@ -857,6 +876,18 @@ fn own_numbering(text: &str, body: (usize, usize)) -> Vec<String> {
         }
     }
     out
+}
+
+/// A definition the output drafts itself: the shape of one (`is_definition`) in a sentence
+/// that does not name the source as where the term is defined ("the Agreement defines
+/// \"X\" as …", "(the \"X\") as the contract calls it" are claims about the source).
+fn own_definition(cx: &RuleContext, e: &entities::Entity) -> bool {
+    if !is_definition(cx.text, e) {
+        return false;
+    }
+    let (s, end) = cx.prose.sentence(cx.text, e.start);
+    let sentence = cx.text.get(s.min(e.start)..end.max(e.end)).unwrap_or("");
+    !lexicon::NAMES_THE_SOURCE.is_match(sentence)
 }
 
 /// A defined term being defined (`(the "Audit Notice")`, `"Cure Period" means`): the output
@@ -1042,8 +1073,13 @@ fn case_name(text: &str, e: &entities::Entity) -> bool {
     if e.kind != EntityKind::Organization {
         return false;
     }
-    let before = around(text, (e.start, e.end), 60, 0).0;
-    before.contains(" v. ") || before.contains(" vs. ") || before.trim_end().ends_with(" v")
+    let (before, after) = around(text, (e.start, e.end), 60, 8);
+    let after = after.trim_start_matches(['*', '_', ' ']);
+    before.contains(" v. ")
+        || before.contains(" vs. ")
+        || before.trim_end().ends_with(" v")
+        || after.starts_with("v. ")
+        || after.starts_with("vs. ")
 }
 
 /// At most ~200 characters of a passage, for notes.
