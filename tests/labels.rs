@@ -19,8 +19,10 @@ use serde_json::Value;
 /// `unchecked_areas_disclosure`: agreement on `yes`/`no` rows (measured 101/106 = 95.3 % tune,
 /// 68/77 = 88.3 % holdout; before tuning 71.7 % and 70.1 %). Unchanged when copied redaction
 /// markers stopped counting as disclosures (two rows relabelled yes -> no, one holdout output
-/// that says "confidentially redacted" in its own words now missed).
-const UNCHECKED_FLOOR: [(&str, f64); 2] = [("tune", 0.95), ("holdout", 0.88)];
+/// that says "confidentially redacted" in its own words now missed). 103/106 = 97.2 % tune after
+/// a bold "Further Review" label and "Ensure Exhibit B … are clearly defined" counted (holdout
+/// unchanged).
+const UNCHECKED_FLOOR: [(&str, f64); 2] = [("tune", 0.97), ("holdout", 0.88)];
 /// `escalation_signal` (measured 104/104 tune, 75/77 = 97.4 % holdout; the rule was not changed).
 const ESCALATION_FLOOR: [(&str, f64); 2] = [("tune", 0.98), ("holdout", 0.96)];
 /// Outputs labelled `no` that the rule passed before tuning, per set: the ceiling for both checks.
