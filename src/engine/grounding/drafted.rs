@@ -164,9 +164,12 @@ impl Drafted {
                 } else if !line.trim_start().starts_with('#')
                     && CLAUSE_START.is_match(strip_markup(line))
                     && !Self::sourced_title(line, inp)
+                    && !line.trim_end().trim_end_matches(['*', '_']).ends_with(':')
                 {
                     // A numbered bold clause title the source does not have
-                    // ("**5.4 Consequences of Failure to Meet Minimum**") opens a clause.
+                    // ("**5.4 Consequences of Failure to Meet Minimum**") opens a clause; a
+                    // lettered label ending in a colon ("**(b) Financial Terms:**") heads the
+                    // output's own summary.
                     regions.push((s, e));
                     open = true;
                 } else if line.trim_start().starts_with('#') {

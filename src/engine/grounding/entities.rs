@@ -104,7 +104,7 @@ static DURATION: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DATE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex::compile(&format!(
-        r"(?i)\b(?:(?P<m1>{MONTHS})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d{{2}})|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?(?P<m2>{MONTHS})\.?,?\s+(?P<y2>(?:19|20)\d{{2}})|(?P<y3>(?:19|20)\d{{2}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}})|(?P<m4>\d{{1,2}})/(?P<d4>\d{{1,2}})/(?P<y4>(?:19|20)\d{{2}}))\b"
+        r"(?i)\b(?:(?P<m1>{MONTHS})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?[,.]?\s+(?P<y1>(?:19|20)\d{{2}})|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?(?P<m2>{MONTHS})\.?,?\s+(?P<y2>(?:19|20)\d{{2}})|(?P<y3>(?:19|20)\d{{2}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}})|(?P<m4>\d{{1,2}})/(?P<d4>\d{{1,2}})/(?P<y4>(?:19|20)\d{{2}}))\b"
     ))
     .expect("date regex")
 });
