@@ -221,6 +221,73 @@ const ROWS: &[Row] = &[
         span: "$102,000",
         flagged: false,
     },
+    // Later phrasings: single quotes, the Agreement's term, a company ending "Co.", interest,
+    // "a term of", abbreviated references; a law's name and a quoted term in a
+    // recommendation are not claims.
+    Row {
+        cause: "term planted in single quotes",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "The contract uses the defined term ‘Holdback Amount’ for the amount withheld.\n",
+        span: "Holdback Amount",
+        flagged: true,
+    },
+    Row {
+        cause: "term planted after 'the Agreement's'",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "The Agreement's Escrow Release Event is what triggers the buy-back.\n",
+        span: "Escrow Release Event",
+        flagged: true,
+    },
+    Row {
+        cause: "term planted as the subject, with no marker word",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "The Critical Milestone is the main protection the customer has against late delivery.\n",
+        span: "Critical Milestone",
+        flagged: true,
+    },
+    Row {
+        cause: "company planted with the suffix 'Co.'",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "The Agreement names Harwick & Sons Co. as the distributor's guarantor.\n",
+        span: "Harwick & Sons Co.",
+        flagged: true,
+    },
+    Row {
+        cause: "percentage planted as an interest rate",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "Overdue amounts bear interest at 1.5% per month.\n",
+        span: "1.5%",
+        flagged: true,
+    },
+    Row {
+        cause: "duration planted as 'a term of'",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "The licence is granted for a term of seven (7) years.\n",
+        span: "seven (7) years",
+        flagged: true,
+    },
+    Row {
+        cause: "a law's name after 'the' is no term (013_modify_2 mistral-large)",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "   - Aligns with the **Defend Trade Secrets Act (DTSA)** and **Uniform Trade Secrets Act (UTSA)**, which permit **general knowledge retention** but prohibit **misappropriation** of specific proprietary information, 25% of the time.\n",
+        span: "Defend Trade Secrets Act",
+        flagged: false,
+    },
+    Row {
+        cause: "a quoted term the output asks to define (007_modify_1 mistral-large)",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "1. **Review Definitions:** Ensure \"Affiliate\" and \"Subsidiary\" are clearly defined.\n",
+        span: "Subsidiary",
+        flagged: false,
+    },
 ];
 
 #[test]

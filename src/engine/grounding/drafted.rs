@@ -205,7 +205,10 @@ impl Drafted {
             let clause_like = CLAUSE_START.is_match(lead);
             let plain = unquoted(para);
             let drafting = DRAFTING.is_match(&plain);
-            let attributed = (inp.attributes)(&plain);
+            // "1. The Agreement sets an annual minimum fee of …" after a drafted clause is the
+            // output's statement of what the source says, not the clause's next item.
+            let attributed = (inp.attributes)(&plain)
+                || (!clause_like && super::lexicon::states_the_source(lead));
             if open
                 && !attributed
                 && (clause_like

@@ -709,9 +709,7 @@ impl GroundingRule {
                 Some(r)
             } else if list_lead_skipped(cx, skipped, e.start) {
                 Some(SetAside::RecommendationList)
-            } else if e.kind != EntityKind::Organization && !self.attributed(cx, e.start) {
-                // A company the analysis names is a claim that the source names it (the
-                // output has no other source of company names); other kinds need a marker.
+            } else if !names_own_vocabulary(cx.text, e) && !self.attributed(cx, e.start) {
                 Some(SetAside::NoClaimMarker)
             } else {
                 None
@@ -885,6 +883,17 @@ fn own_numbering(text: &str, body: (usize, usize)) -> Vec<String> {
         }
     }
     out
+}
+
+/// A company, or a capitalised term used once without quotation marks ("tied to the
+/// Holdback Amount"), named in the analysis is a claim that the source has it: the output has
+/// no other source of such names. Other facts (and a quoted term, which the output may be
+/// discussing: `Ensure "Subsidiary" is defined`) need a claim marker in their sentence.
+fn names_own_vocabulary(text: &str, e: &entities::Entity) -> bool {
+    let quoted = text[..e.start]
+        .trim_end_matches(['*', '_'])
+        .ends_with(['"', '“', '\'', '‘']);
+    e.kind == EntityKind::Organization || (e.kind == EntityKind::DefinedTerm && !quoted)
 }
 
 /// A definition the output drafts itself: the shape of one (`is_definition`) in a sentence
