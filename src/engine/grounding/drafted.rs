@@ -365,6 +365,39 @@ impl Drafted {
         })
     }
 
+    /// Does one drafted region hold every content word of this short quote (3 to 8 words of
+    /// four letters or more) in the quote's order, within 30 words? Then the quote sums up
+    /// the output's own clause in fewer words ("No material breach, no cost" for its drafted
+    /// "If the audit reveals no material breach …, Licensee shall bear no cost"); drafted
+    /// words put in another order are not its clause.
+    pub fn summarises(&self, quote: &str) -> bool {
+        const NEAR: usize = 30;
+        let content: Vec<String> = tokens(quote)
+            .map(|(w, _, _)| canon_word(&w))
+            .filter(|w| w.chars().count() >= 4 && w.chars().all(char::is_alphabetic))
+            .collect();
+        if !(3..=8).contains(&content.len()) {
+            return false;
+        }
+        let Some(places) = self.word_at.get(&content[0]) else {
+            return false;
+        };
+        let d = &self.word_list;
+        places.iter().take(64).any(|&i| {
+            let mut rest = content[1..].iter();
+            let mut want = rest.next();
+            for w in d.iter().skip(i + 1).take(NEAR) {
+                match want {
+                    None => break,
+                    Some(_) if w == "|" => return false,
+                    Some(c) if c == w => want = rest.next(),
+                    Some(_) => {}
+                }
+            }
+            want.is_none()
+        })
+    }
+
     /// Do the drafted regions use these words (canonical, lower case) anywhere?
     pub fn mentions(&self, key: &str) -> bool {
         !key.is_empty() && self.words.contains(&format!(" {key} "))

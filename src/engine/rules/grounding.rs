@@ -11,6 +11,7 @@ use std::sync::{Arc, LazyLock};
 use regex::Regex;
 use serde::Deserialize;
 
+use super::claim_voice::{in_label, under_skipped_lead, whole_share};
 use super::kind::{
     CompiledRule, GroundingTrace, Hit, RuleContext, RuleError, RuleOutcome, SetAsideSpan, SourceRef,
 };
@@ -553,6 +554,11 @@ impl GroundingRule {
                 t.grounded();
                 continue;
             }
+            // Not the source's words at all, but the output's own drafted clause summed up.
+            if c.tier == Tier::NotInSource && !attributed && drafted.summarises(&q.text) {
+                t.set_aside(ClaimKind::Quote, span, SetAside::QuotesOwnText);
+                continue;
+            }
             match c.tier {
                 Tier::Misquote => t.misquoted(),
                 Tier::Paraphrase => t.paraphrased(),
@@ -718,11 +724,15 @@ impl GroundingRule {
                 t.set_aside(kind, span, reason);
                 continue;
             }
-            match source.contains(e).or_else(|| {
-                called_total(cx.text, e)
-                    .then(|| source.sum_of_two(e))
-                    .flatten()
-            }) {
+            let found = source
+                .contains(e)
+                .or_else(|| {
+                    called_total(cx.text, e)
+                        .then(|| source.sum_of_two(e))
+                        .flatten()
+                })
+                .or_else(|| whole_share(cx.text, e, source));
+            match found {
                 Some(_) => t.grounded(),
                 None if !strong
                     && (drafted_values.contains(&(e.kind, e.normalized.as_str()))
@@ -734,6 +744,23 @@ impl GroundingRule {
                                     .is_some_and(|k| drafted_values.contains(&(e.kind, k)))))) =>
                 {
                     t.set_aside(kind, span, SetAside::DraftedValue)
+                }
+                // A term the source lacks, in the output's own heading or label: its title
+                // for the point (the text under it makes the claims).
+                None if !strong
+                    && e.kind == EntityKind::DefinedTerm
+                    && in_label(cx.layout(), cx.text, span) =>
+                {
+                    t.set_aside(kind, span, SetAside::Label)
+                }
+                // A value the source lacks in an item of a list led in by a proposal ("The
+                // proposed clause attempts to … by:"): the output describing its proposal.
+                None if !strong
+                    && under_skipped_lead(cx.layout(), cx.text, e.start, |c| {
+                        skipped.covers(c, c + 1)
+                    }) =>
+                {
+                    t.set_aside(kind, span, SetAside::RecommendationList)
                 }
                 None => {
                     t.not_found();
@@ -1099,17 +1126,11 @@ fn same_words_but_artefacts(quote: &str, found: &str) -> bool {
 }
 
 /// A defined term the output says the source lacks ("Lack of “No-Fault” Termination", "there
-/// is a lack of an overarching “Recitals” section", "“Cure Period” is not defined"): only that
-/// term is skipped, the sentence's other values are still claims.
+/// is a lack of an overarching “Recitals” section", "“Cure Period” is not defined", "No
+/// order-of-precedence clause between the Agreement and Schedules"; the words are the
+/// lexicon's `absent_before` / `absent_after`): only that term is skipped, the sentence's
+/// other values are still claims.
 fn said_absent(text: &str, e: &entities::Entity) -> bool {
-    static BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-        ascii_regex::compile(r"(?i)\b(?:lack\s+of|lacks|lacking|absence\s+of|absent|no|missing|without|nor|(?:does|do|did)\s*(?:not|n[’']t)\s+(?:contain|include|have|define|use|provide\s+for)|silent\s+(?:on|about|as\s+to)|not\s+(?:contain|include|define))\s+(?:(?:an?|the|any|such)\s+)?(?:[\w-]+\s+)?$")
-            .expect("absent-before regex")
-    });
-    static AFTER: LazyLock<Regex> = LazyLock::new(|| {
-        ascii_regex::compile(r"(?i)^(?:[\w-]+\s+)?(?:is|are)\s+(?:missing|absent|undefined|not\s+(?:defined|included|present|provided|used))\b")
-            .expect("absent-after regex")
-    });
     if e.kind != EntityKind::DefinedTerm {
         return false;
     }
@@ -1118,7 +1139,7 @@ fn said_absent(text: &str, e: &entities::Entity) -> bool {
     let b = ceil_char_boundary(before, before.len().saturating_sub(60));
     let after = text[e.end..].trim_start_matches(marks).trim_start();
     let a = floor_char_boundary(after, after.len().min(60));
-    BEFORE.is_match(&before[b..]) || AFTER.is_match(&after[..a])
+    lexicon::ABSENT_BEFORE.is_match(&before[b..]) || lexicon::ABSENT_AFTER.is_match(&after[..a])
 }
 
 /// A party to a court case ("Edwards v. Arthur Andersen LLP"), not to the source.
