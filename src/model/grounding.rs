@@ -93,6 +93,12 @@ pub enum SetAside {
     /// A citation in a discussion of the law ("generally void under … § 16600"), not a
     /// statement of what the source says.
     LawDiscussion,
+    /// A term in the output's own heading or opening bold label ("**Ambiguity in “Equal
+    /// Terms” for Renewal:**"): its title for the point, in its own words.
+    Label,
+    /// A figure in parentheses restating the figure before it in another unit or period
+    /// ("$8,500/month ($102,000/year)"): the output's own arithmetic.
+    Conversion,
 }
 
 impl SetAside {
@@ -123,6 +129,8 @@ impl SetAside {
             SetAside::ShortQuote => "short_quote",
             SetAside::SourceNumberingUnreadable => "source_numbering_unreadable",
             SetAside::LawDiscussion => "law_discussion",
+            SetAside::Label => "label",
+            SetAside::Conversion => "conversion",
         }
     }
 
@@ -149,6 +157,8 @@ impl SetAside {
             SetAside::ShortQuote => "a quote too short to be a passage",
             SetAside::SourceNumberingUnreadable => "the source's numbering could not be read",
             SetAside::LawDiscussion => "a citation in a discussion of the law",
+            SetAside::Label => "a term in the output's own heading or label",
+            SetAside::Conversion => "a figure restating the one before it in other units",
         }
     }
 }

@@ -174,8 +174,12 @@ const FOREIGN_OBJECTS: &[(&str, &str)] = &[
     ),
     (
         "rule",
-        "SELECT rulename || ' on ' || tablename FROM pg_rules
-         WHERE schemaname = current_schema() AND $1::text[] IS NOT NULL",
+        // The catalog itself rather than the `pg_rules` view, which decompiles every
+        // rule's definition: a third of this check's time on a fresh server backend.
+        "SELECT r.rulename || ' on ' || c.relname FROM pg_rewrite r
+         JOIN pg_class c ON c.oid = r.ev_class JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = current_schema() AND r.rulename <> '_RETURN'
+           AND $1::text[] IS NOT NULL",
     ),
     (
         "row policy",

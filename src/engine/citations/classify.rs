@@ -66,6 +66,9 @@ pub struct Classified {
 const MAX_OCCURRENCES: usize = 200;
 const MAX_REGIONS: usize = 24;
 const MAX_CELLS: usize = 8_000_000;
+/// How far past a region, within its source sentence, a paraphrase's content words are looked
+/// for.
+const WIDE: usize = 40;
 /// Pieces shorter than this decide the tier only together with the rest of the quote.
 const SUBSTANTIAL_WORDS: usize = 3;
 
@@ -244,7 +247,7 @@ impl WordIndex {
             let (a, b) = (a - r0, b - r0);
             let equal = equal_words(&window[a..b], &keys);
             let similarity = 2.0 * equal as f64 / (m + b - a) as f64;
-            let (c0, c1) = (r0.saturating_sub(m), (r1 + m).min(self.words.len()));
+            let (c0, c1) = self.content_window((r0, r1), m, source);
             let near = &self.words[c0..c1];
             let present: HashSet<&str> = near.iter().map(|w| sense(&w.key)).collect();
             let initials: String = near.iter().filter_map(|w| w.key.chars().next()).collect();
@@ -274,6 +277,28 @@ impl WordIndex {
             shared,
             ..p
         })
+    }
+
+    /// The source words whose content a paraphrase of a region may draw on: `m` words on
+    /// either side, and on (up to [`WIDE`] words) while the source's sentence goes on, since a
+    /// short quote may sum up a long clause ("lower of FMV or regulatory price" for a
+    /// 60-word price clause ending "whichever is lower").
+    fn content_window(&self, (r0, r1): (usize, usize), m: usize, source: &str) -> (usize, usize) {
+        let n = self.words.len();
+        let breaks = |k: usize| {
+            source
+                .get(self.words[k - 1].end..self.words[k].start)
+                .is_some_and(|gap| gap.contains(['.', ';']) || gap.contains("\n\n"))
+        };
+        let mut c0 = r0.saturating_sub(m);
+        while c0 > 0 && r0 - c0 < WIDE && !breaks(c0) {
+            c0 -= 1;
+        }
+        let mut c1 = (r1 + m).min(n);
+        while c1 < n && c1 - r1 < WIDE && !breaks(c1) {
+            c1 += 1;
+        }
+        (c0, c1)
     }
 
     /// Source words at either edge of an alignment that the quote has other words for (or

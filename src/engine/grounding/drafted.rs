@@ -164,9 +164,12 @@ impl Drafted {
                 } else if !line.trim_start().starts_with('#')
                     && CLAUSE_START.is_match(strip_markup(line))
                     && !Self::sourced_title(line, inp)
+                    && !line.trim_end().trim_end_matches(['*', '_']).ends_with(':')
                 {
                     // A numbered bold clause title the source does not have
-                    // ("**5.4 Consequences of Failure to Meet Minimum**") opens a clause.
+                    // ("**5.4 Consequences of Failure to Meet Minimum**") opens a clause; a
+                    // lettered label ending in a colon ("**(b) Financial Terms:**") heads the
+                    // output's own summary.
                     regions.push((s, e));
                     open = true;
                 } else if line.trim_start().starts_with('#') {
@@ -202,7 +205,10 @@ impl Drafted {
             let clause_like = CLAUSE_START.is_match(lead);
             let plain = unquoted(para);
             let drafting = DRAFTING.is_match(&plain);
-            let attributed = (inp.attributes)(&plain);
+            // "1. The Agreement sets an annual minimum fee of …" after a drafted clause is the
+            // output's statement of what the source says, not the clause's next item.
+            let attributed = (inp.attributes)(&plain)
+                || (!clause_like && super::lexicon::states_the_source(lead));
             if open
                 && !attributed
                 && (clause_like
@@ -356,6 +362,39 @@ impl Drafted {
                 k += 1;
             }
             true
+        })
+    }
+
+    /// Does one drafted region hold every content word of this short quote (3 to 8 words of
+    /// four letters or more) in the quote's order, within 30 words? Then the quote sums up
+    /// the output's own clause in fewer words ("No material breach, no cost" for its drafted
+    /// "If the audit reveals no material breach …, Licensee shall bear no cost"); drafted
+    /// words put in another order are not its clause.
+    pub fn summarises(&self, quote: &str) -> bool {
+        const NEAR: usize = 30;
+        let content: Vec<String> = tokens(quote)
+            .map(|(w, _, _)| canon_word(&w))
+            .filter(|w| w.chars().count() >= 4 && w.chars().all(char::is_alphabetic))
+            .collect();
+        if !(3..=8).contains(&content.len()) {
+            return false;
+        }
+        let Some(places) = self.word_at.get(&content[0]) else {
+            return false;
+        };
+        let d = &self.word_list;
+        places.iter().take(64).any(|&i| {
+            let mut rest = content[1..].iter();
+            let mut want = rest.next();
+            for w in d.iter().skip(i + 1).take(NEAR) {
+                match want {
+                    None => break,
+                    Some(_) if w == "|" => return false,
+                    Some(c) if c == w => want = rest.next(),
+                    Some(_) => {}
+                }
+            }
+            want.is_none()
         })
     }
 

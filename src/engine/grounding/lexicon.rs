@@ -54,6 +54,19 @@ pub static DRAFTING_WORDS: LazyLock<Words> = LazyLock::new(|| compile("drafting_
 /// Words of a discussion of the law ("generally void under", "courts", "see").
 pub static LAW_DISCUSSION: LazyLock<Words> = LazyLock::new(|| compile("law_discussion"));
 
+/// The words before a term that say the source lacks it ("does not define", "No … clause
+/// between the"), matched against the text ending where the term begins.
+pub static ABSENT_BEFORE: LazyLock<Words> = LazyLock::new(|| compile("absent_before"));
+/// The words after a term that say the source lacks it ("is not defined").
+pub static ABSENT_AFTER: LazyLock<Words> = LazyLock::new(|| compile("absent_after"));
+
+/// Words giving the whole of something to one side ("sole", "all", "entire"): "100%" in words.
+pub static WHOLE_SHARE: LazyLock<Words> = LazyLock::new(|| compile("whole_share"));
+
+/// Words naming the source as the place a term is defined ("the Agreement defines", "as
+/// defined in the contract"): a definition shape in such a sentence is a claim about it.
+pub static NAMES_THE_SOURCE: LazyLock<Words> = LazyLock::new(|| compile("names_the_source"));
+
 /// Is `sentence` the output's own statement of what the source says, not drafted or proposed
 /// text? A source statement without drafting or proposal words.
 pub fn states_the_source(sentence: &str) -> bool {

@@ -21,9 +21,11 @@ static NAME_RUN: LazyLock<Regex> = LazyLock::new(|| {
         .expect("name-run regex")
 });
 
-/// "the" followed by two to four capitalised words ("of"/"and" may join them).
+/// "the" followed by two to four capitalised words ("of"/"and" may join them), in bold or not;
+/// or such words after "the Agreement's", "defined term", "definition of", or followed by
+/// "(as defined in …)", without the article.
 static TERM_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex::compile(r"\b(?:the|The)\s+(?P<t>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b")
+    ascii_regex::compile(r"\b(?:the|The)\s+(?:\*\*|__)?(?P<t>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b|\b(?:(?:agreement|contract|Agreement|Contract)['’]s|defined\s+terms?|definition\s+of)\s+(?:\*\*|__)?(?P<e>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b|\b(?P<d>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})(?:\*\*|__)?\s+\((?:as\s+)?defined\s+(?:in|by|under)\b")
         .expect("term-run regex")
 });
 
@@ -171,9 +173,24 @@ fn is_label(text: &str, at: usize, end: usize) -> bool {
     });
     let opens_line = lead.is_empty() || lead.chars().all(|c| !c.is_alphanumeric());
     let after = text[end..].trim_start_matches(['*', '_', ' ']);
-    emphasised
+    // "Term Sheet (Exhibit A):" is a label; "Jane Roe (General Counsel) is the contact" is
+    // a sentence about her.
+    let label_paren = after.strip_prefix('(').is_some_and(|r| {
+        let rest = r.split_once(')').map_or("", |(_, rest)| rest);
+        let rest = rest.trim_start_matches(['*', '_', ' ']);
+        rest.is_empty() || rest.starts_with([':', '\n', '–', '—', '|'])
+    });
+    // Emphasis marks a title when it opens the line ("**Initial Observation:** …", "1.
+    // **Governing Law for the Joint Venture Entities:**"); a word in bold inside a sentence
+    // ("tied to the **Holdback Amount**") is still the sentence's word.
+    let before_emphasis = &before[..before.find(['*', '_']).unwrap_or(0)];
+    let emphasis_opens_line = before_emphasis
+        .chars()
+        .all(|c| !c.is_alphanumeric() || c.is_ascii_digit());
+    (emphasised && emphasis_opens_line)
         || (opens_line
-            && (after.starts_with([':', '–', '—', '-', '|', '('])
+            && (after.starts_with([':', '–', '—', '-', '|'])
+                || label_paren
                 || after.is_empty()
                 || after.starts_with('\n')))
 }
@@ -261,7 +278,7 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
     };
     let mut out = Vec::new();
     for c in TERM_RUN.captures_iter(hay) {
-        let t = c.name("t").expect("group");
+        let t = c.name("t").or(c.name("d")).or(c.name("e")).expect("group");
         let after = hay[t.end()..].trim_start_matches(',').trim_start();
         // "the Acme Widget Corp.": an organisation, read as one.
         if after.starts_with(|ch: char| ch.is_uppercase()) {
@@ -282,6 +299,12 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
                 | "Group"
                 | "Holdings"
                 | "Partners"
+                // A law's name ("the Defend Trade Secrets Act") is no term of the contract.
+                | "Act"
+                | "Code"
+                | "Directive"
+                | "Regulation"
+                | "Convention"
         ) {
             continue;
         }

@@ -168,6 +168,28 @@ impl<'a> Source<'a> {
         Some((first.0, last.1))
     }
 
+    /// Where the source has `word` (canonical lower case) with `words` words on either side
+    /// that `near` accepts (the window as " w1 w2 … "). At most 64 places are looked at.
+    pub fn word_near(&self, word: &str, words: usize, near: impl Fn(&str) -> bool) -> Option<Span> {
+        let needle = format!(" {} ", word.trim());
+        if needle.len() < 3 {
+            return None;
+        }
+        for (at, _) in self.joined.match_indices(&needle).take(64) {
+            let i = self.word_at.partition_point(|(p, _)| *p < at + 1);
+            let (a, b) = (
+                i.saturating_sub(words),
+                (i + words + 1).min(self.word_at.len()),
+            );
+            let from = self.word_at.get(a).map_or(0, |w| w.0);
+            let to = self.word_at.get(b).map_or(self.joined.len(), |w| w.0);
+            if near(&self.joined[from..to]) {
+                return self.word_at.get(i).map(|w| w.1);
+            }
+        }
+        None
+    }
+
     /// "Under Acme Corp" is "Acme Corp": leading sentence words are dropped; then the whole
     /// name, or the name without its suffix ("Acme" defined as "Acme, Inc."), must be there.
     fn org_words(&self, key: &str) -> Option<Span> {

@@ -11,6 +11,7 @@ use std::sync::{Arc, LazyLock};
 use regex::Regex;
 use serde::Deserialize;
 
+use super::claim_voice::{in_label, under_skipped_lead, whole_share};
 use super::kind::{
     CompiledRule, GroundingTrace, Hit, RuleContext, RuleError, RuleOutcome, SetAsideSpan, SourceRef,
 };
@@ -553,6 +554,11 @@ impl GroundingRule {
                 t.grounded();
                 continue;
             }
+            // Not the source's words at all, but the output's own drafted clause summed up.
+            if c.tier == Tier::NotInSource && !attributed && drafted.summarises(&q.text) {
+                t.set_aside(ClaimKind::Quote, span, SetAside::QuotesOwnText);
+                continue;
+            }
             match c.tier {
                 Tier::Misquote => t.misquoted(),
                 Tier::Paraphrase => t.paraphrased(),
@@ -671,8 +677,8 @@ impl GroundingRule {
             .iter()
             .filter(|e| {
                 self.not_a_claim(cx, skipped, drafted, (e.start, e.end))
-                    .is_some()
-                    || is_definition(cx.text, e)
+                    .is_some_and(|r| r != SetAside::DraftingSentence || !source_definition(cx, e))
+                    || own_definition(cx, e)
             })
             .map(|e| (e.kind, e.normalized.as_str()))
             .collect();
@@ -690,19 +696,26 @@ impl GroundingRule {
                 Some(SetAside::InsideQuote)
             } else if case_name(cx.text, e) {
                 Some(SetAside::CaseName)
-            } else if is_definition(cx.text, e) {
+            } else if own_definition(cx, e) {
                 Some(SetAside::Definition)
             } else if said_absent(cx.text, e) {
                 Some(SetAside::SaidAbsent)
+            } else if restates_previous(cx.text, &all, e) {
+                Some(SetAside::Conversion)
             } else if strong {
                 None
             } else if e.kind == EntityKind::LegalCitation && discusses_law(cx, e.start, e.end) {
                 Some(SetAside::LawDiscussion)
-            } else if let Some(r) = self.not_a_claim(cx, skipped, drafted, span) {
+            } else if let Some(r) = self
+                .not_a_claim(cx, skipped, drafted, span)
+                // "\"X\" means, under the Agreement, …": the word "means" made the sentence
+                // read as drafting, but it names the source as where X is defined.
+                .filter(|r| *r != SetAside::DraftingSentence || !source_definition(cx, e))
+            {
                 Some(r)
             } else if list_lead_skipped(cx, skipped, e.start) {
                 Some(SetAside::RecommendationList)
-            } else if !self.attributed(cx, e.start) {
+            } else if !names_own_vocabulary(cx.text, e) && !self.attributed(cx, e.start) {
                 Some(SetAside::NoClaimMarker)
             } else {
                 None
@@ -711,11 +724,15 @@ impl GroundingRule {
                 t.set_aside(kind, span, reason);
                 continue;
             }
-            match source.contains(e).or_else(|| {
-                called_total(cx.text, e)
-                    .then(|| source.sum_of_two(e))
-                    .flatten()
-            }) {
+            let found = source
+                .contains(e)
+                .or_else(|| {
+                    called_total(cx.text, e)
+                        .then(|| source.sum_of_two(e))
+                        .flatten()
+                })
+                .or_else(|| whole_share(cx.text, e, source));
+            match found {
                 Some(_) => t.grounded(),
                 None if !strong
                     && (drafted_values.contains(&(e.kind, e.normalized.as_str()))
@@ -727,6 +744,23 @@ impl GroundingRule {
                                     .is_some_and(|k| drafted_values.contains(&(e.kind, k)))))) =>
                 {
                     t.set_aside(kind, span, SetAside::DraftedValue)
+                }
+                // A term the source lacks, in the output's own heading or label: its title
+                // for the point (the text under it makes the claims).
+                None if !strong
+                    && e.kind == EntityKind::DefinedTerm
+                    && in_label(cx.layout(), cx.text, span) =>
+                {
+                    t.set_aside(kind, span, SetAside::Label)
+                }
+                // A value the source lacks in an item of a list led in by a proposal ("The
+                // proposed clause attempts to … by:"): the output describing its proposal.
+                None if !strong
+                    && under_skipped_lead(cx.layout(), cx.text, e.start, |c| {
+                        skipped.covers(c, c + 1)
+                    }) =>
+                {
+                    t.set_aside(kind, span, SetAside::RecommendationList)
                 }
                 None => {
                     t.not_found();
@@ -777,7 +811,26 @@ fn in_heading(text: &str, at: usize) -> bool {
 /// what the source says?
 fn discusses_law(cx: &RuleContext, start: usize, end: usize) -> bool {
     let (s, e) = cx.prose.sentence(cx.text, start);
+    // A citation inside a parenthetical is read with the whole parenthetical, which the
+    // sentence splitter may have cut at an abbreviation: "(cf. *Loral Corp. v. Moyes* (1985)
+    // 174 Cal.App.3d 268)".
+    let s = open_paren(cx.text, start).map_or(s, |p| p.min(s));
     lexicon::LAW_DISCUSSION.is_match(cx.text.get(s.min(start)..e.max(end)).unwrap_or(""))
+}
+
+/// The unclosed opening parenthesis before `at` on its line, if any.
+fn open_paren(text: &str, at: usize) -> Option<usize> {
+    let ls = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let mut depth = 0usize;
+    for (i, c) in text[ls..at].char_indices().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' if depth == 0 => return Some(ls + i),
+            '(' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Is the sentence holding `start..end` the output's own statement of what the source says
@@ -857,6 +910,64 @@ fn own_numbering(text: &str, body: (usize, usize)) -> Vec<String> {
         }
     }
     out
+}
+
+/// A company, or a capitalised term used once without quotation marks ("tied to the
+/// Holdback Amount"), named in the analysis is a claim that the source has it: the output has
+/// no other source of such names. Other facts (and a quoted term, which the output may be
+/// discussing: `Ensure "Subsidiary" is defined`) need a claim marker in their sentence.
+fn names_own_vocabulary(text: &str, e: &entities::Entity) -> bool {
+    let quoted = text[..e.start]
+        .trim_end_matches(['*', '_'])
+        .ends_with(['"', '“', '\'', '‘']);
+    e.kind == EntityKind::Organization || (e.kind == EntityKind::DefinedTerm && !quoted)
+}
+
+/// A definition the output drafts itself: the shape of one (`is_definition`) in a sentence
+/// that does not name the source as where the term is defined ("the Agreement defines
+/// \"X\" as …", "(the \"X\") as the contract calls it" are claims about the source).
+fn own_definition(cx: &RuleContext, e: &entities::Entity) -> bool {
+    is_definition(cx.text, e) && !names_the_source(cx, e)
+}
+
+/// `"X" means …` in a sentence that names the source as where X is defined and has no
+/// other drafting or proposal word: the word "means" alone made it read as drafting.
+fn source_definition(cx: &RuleContext, e: &entities::Entity) -> bool {
+    let after = cx.text[e.end..].trim_start_matches(['"', '”', '*', '_', ' ']);
+    let (s, end) = cx.prose.sentence(cx.text, e.start);
+    let sentence = cx.text.get(s.min(e.start)..end.max(e.end)).unwrap_or("");
+    e.kind == EntityKind::DefinedTerm
+        && after.starts_with("means")
+        && lexicon::NAMES_THE_SOURCE.is_match(sentence)
+        && !lexicon::DRAFTING_WORDS.is_match(sentence)
+}
+
+fn names_the_source(cx: &RuleContext, e: &entities::Entity) -> bool {
+    let (s, end) = cx.prose.sentence(cx.text, e.start);
+    let sentence = cx.text.get(s.min(e.start)..end.max(e.end)).unwrap_or("");
+    lexicon::NAMES_THE_SOURCE.is_match(sentence)
+}
+
+/// A figure in parentheses right after a figure of the same kind ("$8,500/month
+/// ($102,000/year)", "RMB 200 million (≈$29M)"): the output restating it in other units.
+fn restates_previous(text: &str, all: &[entities::Entity], e: &entities::Entity) -> bool {
+    if !e.kind.is_numeric() {
+        return false;
+    }
+    let Some(open) = text[..e.start]
+        .trim_end_matches(['≈', '~', ' ', '*'])
+        .strip_suffix('(')
+    else {
+        return false;
+    };
+    all.iter().any(|p| {
+        p.kind == e.kind
+            && p.end <= open.len()
+            && text[p.end..open.len()]
+                .trim_matches(|c: char| c == ' ' || c == '*' || c == '/' || c.is_alphabetic())
+                .is_empty()
+            && open.len() - p.end <= 12
+    })
 }
 
 /// A defined term being defined (`(the "Audit Notice")`, `"Cure Period" means`): the output
@@ -1015,17 +1126,11 @@ fn same_words_but_artefacts(quote: &str, found: &str) -> bool {
 }
 
 /// A defined term the output says the source lacks ("Lack of “No-Fault” Termination", "there
-/// is a lack of an overarching “Recitals” section", "“Cure Period” is not defined"): only that
-/// term is skipped, the sentence's other values are still claims.
+/// is a lack of an overarching “Recitals” section", "“Cure Period” is not defined", "No
+/// order-of-precedence clause between the Agreement and Schedules"; the words are the
+/// lexicon's `absent_before` / `absent_after`): only that term is skipped, the sentence's
+/// other values are still claims.
 fn said_absent(text: &str, e: &entities::Entity) -> bool {
-    static BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-        ascii_regex::compile(r"(?i)\b(?:lack\s+of|lacks|lacking|absence\s+of|absent|no|missing|without|nor|(?:does|do|did)\s*(?:not|n[’']t)\s+(?:contain|include|have|define|use|provide\s+for)|silent\s+(?:on|about|as\s+to)|not\s+(?:contain|include|define))\s+(?:(?:an?|the|any|such)\s+)?(?:[\w-]+\s+)?$")
-            .expect("absent-before regex")
-    });
-    static AFTER: LazyLock<Regex> = LazyLock::new(|| {
-        ascii_regex::compile(r"(?i)^(?:[\w-]+\s+)?(?:is|are)\s+(?:missing|absent|undefined|not\s+(?:defined|included|present|provided|used))\b")
-            .expect("absent-after regex")
-    });
     if e.kind != EntityKind::DefinedTerm {
         return false;
     }
@@ -1034,7 +1139,7 @@ fn said_absent(text: &str, e: &entities::Entity) -> bool {
     let b = ceil_char_boundary(before, before.len().saturating_sub(60));
     let after = text[e.end..].trim_start_matches(marks).trim_start();
     let a = floor_char_boundary(after, after.len().min(60));
-    BEFORE.is_match(&before[b..]) || AFTER.is_match(&after[..a])
+    lexicon::ABSENT_BEFORE.is_match(&before[b..]) || lexicon::ABSENT_AFTER.is_match(&after[..a])
 }
 
 /// A party to a court case ("Edwards v. Arthur Andersen LLP"), not to the source.
@@ -1042,8 +1147,13 @@ fn case_name(text: &str, e: &entities::Entity) -> bool {
     if e.kind != EntityKind::Organization {
         return false;
     }
-    let before = around(text, (e.start, e.end), 60, 0).0;
-    before.contains(" v. ") || before.contains(" vs. ") || before.trim_end().ends_with(" v")
+    let (before, after) = around(text, (e.start, e.end), 60, 8);
+    let after = after.trim_start_matches(['*', '_', ' ']);
+    before.contains(" v. ")
+        || before.contains(" vs. ")
+        || before.trim_end().ends_with(" v")
+        || after.starts_with("v. ")
+        || after.starts_with("vs. ")
 }
 
 /// At most ~200 characters of a passage, for notes.

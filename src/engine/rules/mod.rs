@@ -6,6 +6,7 @@
 //! `runner`): deterministic checks take the rule's verdict, hybrid and semantic
 //! checks hand the hits to the evaluator as candidate spans.
 
+mod claim_voice;
 mod constraints;
 mod coverage;
 mod evidence;

@@ -5,7 +5,7 @@ use std::sync::{Arc, Barrier};
 
 use super::*;
 
-/// A trigger, view or foreign table slipped into the store's schema is refused on open,
+/// A trigger, view, foreign table, rule or row policy slipped into the store's schema is refused on open,
 /// before anything is written, on either backend.
 #[test]
 fn foreign_triggers_views_and_tables_are_refused_on_both_backends() {
@@ -18,11 +18,19 @@ fn foreign_triggers_views_and_tables_are_refused_on_both_backends() {
         }
     };
     for (name, place) in places(&dir) {
-        let cases = [
+        let mut cases = vec![
             ("spy", trigger(&place).to_string()),
             ("peek", "CREATE VIEW peek AS SELECT * FROM reports".into()),
             ("extra", "CREATE TABLE extra (x TEXT)".into()),
         ];
+        if let Place::Server(_) = place {
+            // A rule rewrites what a write does; a row policy hides rows from a read.
+            cases.push((
+                "hush",
+                "CREATE RULE hush AS ON INSERT TO reports DO INSTEAD NOTHING".into(),
+            ));
+            cases.push(("veil", "CREATE POLICY veil ON reports USING (false)".into()));
+        }
         for (object, sql) in cases {
             let fresh = match &place {
                 Place::File(_) => Place::File(dir.path().join(format!("{object}.db"))),

@@ -1,0 +1,128 @@
+//! Voice decisions of the entity check that read the document's layout, and one resolver
+//! that reads a value in the source's words: a term in the output's own heading or label is
+//! its title for the point, not a claim; "100% of X" is the source's "sole"/"all" X.
+
+use crate::engine::document::layout::{BlockKind, InlineKind, Layout};
+use crate::engine::grounding::{Entity, EntityKind, Source, Span, lexicon, words::tokens};
+
+/// Is `start..end` in a heading, or inside the bold label that opens a paragraph, list item
+/// or cell and ends with a colon (`1. **Ambiguity in "Equal Terms" for Renewal (Article
+/// 3.2):** No definition of …`)? Such a label is the output naming its point in its own
+/// words; the text after it makes the claims.
+pub fn in_label(layout: &Layout, text: &str, (start, end): (usize, usize)) -> bool {
+    let Some(id) = layout.block_at(start) else {
+        return false;
+    };
+    let block = layout.block(id);
+    if matches!(block.kind, BlockKind::Heading { .. }) {
+        return true;
+    }
+    let Some((opens, _)) = block.text else {
+        return false;
+    };
+    let inlines = layout.inlines();
+    let i = inlines.partition_point(|n| n.span.0 <= start);
+    let Some(strong) = inlines[..i]
+        .iter()
+        .rev()
+        .take(64)
+        .find(|n| n.kind == InlineKind::Strong && n.span.1 >= end && n.span.0 <= start)
+    else {
+        return false;
+    };
+    let (s, e) = strong.span;
+    let lead = text.get(opens..s).unwrap_or("x");
+    let label = text
+        .get(s..e)
+        .unwrap_or("")
+        .trim_end_matches(['*', '_', ' ']);
+    lead.trim().is_empty() && (label.ends_with(':') || text[e..].starts_with(':'))
+}
+
+/// Is `at` in an item of a list whose lead-in — the text just before the list, ending with a
+/// colon — `lead_skipped` accepts (a proposal or recommendation: "The proposed clause
+/// attempts to navigate these restrictions by:")? The items then describe what the output
+/// proposes ("3. **Limited Duration (6 months):** …"), not what the source says.
+pub fn under_skipped_lead(
+    layout: &Layout,
+    text: &str,
+    at: usize,
+    lead_skipped: impl Fn(usize) -> bool,
+) -> bool {
+    let Some(id) = layout.block_at(at) else {
+        return false;
+    };
+    let Some(list) = layout
+        .ancestors(id)
+        .find(|(_, b)| matches!(b.kind, BlockKind::ListItem { .. }))
+        .and_then(|(item, _)| layout.parent(item))
+    else {
+        return false;
+    };
+    let before = text[..layout.block(list).span.0].trim_end();
+    before.ends_with(':') && lead_skipped(before.len() - 1)
+}
+
+/// The source's place for "100%" when the output's "100% of X" is the source's whole of X
+/// in words: a word of the lexicon's `whole_share` ("sole", "all", "entire") within eight
+/// words of the first or second word naming X.
+pub fn whole_share(text: &str, e: &Entity, source: &Source) -> Option<Span> {
+    if e.kind != EntityKind::Percent || e.normalized != "100%" {
+        return None;
+    }
+    let after = text.get(e.end..).unwrap_or("");
+    let after = &after[..crate::model::text::floor_char_boundary(after, after.len().min(80))];
+    let mut words = tokens(after).map(|(w, _, _)| w);
+    if words.next().as_deref() != Some("of") {
+        return None;
+    }
+    words
+        .filter(|w| w.len() >= 4 && w.chars().all(char::is_alphabetic))
+        .take(2)
+        .find_map(|w| source.word_near(&w, 8, |near| lexicon::WHOLE_SHARE.is_match(near)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::grounding::entities;
+
+    fn label(doc: &str, term: &str) -> bool {
+        let l = Layout::markdown(doc, (0, doc.len()));
+        let s = doc.find(term).expect("term in doc");
+        in_label(&l, doc, (s, s + term.len()))
+    }
+
+    #[test]
+    fn a_term_in_an_opening_bold_label_or_heading_is_the_outputs_title() {
+        let item = "1. **Ambiguity in \"Equal Terms\" for Renewal (Article 3.2):** No definition of \"equal conditions\".\n";
+        assert!(label(item, "Equal Terms"));
+        assert!(!label(item, "equal conditions"));
+        assert!(label("### The \"Equal Terms\" clause\n", "Equal Terms"));
+        // Bold inside the sentence, or a bold opening without a colon, is not a label.
+        assert!(!label(
+            "The Agreement's **\"Equal Terms\" clause** renews it.\n",
+            "Equal Terms"
+        ));
+        assert!(!label(
+            "- **\"Equal Terms\"** apply to renewal under Article 3.2.\n",
+            "Equal Terms"
+        ));
+    }
+
+    #[test]
+    fn one_hundred_percent_is_the_sources_sole_or_all_near_the_thing_named() {
+        let src = "5.6 Party B has sole discretion to conduct advertising operation, and any gains arising therefrom will be owned by Party B. 7.1 Party A receives 40% of service fees.";
+        let source = Source::new(src);
+        let at = |out: &str| {
+            let e = entities::extract(out)
+                .into_iter()
+                .find(|e| e.kind == EntityKind::Percent)
+                .expect("a percentage");
+            whole_share(out, &e, &source)
+        };
+        assert!(at("Party B retains 100% of advertising revenue.").is_some());
+        assert!(at("Party A keeps 100% of service fees.").is_none());
+        assert!(at("Party B retains 60% of advertising revenue.").is_none());
+    }
+}
