@@ -52,6 +52,8 @@ PHRASINGS = {
         "Payment of the final instalment depends on the {v} as the contract defines it.",
         'Note the definition of "{v}", which the licensor can change unilaterally.',
         "The contract measures the rebate against the {b}, not against list prices.",
+        "The contract uses the defined term ‘{v}’ for the amount withheld.",
+        "The Agreement's {b} is what triggers the buy-back.",
     ],
     "party": [
         "{org} is the supplier under the Agreement and carries the indemnity.",
@@ -66,6 +68,7 @@ PHRASINGS = {
         "Mr. {last} is named in the contract as the key employee.",
         "The Agreement lists {org} as an approved subcontractor.",
         "Liability for the hosting services sits with {org}.",
+        "The Agreement names Harwick & Sons Co. as the distributor's guarantor.",
     ],
     "percentage": [
         "A {v} late fee applies to overdue invoices under the Agreement.",
@@ -76,6 +79,7 @@ PHRASINGS = {
         "{V} of the purchase price is held in escrow until completion.",
         "The distributor earns a commission of {v} on every renewal.",
         "The reseller's margin is fixed at {v} for the first two years.",
+        "Overdue amounts bear interest at {v} per month.",
     ],
     "duration": [
         "The supplier must cure any breach within {d} of notice.",
@@ -86,6 +90,7 @@ PHRASINGS = {
         "Invoices are payable {d} after receipt.",
         "There is a {h} notice period for non-renewal.",
         "The licensee has {d} to remove the software after expiry.",
+        "The licence is granted for a term of {d}.",
     ],
     "reference": [
         "{v} provides that the supplier may suspend performance for non-payment.",
@@ -142,7 +147,10 @@ def fill(kind, tpl, src, rng):
             if any((" " + k.lower() + " ") in n for k in keys):
                 continue
             s = tpl.format(org=org, bare=bare, first=first, last=last, title=title)
-            v = org if "{org}" in tpl else bare if "{bare}" in tpl else last
+            v = (org if "{org}" in tpl else bare if "{bare}" in tpl else last if "{last}" in tpl
+                 else "Harwick & Sons Co.")
+            if "Harwick" in tpl and "harwick" in low:
+                continue
             return s, v
         if kind == "percentage":
             k = rng.randrange(5)
@@ -174,7 +182,7 @@ def fill(kind, tpl, src, rng):
             h = f"{num}-{unit[:-1]}"
             return tpl.format(d=d, h=h), (h if "{h}" in tpl else d.rstrip("'"))
         if kind == "reference":
-            k = rng.randrange(7)
+            k = rng.randrange(8)
             a, b = rng.randrange(31, 60), rng.randrange(2, 9)
             if k == 0:
                 v, keys = f"Clause {a}.{b}(b)", [f"{a}.{b}"]
@@ -190,8 +198,10 @@ def fill(kind, tpl, src, rng):
                 v, keys = f"§ {a}.{b}", [f"{a}.{b}"]
             elif k == 5:
                 v, keys = f"Section {a}.{b}", [f"{a}.{b}"]
-            else:
+            elif k == 6:
                 v, keys = f"Annex {b + 9}", [f"annex {b + 9}"]
+            else:
+                v, keys = f"Sch. {b + 9}", [f"schedule {b + 9}", f"sch. {b + 9}"]
             if any(key in low for key in keys):
                 continue
             s = tpl.format(v=v)

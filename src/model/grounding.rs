@@ -96,6 +96,9 @@ pub enum SetAside {
     /// A term in the output's own heading or opening bold label ("**Ambiguity in “Equal
     /// Terms” for Renewal:**"): its title for the point, in its own words.
     Label,
+    /// A figure in parentheses restating the figure before it in another unit or period
+    /// ("$8,500/month ($102,000/year)"): the output's own arithmetic.
+    Conversion,
 }
 
 impl SetAside {
@@ -127,6 +130,7 @@ impl SetAside {
             SetAside::SourceNumberingUnreadable => "source_numbering_unreadable",
             SetAside::LawDiscussion => "law_discussion",
             SetAside::Label => "label",
+            SetAside::Conversion => "conversion",
         }
     }
 
@@ -154,6 +158,7 @@ impl SetAside {
             SetAside::SourceNumberingUnreadable => "the source's numbering could not be read",
             SetAside::LawDiscussion => "a citation in a discussion of the law",
             SetAside::Label => "a term in the output's own heading or label",
+            SetAside::Conversion => "a figure restating the one before it in other units",
         }
     }
 }

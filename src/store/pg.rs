@@ -288,10 +288,39 @@ fn params(params: &[Val]) -> Vec<&(dyn ToSql + Sync)> {
     params.iter().map(|p| p as &(dyn ToSql + Sync)).collect()
 }
 
-impl Sql for postgres::Transaction<'_> {
-    fn query(&mut self, sql: &str, p: &[Val]) -> Result<Vec<Row>, String> {
-        let rows = postgres::Transaction::query(self, &dollar_params(sql), &params(p))
+/// A transaction as the store's queries see it: each statement text is prepared once per
+/// transaction and reused, so a batch of many rows of one kind costs one round trip per
+/// row instead of two (parse, then bind and execute).
+pub(crate) struct Tx<'t, 'c> {
+    tx: &'t mut postgres::Transaction<'c>,
+    prepared: std::collections::HashMap<String, postgres::Statement>,
+}
+
+impl<'t, 'c> Tx<'t, 'c> {
+    pub(crate) fn new(tx: &'t mut postgres::Transaction<'c>) -> Self {
+        Tx {
+            tx,
+            prepared: std::collections::HashMap::new(),
+        }
+    }
+
+    fn statement(&mut self, sql: &str) -> Result<postgres::Statement, String> {
+        if let Some(st) = self.prepared.get(sql) {
+            return Ok(st.clone());
+        }
+        let st = self
+            .tx
+            .prepare(&dollar_params(sql))
             .map_err(|e| describe(&e))?;
+        self.prepared.insert(sql.to_string(), st.clone());
+        Ok(st)
+    }
+}
+
+impl Sql for Tx<'_, '_> {
+    fn query(&mut self, sql: &str, p: &[Val]) -> Result<Vec<Row>, String> {
+        let st = self.statement(sql)?;
+        let rows = self.tx.query(&st, &params(p)).map_err(|e| describe(&e))?;
         rows.iter()
             .map(|r| {
                 (0..r.len())
@@ -303,8 +332,8 @@ impl Sql for postgres::Transaction<'_> {
             .collect()
     }
     fn execute(&mut self, sql: &str, p: &[Val]) -> Result<u64, String> {
-        postgres::Transaction::execute(self, &dollar_params(sql), &params(p))
-            .map_err(|e| describe(&e))
+        let st = self.statement(sql)?;
+        self.tx.execute(&st, &params(p)).map_err(|e| describe(&e))
     }
 }
 

@@ -49,7 +49,7 @@ impl Store {
                     .isolation_level(postgres::IsolationLevel::RepeatableRead)
                     .start()
                     .map_err(|e| self.fail(what, pg::describe(&e)))?;
-                let out = op(&mut tx)?;
+                let out = op(&mut pg::Tx::new(&mut tx))?;
                 tx.commit().map_err(|e| self.fail(what, pg::describe(&e)))?;
                 Ok(out)
             }),
@@ -82,7 +82,7 @@ impl Store {
                     .map_err(|e| self.fail(what, pg::describe(&e)))?;
                 tx.execute("SELECT pg_advisory_xact_lock($1)", &[&PG_WRITE_LOCK])
                     .map_err(|e| self.fail(what, pg::describe(&e)))?;
-                let out = op(&mut tx)?;
+                let out = op(&mut pg::Tx::new(&mut tx))?;
                 if commit {
                     tx.commit().map_err(|e| self.fail(what, pg::describe(&e)))?;
                 }

@@ -164,9 +164,12 @@ impl Drafted {
                 } else if !line.trim_start().starts_with('#')
                     && CLAUSE_START.is_match(strip_markup(line))
                     && !Self::sourced_title(line, inp)
+                    && !line.trim_end().trim_end_matches(['*', '_']).ends_with(':')
                 {
                     // A numbered bold clause title the source does not have
-                    // ("**5.4 Consequences of Failure to Meet Minimum**") opens a clause.
+                    // ("**5.4 Consequences of Failure to Meet Minimum**") opens a clause; a
+                    // lettered label ending in a colon ("**(b) Financial Terms:**") heads the
+                    // output's own summary.
                     regions.push((s, e));
                     open = true;
                 } else if line.trim_start().starts_with('#') {
@@ -202,7 +205,10 @@ impl Drafted {
             let clause_like = CLAUSE_START.is_match(lead);
             let plain = unquoted(para);
             let drafting = DRAFTING.is_match(&plain);
-            let attributed = (inp.attributes)(&plain);
+            // "1. The Agreement sets an annual minimum fee of …" after a drafted clause is the
+            // output's statement of what the source says, not the clause's next item.
+            let attributed = (inp.attributes)(&plain)
+                || (!clause_like && super::lexicon::states_the_source(lead));
             if open
                 && !attributed
                 && (clause_like

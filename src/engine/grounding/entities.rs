@@ -23,8 +23,9 @@ pub enum EntityKind {
     Duration,
     /// "January 15, 2024", "15 January 2024", "2024-01-15", "1/15/2024" → `2024-01-15`.
     Date,
-    /// A capitalised term of up to four words in quotation marks, emphasis inside them
-    /// allowed: "Confidential Information", "**Change in Control**" → `confidential information`.
+    /// A capitalised term of up to four words in quotation marks (double, or single ones that
+    /// are no apostrophe), emphasis inside them allowed: "Confidential Information",
+    /// "**Change in Control**", ‘Holdback Amount’ → `confidential information`.
     DefinedTerm,
     /// A name with a corporate suffix ("Acme Corp." → `acme corp`) or a group word that only
     /// a company's name ends with ("Corvel Group", "Ardent Holdings").
@@ -104,18 +105,22 @@ static DURATION: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DATE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex::compile(&format!(
-        r"(?i)\b(?:(?P<m1>{MONTHS})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y1>(?:19|20)\d{{2}})|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?(?P<m2>{MONTHS})\.?,?\s+(?P<y2>(?:19|20)\d{{2}})|(?P<y3>(?:19|20)\d{{2}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}})|(?P<m4>\d{{1,2}})/(?P<d4>\d{{1,2}})/(?P<y4>(?:19|20)\d{{2}}))\b"
+        r"(?i)\b(?:(?P<m1>{MONTHS})\.?\s+(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?[,.]?\s+(?P<y1>(?:19|20)\d{{2}})|(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?(?P<m2>{MONTHS})\.?,?\s+(?P<y2>(?:19|20)\d{{2}})|(?P<y3>(?:19|20)\d{{2}})-(?P<m3>\d{{2}})-(?P<d3>\d{{2}})|(?P<m4>\d{{1,2}})/(?P<d4>\d{{1,2}})/(?P<y4>(?:19|20)\d{{2}}))\b"
     ))
     .expect("date regex")
 });
 static TERM: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex::compile(
-        r#"["“](?:\*\*|__|[*_])?(?P<t>[A-Z][\w'’&-]*(?:\s+(?:of|and|or|the|for|to|in|on|[A-Z][\w'’&-]*)){0,3})(?:\*\*|__|[*_])?["”]"#,
-    )
+    const RUN: &str = r"[A-Z][\w'’&-]*(?:\s+(?:of|and|or|the|for|to|in|on|[A-Z][\w'’&-]*)){0,3}";
+    const EM: &str = r"(?:\*\*|__|[*_])?";
+    // Double quotes, or single ones opening after a space or parenthesis and closing before
+    // a non-letter (so an apostrophe is neither).
+    ascii_regex::compile(&format!(
+        r#"["“]{EM}(?P<t>{RUN}){EM}["”]|(?:^|[\s(])['‘]{EM}(?P<s>{RUN}){EM}['’](?:[^\w'’]|$)"#
+    ))
     .expect("term regex")
 });
 static ORG: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex::compile(r"\b(?P<name>(?:[A-Z][\w&'’.-]*,?\s+){1,5})(?P<suf>Inc\.?|Incorporated|LLC|L\.L\.C\.|Ltd\.?|Limited|Corporation|Corp\.?|LLP|L\.P\.|LP|GmbH|PLC|plc|N\.A\.|S\.A\.|AG|B\.V\.|Holdings|Group|Partners|Ventures)")
+    ascii_regex::compile(r"\b(?P<name>(?:[A-Z][\w&'’.-]*,?\s+)(?:(?:[A-Z][\w&'’.-]*|&),?\s+){0,4})(?P<suf>Inc\.?|Incorporated|LLC|L\.L\.C\.|Ltd\.?|Limited|Corporation|Corp\.?|LLP|L\.P\.|LP|PLLC|GmbH|PLC|plc|N\.A\.|N\.V\.|S\.A\.|S\.p\.A\.|SAS|AG|AB|B\.V\.|Pty|Pte|Co\.|Holdings|Group|Partners|Ventures)")
         .expect("organisation regex")
 });
 static PERSON: LazyLock<Regex> = LazyLock::new(|| {
@@ -187,7 +192,7 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
         push(EntityKind::Date, m.start(), m.end(), date(&c));
     }
     for c in TERM.captures_iter(hay) {
-        let t = c.name("t").expect("group");
+        let t = c.name("t").or(c.name("s")).expect("group");
         push(
             EntityKind::DefinedTerm,
             t.start(),

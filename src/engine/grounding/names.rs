@@ -21,9 +21,11 @@ static NAME_RUN: LazyLock<Regex> = LazyLock::new(|| {
         .expect("name-run regex")
 });
 
-/// "the" followed by two to four capitalised words ("of"/"and" may join them), in bold or not.
+/// "the" followed by two to four capitalised words ("of"/"and" may join them), in bold or not;
+/// or such words after "the Agreement's", "defined term", "definition of", or followed by
+/// "(as defined in …)", without the article.
 static TERM_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex::compile(r"\b(?:the|The)\s+(?:\*\*|__)?(?P<t>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b")
+    ascii_regex::compile(r"\b(?:the|The)\s+(?:\*\*|__)?(?P<t>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b|\b(?:(?:agreement|contract|Agreement|Contract)['’]s|defined\s+terms?|definition\s+of)\s+(?:\*\*|__)?(?P<e>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b|\b(?P<d>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})(?:\*\*|__)?\s+\((?:as\s+)?defined\s+(?:in|by|under)\b")
         .expect("term-run regex")
 });
 
@@ -276,7 +278,7 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
     };
     let mut out = Vec::new();
     for c in TERM_RUN.captures_iter(hay) {
-        let t = c.name("t").expect("group");
+        let t = c.name("t").or(c.name("d")).or(c.name("e")).expect("group");
         let after = hay[t.end()..].trim_start_matches(',').trim_start();
         // "the Acme Widget Corp.": an organisation, read as one.
         if after.starts_with(|ch: char| ch.is_uppercase()) {
@@ -297,6 +299,12 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
                 | "Group"
                 | "Holdings"
                 | "Partners"
+                // A law's name ("the Defend Trade Secrets Act") is no term of the contract.
+                | "Act"
+                | "Code"
+                | "Directive"
+                | "Regulation"
+                | "Convention"
         ) {
             continue;
         }

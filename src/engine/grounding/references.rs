@@ -25,9 +25,9 @@ pub enum RefKind {
 impl RefKind {
     fn from_word(w: &str) -> RefKind {
         let w = w.to_ascii_lowercase();
-        if w.starts_with("exhibit") {
+        if w.starts_with("exhibit") || w == "ex." || w == "exh." || w.starts_with("attachment") {
             RefKind::Exhibit
-        } else if w.starts_with("schedule") {
+        } else if w.starts_with("schedule") || w == "sch." || w == "sched." {
             RefKind::Schedule
         } else if w.starts_with("annex") {
             RefKind::Annex
@@ -56,7 +56,7 @@ const LABEL: &str = r"(?P<label>\d+(?:[.-]\d+)*[A-Za-z]?|[IVXLC]+\b|[A-Z]\b(?:-?
 
 static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex::compile(&format!(
-        r"(?P<word>\b(?:[Ss]ections?|SECTIONS?|[Cc]lauses?|CLAUSES?|[Aa]rticles?|ARTICLES?|[Pp]aragraphs?|PARAGRAPHS?|[Ee]xhibits?|EXHIBITS?|[Ss]chedules?|SCHEDULES?|[Aa]nnex(?:es)?|ANNEX(?:ES)?|[Aa]ppendix|APPENDIX)|§§?)[\s-]*{LABEL}"
+        r"(?P<word>\b(?:[Ss]ections?|SECTIONS?|[Cc]lauses?|CLAUSES?|[Aa]rticles?|ARTICLES?|[Pp]aragraphs?|PARAGRAPHS?|[Ee]xhibits?|EXHIBITS?|[Ss]chedules?|SCHEDULES?|[Aa]nnex(?:es)?|ANNEX(?:ES)?|[Aa]ppendix|APPENDIX|[Ss]ubsections?|[Aa]ttachments?|(?:Sec|Secs|Art|Cl|Para|Paras|Sch|Sched|Exh?)\.)|§§?)[\s-]*{LABEL}"
     ))
     .expect("reference regex")
 });

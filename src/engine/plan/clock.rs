@@ -57,6 +57,26 @@ pub fn find_bare_range(s: &str) -> Option<Found> {
     })
 }
 
+/// Every range in `s`, written or bare (a bare one with hours as `find_bare_range` reads
+/// them), left to right: for a line with two working windows.
+pub fn find_ranges(s: &str) -> Vec<Found> {
+    timex::scan(s)
+        .into_iter()
+        .filter_map(|t| match t.expr {
+            Expr::Range(a, b) => {
+                let sp = timex::span(a, b);
+                let hours = (5..=12).contains(&a.hour) && (1..=23).contains(&b.hour);
+                (!sp.bare || hours).then_some(Found {
+                    start: sp.start,
+                    end: Some(sp.end),
+                    at: t.at,
+                })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// "hard stop at 4": the first bare hour at or after byte `from`, by the 1–6 afternoon rule.
 pub fn find_bare_hour(s: &str, from: usize) -> Option<Found> {
     timex::scan(s).into_iter().find_map(|t| match t.expr {

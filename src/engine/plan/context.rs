@@ -10,6 +10,9 @@ use regex::Regex;
 use jiff::civil::Weekday;
 
 use super::clock::{Found, Minute, find_bare_hour, find_bare_range, find_times};
+
+#[path = "context_clauses.rs"]
+mod clauses;
 use super::timex::{self, Day};
 use crate::engine::ascii_regex;
 
@@ -46,7 +49,7 @@ fn re(s: &str) -> Regex {
 
 static STOP: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(hard stop|cut-?off|leave (?:at|by)|leaving (?:at|by)|have to leave|need to leave|must leave|stop (?:at|by)|stop working|log(?:ging)? off|offline (?:at|from|after)|done by|out (?:at|by)|wrap up by|finish(?:ing)? (?:work|the day) (?:at|by)|end (?:my|the) day|until|(?:back|home) (?:by|at))\b",
+        r"(?i)\b(hard stop|cut-?off|leave (?:at|by)|leaving (?:at|by)|have to leave|need to leave|must leave|stop (?:at|by)|stop working|log(?:ging)? off|offline (?:at|from|after)|done by|out (?:at|by)|wrap up by|finish(?:ing)? (?:work|the day) (?:at|by)|end (?:my|the) day|until|(?:back )?home (?:by|at)|(?:nothing|no (?:work|calls|meetings)|can'?t do anything|can'?t work|not (?:available|working|free)|unavailable) after)\b",
     )
 });
 static START: LazyLock<Regex> = LazyLock::new(|| {
@@ -66,7 +69,7 @@ static NO_WORK: LazyLock<Regex> = LazyLock::new(|| {
 });
 static MEETING: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(meeting|meet|call|sync|standup|stand-up|1:1|1-on-1|one-on-one|interview|demo|lunch|appointment|appt|dentist|doctor|pickup|pick up|drop-?off|class|gym|workshop|presentation|webinar|review session|check-in|huddle|training|session)\b",
+        r"(?i)\b(meeting|meet|call|sync|standup|stand-up|1:1|1-on-1|one-on-one|interview|demo|lunch|appointment|appt|dentist|doctor|pickup|pick up|drop-?off|class|gym|workshop|presentation|webinar|review session|check-in|huddle|training|session|court|hearing|trial|mediation|flight|commute|school run)s?\b",
     )
 });
 static MUST: LazyLock<Regex> = LazyLock::new(|| {
@@ -144,7 +147,11 @@ pub fn extract(notes: &str, today: Option<Weekday>) -> Context {
             section = heading(content.trim_start_matches('#').trim(), today);
             continue;
         }
-        if constraint_line(&mut cx, content) {
+        let mut constraint = false;
+        for (a, b) in clauses::clauses(content) {
+            constraint |= constraint_line(&mut cx, content[a..b].trim(), content);
+        }
+        if constraint {
             continue;
         }
         if is_bullet {
@@ -177,27 +184,37 @@ impl Context {
 /// A window that starts in the evening and stops in the small hours ("online from
 /// 11:30pm … log off by 6am") ends on the next day; blocks in its small hours too.
 fn overnight(cx: &mut Context) {
-    let (Some(start), Some(end)) = (cx.window_start, cx.window_end) else {
+    let (Some(start), Some(mut end)) = (cx.window_start, cx.window_end) else {
         return;
     };
-    if end > start || end >= 24 * 60 {
+    if end <= start && end < 24 * 60 {
+        end += 24 * 60;
+        cx.window_end = Some(end);
+    }
+    if end <= 24 * 60 {
         return;
     }
-    cx.window_end = Some(end + 24 * 60);
+    // "working 22:00–02:00" as well as "online from 11:30pm … log off by 6am".
     for b in &mut cx.blocks {
-        if b.start < start && b.start < end {
+        if b.start < start && b.start + 24 * 60 < end {
             b.start += 24 * 60;
             b.end += 24 * 60;
         }
     }
 }
 
-/// A line about time: working hours, a hard stop, a meeting. Returns whether it was one.
-fn constraint_line(cx: &mut Context, s: &str) -> bool {
+/// A clause about time (of `line`, or the whole line): working hours, a hard stop, a
+/// meeting. Returns whether it was one. A single time is a meeting's when the line names
+/// one ("lunch 1-2pm, dinner with family 7pm").
+fn constraint_line(cx: &mut Context, s: &str, line: &str) -> bool {
+    if clauses::prose_rule(cx, s) {
+        return true;
+    }
     let mut times = find_times(s);
     let work = WORK.is_match(s) && !MEETING.is_match(s) && !NO_WORK.is_match(s);
+    // "office 8-4", "meetings 11-12": a bare range beside a work or meeting word.
     if times.is_empty()
-        && work
+        && (work || MEETING.is_match(s))
         && let Some(b) = find_bare_range(s)
     {
         times.push(b);
@@ -244,7 +261,7 @@ fn constraint_line(cx: &mut Context, s: &str) -> bool {
             return true;
         }
     }
-    if !MEETING.is_match(s) && first.end.is_none() {
+    if !MEETING.is_match(line) && first.end.is_none() {
         if START.is_match(s) && !TASK_CUE.is_match(s) {
             cx.window_start = Some(first.start);
             return true;

@@ -153,6 +153,89 @@ fn rules_for_windows_stops_and_blocks() {
     }
 }
 
+/// Notes written as prose: several clauses on one line are read one by one; each rule
+/// with a row where it applies and one where it does not.
+#[test]
+fn rules_for_prose_lines() {
+    type Row = (
+        &'static str,
+        Option<Minute>,
+        Option<Minute>,
+        &'static [(Minute, Minute)],
+    );
+    let table: &[Row] = &[
+        // An activity until a time blocks the day up to it; the stop is the stop clause's.
+        (
+            "In court until 11, then calls; must leave by 5:30 for pickup, can't do anything after 9pm",
+            None,
+            Some(1050),
+            &[(0, 660)],
+        ),
+        ("busy until 10", None, None, &[(0, 600)]),
+        // ... but work until a time is the stop.
+        ("work until 6", None, Some(1080), &[]),
+        // Nothing after a time is a stop; free after a time is the start.
+        ("can't do anything after 9pm", None, Some(1260), &[]),
+        ("free after 1pm", Some(780), None, &[]),
+        // Free after a meeting: the meeting is blocked, the day starts when it ends.
+        ("free after the 2pm standup", Some(870), None, &[(840, 870)]),
+        ("not before 10", Some(600), None, &[]),
+        // Two working windows: one day, the time between them blocked.
+        (
+            "available 8-12 and again 14:00-18:00",
+            Some(480),
+            Some(1080),
+            &[(720, 840)],
+        ),
+        ("available 14:00-18:00", Some(840), Some(1080), &[]),
+        // A return ends the absence before it, or the morning; "home by" is a stop, and
+        // "call back at 3pm" a call.
+        ("dentist at 9am, back at 10:15", None, None, &[(540, 615)]),
+        ("back at 3", None, None, &[(0, 900)]),
+        ("back home by 4pm", None, Some(960), &[]),
+        ("call back at 3pm", None, None, &[(900, 930)]),
+        // A bare range beside a meeting word is a blocked window; elsewhere it is not a time.
+        ("meetings 11-12 then heads down", None, None, &[(660, 720)]),
+        ("items 1-3 first", None, None, &[]),
+        // A single time in a clause of a line that names a meeting is blocked.
+        (
+            "lunch 1-2pm, dinner with family 7pm",
+            None,
+            None,
+            &[(780, 840), (1140, 1170)],
+        ),
+        (
+            "Dr. Chen at 3pm, then gym 6-7pm",
+            None,
+            None,
+            &[(900, 930), (1080, 1140)],
+        ),
+        // A written overnight window keeps its small-hours blocks on the night.
+        (
+            "on shift from 23:00 till 7am; handover call at 01:30 (20 min)",
+            Some(1380),
+            Some(1860),
+            &[(1530, 1550)],
+        ),
+        // The clocks changing is not an appointment.
+        (
+            "on call tonight (clocks go back an hour at 3am!)",
+            None,
+            None,
+            &[],
+        ),
+    ];
+    for (notes, start, end, blocks) in table {
+        let cx = extract_(notes);
+        let got: Vec<(Minute, Minute)> = cx.blocks.iter().map(|b| (b.start, b.end)).collect();
+        assert_eq!(
+            (cx.window_start, cx.window_end, got.as_slice()),
+            (*start, *end, *blocks),
+            "{notes}"
+        );
+    }
+}
+
 /// Which lines are today's tasks, and which are must-dos; `today` is the weekday of
 /// `current_time`.
 #[test]

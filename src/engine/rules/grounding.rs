@@ -677,7 +677,7 @@ impl GroundingRule {
             .iter()
             .filter(|e| {
                 self.not_a_claim(cx, skipped, drafted, (e.start, e.end))
-                    .is_some()
+                    .is_some_and(|r| r != SetAside::DraftingSentence || !source_definition(cx, e))
                     || own_definition(cx, e)
             })
             .map(|e| (e.kind, e.normalized.as_str()))
@@ -700,15 +700,22 @@ impl GroundingRule {
                 Some(SetAside::Definition)
             } else if said_absent(cx.text, e) {
                 Some(SetAside::SaidAbsent)
+            } else if restates_previous(cx.text, &all, e) {
+                Some(SetAside::Conversion)
             } else if strong {
                 None
             } else if e.kind == EntityKind::LegalCitation && discusses_law(cx, e.start, e.end) {
                 Some(SetAside::LawDiscussion)
-            } else if let Some(r) = self.not_a_claim(cx, skipped, drafted, span) {
+            } else if let Some(r) = self
+                .not_a_claim(cx, skipped, drafted, span)
+                // "\"X\" means, under the Agreement, …": the word "means" made the sentence
+                // read as drafting, but it names the source as where X is defined.
+                .filter(|r| *r != SetAside::DraftingSentence || !source_definition(cx, e))
+            {
                 Some(r)
             } else if list_lead_skipped(cx, skipped, e.start) {
                 Some(SetAside::RecommendationList)
-            } else if !self.attributed(cx, e.start) {
+            } else if !names_own_vocabulary(cx.text, e) && !self.attributed(cx, e.start) {
                 Some(SetAside::NoClaimMarker)
             } else {
                 None
@@ -905,16 +912,62 @@ fn own_numbering(text: &str, body: (usize, usize)) -> Vec<String> {
     out
 }
 
+/// A company, or a capitalised term used once without quotation marks ("tied to the
+/// Holdback Amount"), named in the analysis is a claim that the source has it: the output has
+/// no other source of such names. Other facts (and a quoted term, which the output may be
+/// discussing: `Ensure "Subsidiary" is defined`) need a claim marker in their sentence.
+fn names_own_vocabulary(text: &str, e: &entities::Entity) -> bool {
+    let quoted = text[..e.start]
+        .trim_end_matches(['*', '_'])
+        .ends_with(['"', '“', '\'', '‘']);
+    e.kind == EntityKind::Organization || (e.kind == EntityKind::DefinedTerm && !quoted)
+}
+
 /// A definition the output drafts itself: the shape of one (`is_definition`) in a sentence
 /// that does not name the source as where the term is defined ("the Agreement defines
 /// \"X\" as …", "(the \"X\") as the contract calls it" are claims about the source).
 fn own_definition(cx: &RuleContext, e: &entities::Entity) -> bool {
-    if !is_definition(cx.text, e) {
-        return false;
-    }
+    is_definition(cx.text, e) && !names_the_source(cx, e)
+}
+
+/// `"X" means …` in a sentence that names the source as where X is defined and has no
+/// other drafting or proposal word: the word "means" alone made it read as drafting.
+fn source_definition(cx: &RuleContext, e: &entities::Entity) -> bool {
+    let after = cx.text[e.end..].trim_start_matches(['"', '”', '*', '_', ' ']);
     let (s, end) = cx.prose.sentence(cx.text, e.start);
     let sentence = cx.text.get(s.min(e.start)..end.max(e.end)).unwrap_or("");
-    !lexicon::NAMES_THE_SOURCE.is_match(sentence)
+    e.kind == EntityKind::DefinedTerm
+        && after.starts_with("means")
+        && lexicon::NAMES_THE_SOURCE.is_match(sentence)
+        && !lexicon::DRAFTING_WORDS.is_match(sentence)
+}
+
+fn names_the_source(cx: &RuleContext, e: &entities::Entity) -> bool {
+    let (s, end) = cx.prose.sentence(cx.text, e.start);
+    let sentence = cx.text.get(s.min(e.start)..end.max(e.end)).unwrap_or("");
+    lexicon::NAMES_THE_SOURCE.is_match(sentence)
+}
+
+/// A figure in parentheses right after a figure of the same kind ("$8,500/month
+/// ($102,000/year)", "RMB 200 million (≈$29M)"): the output restating it in other units.
+fn restates_previous(text: &str, all: &[entities::Entity], e: &entities::Entity) -> bool {
+    if !e.kind.is_numeric() {
+        return false;
+    }
+    let Some(open) = text[..e.start]
+        .trim_end_matches(['≈', '~', ' ', '*'])
+        .strip_suffix('(')
+    else {
+        return false;
+    };
+    all.iter().any(|p| {
+        p.kind == e.kind
+            && p.end <= open.len()
+            && text[p.end..open.len()]
+                .trim_matches(|c: char| c == ' ' || c == '*' || c == '/' || c.is_alphabetic())
+                .is_empty()
+            && open.len() - p.end <= 12
+    })
 }
 
 /// A defined term being defined (`(the "Audit Notice")`, `"Cure Period" means`): the output

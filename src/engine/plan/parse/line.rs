@@ -192,7 +192,11 @@ pub(super) fn read(s: &str) -> Reading {
         _ => None,
     };
     // Task and why: what is left after the leading time, around the timebox.
-    let body_start = lead_tok.map_or(start, |(_, at)| at.1);
+    // The separator after a leading time ("11:15pm–1:15am: Patch", "9:00 = Draft") is not
+    // the task's; dashes and emoji are already decorations.
+    let body_start = lead_tok.map_or(start, |(_, at)| {
+        at.1 + s[at.1..].len() - s[at.1..].trim_start_matches([' ', '\t', ':', '=']).len()
+    });
     let cut = dur.map(|(_, r)| r).or(trailing.map(|(_, r)| r));
     let (task, why) = match cut {
         Some((a, b)) if a >= body_start => (&s[body_start..a], &s[b..]),

@@ -206,6 +206,24 @@ fn every_layout_is_read() {
                 ("Review contract", Some(60), None, None),
             ],
         ),
+        // A colon after a leading range, 12-hour ranges across midnight, sub-bullet whys.
+        (
+            "- 11:15pm–1:15am: Patch the gateway\n  - must land first\n- 4:30–5:00am: Write the timeline\n",
+            &[
+                (
+                    "Patch the gateway",
+                    Some(120),
+                    Some(23 * H + 15),
+                    Some(25 * H + 15),
+                ),
+                (
+                    "Write the timeline",
+                    Some(30),
+                    Some(4 * H + 30),
+                    Some(5 * H),
+                ),
+            ],
+        ),
         // Start times only: each item runs until the next one starts.
         (
             "- 9:00 AM – Draft brief\n- 10:30 AM – Call Dana\n- 11:00 AM – Review contract (60 min)\n",
