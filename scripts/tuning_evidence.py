@@ -160,18 +160,43 @@ def findings(rep):
     return out
 
 
+def tuning_pool(rng):
+    """The corpus outputs outside the held-out set, shuffled by `rng`."""
+    held = set(json.load(open(HELDOUT))["outputs"])
+    pool = sorted(f[:-6] for f in os.listdir(OUTPUTS) if f.endswith(".ai.md") and f[:-6] not in held)
+    rng.shuffle(pool)
+    return pool
+
+
+def workspace(prefix):
+    """A temporary folder holding the corpus's contracts and prompts and an empty outputs/."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    for d in ("contracts", "prompts"):
+        shutil.copytree(os.path.join(CORPUS, d), os.path.join(tmp, d))
+    os.mkdir(os.path.join(tmp, "outputs"))
+    return tmp
+
+
+def reports(bin_, tmp, rels):
+    """The evidence playbook's report of each planted copy, by document path."""
+    reps = {}
+    for k in range(0, len(rels), 100):
+        p = subprocess.run([bin_, "check", "--mode", "deterministic", "--playbook", "evidence_contract_v1",
+                            "--format", "json", "--db", os.path.join(tmp, "s.db"), "--fail-on", "never"]
+                           + rels[k:k + 100], capture_output=True, text=True, cwd=tmp)
+        rs = json.loads(p.stdout)
+        for r in ([rs] if isinstance(rs, dict) else rs):
+            reps[r["byop_report"]["document"]["path"]] = r["byop_report"]
+    return reps
+
+
 def main():
     bin_ = os.path.realpath(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-")
                             else os.path.join(ROOT, "target", "release", "byop"))
     show = "--show-misses" in sys.argv
-    held = set(json.load(open(HELDOUT))["outputs"])
-    pool = sorted(f[:-6] for f in os.listdir(OUTPUTS) if f.endswith(".ai.md") and f[:-6] not in held)
     rng = random.Random(SEED)
-    rng.shuffle(pool)
-    tmp = tempfile.mkdtemp(prefix="byop-tuning-")
-    for d in ("contracts", "prompts"):
-        shutil.copytree(os.path.join(CORPUS, d), os.path.join(tmp, d))
-    os.mkdir(os.path.join(tmp, "outputs"))
+    pool = tuning_pool(rng)
+    tmp = workspace("byop-tuning-")
     plants, chosen = [], 0
     for name in pool:
         if chosen == N:
@@ -195,15 +220,7 @@ def main():
             rel = f"outputs/{name}__{kind}.ai.md"
             open(os.path.join(tmp, rel), "w", encoding="utf-8").write("\n".join(copy))
             plants.append((rel, kind, at + 1, para, v))
-    rels = [p[0] for p in plants]
-    reps = {}
-    for k in range(0, len(rels), 100):
-        p = subprocess.run([bin_, "check", "--mode", "deterministic", "--playbook", "evidence_contract_v1",
-                            "--format", "json", "--db", os.path.join(tmp, "s.db"), "--fail-on", "never"]
-                           + rels[k:k + 100], capture_output=True, text=True, cwd=tmp)
-        rs = json.loads(p.stdout)
-        for r in ([rs] if isinstance(rs, dict) else rs):
-            reps[r["byop_report"]["document"]["path"]] = r["byop_report"]
+    reps = reports(bin_, tmp, [p[0] for p in plants])
     per = {}
     for rel, kind, line, para, v in plants:
         rep = next((r for p, r in reps.items() if p.endswith(rel)), None)

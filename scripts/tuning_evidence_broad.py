@@ -12,7 +12,7 @@ shape (subject, after "Under", as a list item, in a table, bold), the value's sp
 the kind of party (companies with Inc./Ltd./GmbH/LLC, holdings without a suffix, people with a
 title), so that a rule that only matches one writer's phrasing shows up as a miss.
 """
-import importlib.util, json, os, random, re, shutil, subprocess, sys, tempfile
+import importlib.util, json, os, random, re, shutil, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("tuning_evidence", os.path.join(HERE, "tuning_evidence.py"))
@@ -115,8 +115,7 @@ PHRASINGS = {
 POSITIONS = ["paragraph", "bullet", "numbered", "table", "bold"]
 
 
-def norm(s):
-    return " " + " ".join(re.findall(r"[a-z0-9]+", s.lower())) + " "
+norm = te.norm
 
 
 def absent_number(src, rng, lo=11, hi=80, units=r"(?:day|week|month|year)"):
@@ -237,14 +236,9 @@ def main():
     bin_ = os.path.realpath(args[0] if args else os.path.join(te.ROOT, "target", "release", "byop"))
     show = "--show-misses" in sys.argv
     only = next((a.split("=", 1)[1].split(",") for a in sys.argv if a.startswith("--kinds=")), None)
-    held = set(json.load(open(te.HELDOUT))["outputs"])
-    pool = sorted(f[:-6] for f in os.listdir(te.OUTPUTS) if f.endswith(".ai.md") and f[:-6] not in held)
     rng = random.Random(SEED)
-    rng.shuffle(pool)
-    tmp = tempfile.mkdtemp(prefix="byop-tuning-broad-")
-    for d in ("contracts", "prompts"):
-        shutil.copytree(os.path.join(te.CORPUS, d), os.path.join(tmp, d))
-    os.mkdir(os.path.join(tmp, "outputs"))
+    pool = te.tuning_pool(rng)
+    tmp = te.workspace("byop-tuning-broad-")
     plants, chosen = [], 0
     for name in pool:
         if chosen == N:
@@ -270,15 +264,7 @@ def main():
             rel = f"outputs/{name}__{kind}.ai.md"
             open(os.path.join(tmp, rel), "w", encoding="utf-8").write("\n".join(copy))
             plants.append((rel, kind, at + k, ins[k], v, pos))
-    rels = [p[0] for p in plants]
-    reps = {}
-    for k in range(0, len(rels), 100):
-        p = subprocess.run([bin_, "check", "--mode", "deterministic", "--playbook", "evidence_contract_v1",
-                            "--format", "json", "--db", os.path.join(tmp, "s.db"), "--fail-on", "never"]
-                           + rels[k:k + 100], capture_output=True, text=True, cwd=tmp)
-        rs = json.loads(p.stdout)
-        for r in ([rs] if isinstance(rs, dict) else rs):
-            reps[r["byop_report"]["document"]["path"]] = r["byop_report"]
+    reps = te.reports(bin_, tmp, [p[0] for p in plants])
     per, perpos = {}, {}
     for rel, kind, line, para, v, pos in plants:
         rep = next((r for p, r in reps.items() if p.endswith(rel)), None)
