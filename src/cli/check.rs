@@ -11,7 +11,7 @@ use super::output::{self, Rendered};
 use crate::engine::runner::{self, RunOptions};
 use crate::evaluator::Evaluator;
 use crate::model::{Report, Status};
-use crate::store::Store;
+use crate::store::{Series, Store};
 use crate::workspace::evaluate::{Unsaved, evaluate_unsaved, record_input_error, save_all};
 use crate::workspace::files::read_text;
 use crate::workspace::trust::{self, Policy};
@@ -214,8 +214,31 @@ async fn evaluate_all(
 ) -> Result<Vec<Unsaved>, CliError> {
     use futures::StreamExt;
     let progress_on_tty = std::io::stderr().is_terminal();
-    let evaluated: Vec<_> = futures::stream::iter(jobs.iter().cloned())
-        .map(|job| {
+    let options = |progress| RunOptions {
+        mode: args.mode,
+        full_runs: args.runs.or(workspace.runs),
+        max_runs: args.max_runs.or(workspace.max_runs),
+        fresh: args.fresh,
+        evaluator: evaluator.clone(),
+        progress,
+        canary: trust::canary(args.trust.no_canary.then_some(false), workspace),
+        ..Default::default()
+    };
+    // What every run compares with, read for the whole batch at once.
+    let mode = runner::effective_mode(&options(None));
+    let series: Vec<Series> = jobs
+        .iter()
+        .map(|j| {
+            (
+                j.doc_key.as_str(),
+                j.resolved.playbook.logic_hash.as_str(),
+                mode,
+            )
+        })
+        .collect();
+    let inputs = store.drift_inputs_many(&series)?;
+    let evaluated: Vec<_> = futures::stream::iter(jobs.iter().cloned().zip(inputs))
+        .map(|(job, inputs)| {
             let label = job.resolved.doc.label();
             let progress: Option<runner::ProgressFn> = progress_on_tty.then(|| {
                 Arc::new(move |p: runner::Progress| {
@@ -223,21 +246,19 @@ async fn evaluate_all(
                     eprint!("\r\x1b[2K{}", crate::render::terminal::escape(&line));
                 }) as runner::ProgressFn
             });
-            let opts = RunOptions {
-                mode: args.mode,
-                full_runs: args.runs.or(workspace.runs),
-                max_runs: args.max_runs.or(workspace.max_runs),
-                fresh: args.fresh,
-                evaluator: evaluator.clone(),
-                progress,
-                canary: trust::canary(args.trust.no_canary.then_some(false), workspace),
-                ..Default::default()
-            };
+            let opts = options(progress);
             // A task per document: the local checks are CPU work, and a batch's documents
             // then use every thread of the runtime instead of taking turns on one.
             let store = store.clone();
             tokio::spawn(async move {
-                evaluate_unsaved(&job.resolved, Some(&store), &job.doc_key, opts).await
+                evaluate_unsaved(
+                    &job.resolved,
+                    Some(&store),
+                    &job.doc_key,
+                    opts,
+                    Some(inputs),
+                )
+                .await
             })
         })
         .buffered(DOCUMENTS_IN_FLIGHT)

@@ -354,7 +354,7 @@ async fn evaluate_all(
     let tasks = jobs.into_iter().map(Arc::new).map(|job| {
         let (store, opts) = (store.clone(), opts.clone());
         tokio::spawn(async move {
-            let unsaved = evaluate_unsaved(&job.resolved, Some(&store), &job.key, opts).await;
+            let unsaved = evaluate_unsaved(&job.resolved, Some(&store), &job.key, opts, None).await;
             // The plan as the checks read it (read once, on the document).
             let analysis = crate::engine::plan::of_document(&job.resolved.doc);
             let reading = Reading {

@@ -19,13 +19,15 @@ pub fn run(
 ) -> Result<u8, CliError> {
     let store = open_store(db)?;
     let key = file.as_deref().map(existing_doc_key).transpose()?;
-    let page = store.history_page(&HistoryQuery {
-        document: key.as_deref(),
+    let (page, audits) = store.history_with_audits(
+        &HistoryQuery {
+            document: key.as_deref(),
+            limit,
+            ..Default::default()
+        },
         limit,
-        ..Default::default()
-    })?;
+    )?;
     let rows = page.rows;
-    let audits = store.counterfactual_history(key.as_deref(), limit)?;
     let body = match format {
         HistoryFormat::Text => {
             let more = match page.older {

@@ -53,6 +53,18 @@ impl Store {
         playbook_hash: &str,
     ) -> Result<Option<Report>, StoreError> {
         self.read("reading baseline", |tx| {
+            self.baseline_in(tx, doc_key, playbook_hash)
+        })
+    }
+
+    /// [`Store::baseline`] inside a read that is already open.
+    pub(super) fn baseline_in(
+        &self,
+        tx: &mut dyn super::db::Sql,
+        doc_key: &str,
+        playbook_hash: &str,
+    ) -> Result<Option<Report>, StoreError> {
+        {
             let fail = |e| self.err("reading baseline", e);
             let row = tx
                 .query_opt(
@@ -63,17 +75,16 @@ impl Store {
             let Some(row) = row else {
                 return Ok(None);
             };
-            let (report_id, saved_at, stored_mac) = (|| -> Result<_, String> {
-                Ok((row.text(0)?, row.text(1)?, row.opt_text(2)?))
-            })()
-            .map_err(fail)?;
+            let (report_id, saved_at, stored_mac) =
+                (|| -> Result<_, String> { Ok((row.text(0)?, row.text(1)?, row.opt_text(2)?)) })()
+                    .map_err(fail)?;
             let values = json!([doc_key, playbook_hash, report_id, saved_at]);
             if !mac::verify(self.key(), "baseline", &values, stored_mac.as_deref()) {
                 self.reject(&format!("baseline of {doc_key}"));
                 return Ok(None);
             }
             self.verified_report_by_id(tx, &report_id)
-        })
+        }
     }
 }
 

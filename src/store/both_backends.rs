@@ -2,8 +2,11 @@
 //! PostgreSQL server the tests start (see `tests/support/pg.rs`).
 
 mod audit_merge;
+mod batch;
 mod cache;
+mod connection;
 mod drift;
+mod drift_inputs;
 mod history;
 #[path = "../../tests/support/pg.rs"]
 mod pg_server;

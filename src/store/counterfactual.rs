@@ -125,48 +125,63 @@ impl Store {
         doc_key: Option<&str>,
         limit: usize,
     ) -> Result<Vec<CounterfactualRow>, StoreError> {
-        let fail = |e| self.err("reading counterfactual history", e);
         let rows = self.read("reading counterfactual history", |tx| {
-            let mut rows = Vec::new();
-            each_row(
-                tx,
-                "SELECT audit_id, doc_key, timestamp, audit_json, mac FROM counterfactual_audits
-                 WHERE (CAST(?1 AS TEXT) IS NULL OR doc_key = ?1) ORDER BY timestamp_ns DESC, rowid DESC",
-                vals![doc_key],
-                &fail,
-                |r| {
-                    if rows.len() >= limit {
-                        return Ok(false);
-                    }
-                    let (audit_id, doc_key, ts, json, m) = audit_columns(&r).map_err(fail)?;
-                    if self.audit_row_verifies(&audit_id, &doc_key, &ts, &json, m.as_deref()) {
-                        rows.push((audit_id, doc_key, ts, json));
-                    }
-                    Ok(true)
-                },
-            )?;
-            Ok(rows)
+            self.counterfactual_rows_in(tx, doc_key, limit)
         })?;
-        let mut out = Vec::new();
-        for (audit_id, doc_key, ts, json) in rows {
-            let Ok(a) = serde_json::from_str::<Counterfactual>(&json) else {
-                continue;
-            };
-            out.push(CounterfactualRow {
-                kind: KIND.into(),
-                audit_id,
-                timestamp: ts,
-                document: doc_key,
-                playbook_id: a.playbook_id,
-                playbook_version: a.playbook_version,
-                pairs: a.pairs,
-                cues: a.cues.len(),
-                significant: a.results.iter().filter(|r| r.significant).count(),
-                evaluator_unstable: a.evaluator_unstable,
-            });
-        }
-        Ok(out)
+        Ok(parse_rows(rows))
     }
+
+    /// The newest `limit` audit rows that verify, as (id, document, time, JSON).
+    pub(super) fn counterfactual_rows_in(
+        &self,
+        tx: &mut dyn super::db::Sql,
+        doc_key: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<(String, String, String, String)>, StoreError> {
+        let fail = |e| self.err("reading counterfactual history", e);
+        let mut rows = Vec::new();
+        each_row(
+            tx,
+            "SELECT audit_id, doc_key, timestamp, audit_json, mac FROM counterfactual_audits
+             WHERE (CAST(?1 AS TEXT) IS NULL OR doc_key = ?1) ORDER BY timestamp_ns DESC, rowid DESC",
+            vals![doc_key],
+            &fail,
+            |r| {
+                if rows.len() >= limit {
+                    return Ok(false);
+                }
+                let (audit_id, doc_key, ts, json, m) = audit_columns(&r).map_err(fail)?;
+                if self.audit_row_verifies(&audit_id, &doc_key, &ts, &json, m.as_deref()) {
+                    rows.push((audit_id, doc_key, ts, json));
+                }
+                Ok(true)
+            },
+        )?;
+        Ok(rows)
+    }
+}
+
+/// Verified audit rows as history rows (a row whose JSON no longer parses is left out).
+pub(super) fn parse_rows(rows: Vec<(String, String, String, String)>) -> Vec<CounterfactualRow> {
+    let mut out = Vec::new();
+    for (audit_id, doc_key, ts, json) in rows {
+        let Ok(a) = serde_json::from_str::<Counterfactual>(&json) else {
+            continue;
+        };
+        out.push(CounterfactualRow {
+            kind: KIND.into(),
+            audit_id,
+            timestamp: ts,
+            document: doc_key,
+            playbook_id: a.playbook_id,
+            playbook_version: a.playbook_version,
+            pairs: a.pairs,
+            cues: a.cues.len(),
+            significant: a.results.iter().filter(|r| r.significant).count(),
+            evaluator_unstable: a.evaluator_unstable,
+        });
+    }
+    out
 }
 
 #[cfg(test)]

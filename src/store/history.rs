@@ -215,7 +215,36 @@ impl Store {
     /// One page of the history under `q`, the number of rows matching it and where the
     /// page stands among them.
     pub fn history_page(&self, q: &HistoryQuery) -> Result<HistoryPage, StoreError> {
-        self.read("reading history", |tx| {
+        self.read("reading history", |tx| self.history_page_in(tx, q))
+    }
+
+    /// A page of the history ([`Store::history_page`]) and the newest `audits`
+    /// counterfactual audits of the same document ([`Store::counterfactual_history`]),
+    /// read in one snapshot: what `byop history` shows, in one transaction.
+    pub fn history_with_audits(
+        &self,
+        q: &HistoryQuery,
+        audits: usize,
+    ) -> Result<
+        (
+            HistoryPage,
+            Vec<crate::model::counterfactual::CounterfactualRow>,
+        ),
+        StoreError,
+    > {
+        let (page, rows) = self.read("reading history", |tx| {
+            let page = self.history_page_in(tx, q)?;
+            Ok((page, self.counterfactual_rows_in(tx, q.document, audits)?))
+        })?;
+        Ok((page, super::counterfactual::parse_rows(rows)))
+    }
+
+    fn history_page_in(
+        &self,
+        tx: &mut dyn Sql,
+        q: &HistoryQuery,
+    ) -> Result<HistoryPage, StoreError> {
+        {
             let read = self.history_rows(tx, q)?;
             let count = |tx: &mut dyn Sql, side: &PageAt| -> Result<usize, StoreError> {
                 let fail = |e| self.err("reading history", e);
@@ -250,7 +279,7 @@ impl Store {
                 newer,
                 older,
             })
-        })
+        }
     }
 
     /// Newest first; all documents when `doc_key` is `None`. Returns at most `limit` rows

@@ -53,6 +53,10 @@ pub(crate) fn connect(url: &str, timeout: Option<Duration>) -> Result<Pool, Stor
         let pool = r2d2::Pool::builder()
             .max_size(POOL_SIZE)
             .min_idle(Some(0))
+            // No round trip to test each connection handed out: a transaction that
+            // cannot start on a connection that died while idle takes another one (see
+            // `Store::read`).
+            .test_on_check_out(false)
             .connection_timeout(timeout)
             .error_handler(Box::new(r2d2::NopErrorHandler))
             .build_unchecked(manager);
@@ -284,43 +288,43 @@ pub(crate) fn describe(e: &postgres::Error) -> String {
     }
 }
 
-fn params(params: &[Val]) -> Vec<&(dyn ToSql + Sync)> {
-    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect()
+/// Each parameter with the type it is sent as: a value's own type, and a NULL as
+/// `unknown`, so the server gives it the type its place in the statement needs (as a
+/// statement prepared ahead would).
+fn typed(params: &[Val]) -> Vec<(&(dyn ToSql + Sync), Type)> {
+    params
+        .iter()
+        .map(|p| {
+            let ty = match p {
+                Val::Null => Type::UNKNOWN,
+                Val::Int(_) => Type::INT8,
+                Val::Real(_) => Type::FLOAT8,
+                Val::Text(_) => Type::TEXT,
+            };
+            (p as &(dyn ToSql + Sync), ty)
+        })
+        .collect()
 }
 
-/// A transaction as the store's queries see it: each statement text is prepared once per
-/// transaction and reused, so a batch of many rows of one kind costs one round trip per
-/// row instead of two (parse, then bind and execute).
+/// A transaction as the store's queries see it. Each statement goes to the server with
+/// its parameters' types in one round trip (parse, bind and execute together), instead
+/// of one round trip to prepare it and another to run it.
 pub(crate) struct Tx<'t, 'c> {
     tx: &'t mut postgres::Transaction<'c>,
-    prepared: std::collections::HashMap<String, postgres::Statement>,
 }
 
 impl<'t, 'c> Tx<'t, 'c> {
     pub(crate) fn new(tx: &'t mut postgres::Transaction<'c>) -> Self {
-        Tx {
-            tx,
-            prepared: std::collections::HashMap::new(),
-        }
-    }
-
-    fn statement(&mut self, sql: &str) -> Result<postgres::Statement, String> {
-        if let Some(st) = self.prepared.get(sql) {
-            return Ok(st.clone());
-        }
-        let st = self
-            .tx
-            .prepare(&dollar_params(sql))
-            .map_err(|e| describe(&e))?;
-        self.prepared.insert(sql.to_string(), st.clone());
-        Ok(st)
+        Tx { tx }
     }
 }
 
 impl Sql for Tx<'_, '_> {
     fn query(&mut self, sql: &str, p: &[Val]) -> Result<Vec<Row>, String> {
-        let st = self.statement(sql)?;
-        let rows = self.tx.query(&st, &params(p)).map_err(|e| describe(&e))?;
+        let rows = self
+            .tx
+            .query_typed(&dollar_params(sql), &typed(p))
+            .map_err(|e| describe(&e))?;
         rows.iter()
             .map(|r| {
                 (0..r.len())
@@ -332,8 +336,9 @@ impl Sql for Tx<'_, '_> {
             .collect()
     }
     fn execute(&mut self, sql: &str, p: &[Val]) -> Result<u64, String> {
-        let st = self.statement(sql)?;
-        self.tx.execute(&st, &params(p)).map_err(|e| describe(&e))
+        self.tx
+            .execute_typed(&dollar_params(sql), &typed(p))
+            .map_err(|e| describe(&e))
     }
 }
 

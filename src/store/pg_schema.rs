@@ -19,6 +19,9 @@ pub(super) fn migrate_postgres(
     label: &str,
 ) -> Result<(), StoreError> {
     let fail = |what: &str, e: postgres::Error| migrate_error(label, what, &e);
+    // The schema is checked for objects and columns byop did not make before the first
+    // migration this call applies; the later ones follow byop's own, under the same lock.
+    let mut checked = false;
     loop {
         let mut tx = client.transaction().map_err(|e| fail("starting", e))?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&PG_MIGRATION_LOCK])
@@ -38,8 +41,11 @@ pub(super) fn migrate_postgres(
             .map_or(0, |r| r.get::<_, i32>(0));
         let version = u32::try_from(version).unwrap_or(0);
         refuse_newer(label, version)?;
-        refuse_foreign_objects(&mut tx, label, version)?;
-        super::pg_columns::refuse_foreign_columns(&mut tx, label, version)?;
+        if !checked {
+            refuse_foreign_objects(&mut tx, label, version)?;
+            super::pg_columns::refuse_foreign_columns(&mut tx, label, version)?;
+            checked = true;
+        }
         let Some(sql) = PG_MIGRATIONS.get(version as usize) else {
             return tx.commit().map_err(|e| fail("committing", e));
         };

@@ -98,13 +98,23 @@ impl Store {
         playbook_hash: &str,
         mode: Mode,
     ) -> Result<Option<Report>, StoreError> {
+        self.read("reading report", |tx| {
+            self.latest_in_mode_in(tx, doc_key, playbook_hash, mode)
+        })
+    }
+
+    pub(super) fn latest_in_mode_in(
+        &self,
+        tx: &mut dyn Sql,
+        doc_key: &str,
+        playbook_hash: &str,
+        mode: Mode,
+    ) -> Result<Option<Report>, StoreError> {
         let sql = format!(
             "SELECT {COLUMNS} FROM reports
              WHERE doc_key = ?1 AND playbook_hash = ?2 AND mode = ?3 {NEWEST_FIRST}"
         );
-        self.read("reading report", |tx| {
-            self.first_verified(tx, &sql, vals![doc_key, playbook_hash, mode.as_str()])
-        })
+        self.first_verified(tx, &sql, vals![doc_key, playbook_hash, mode.as_str()])
     }
 
     /// Most recent report for identical inputs, playbook and mode (any document path).

@@ -105,7 +105,7 @@ impl Row {
     }
 
     /// What the summary MAC covers: every column but the JSON.
-    fn summary_values(&self) -> serde_json::Value {
+    pub(super) fn summary_values(&self) -> serde_json::Value {
         json!([
             self.report_id,
             self.doc_key,
@@ -141,13 +141,15 @@ pub enum Seen<'a> {
 /// A report ready to write (see [`Store::prepare_report`]).
 pub struct PreparedReport {
     pub(super) row: Row,
-    row_mac: String,
+    pub(super) row_mac: String,
     /// The report as compared with earlier ones (see [`results_only`]).
     pub(super) results: Report,
-    newest: Newest,
+    pub(super) newest: Newest,
 }
 
-enum Newest {
+/// The newest stored report of the document (same playbook and mode) as seen when the
+/// report was prepared.
+pub(super) enum Newest {
     Unknown,
     None,
     Id { id: String, repeats: bool },
@@ -267,10 +269,7 @@ impl Store {
         events: &[crate::model::AuditEvent],
     ) -> Result<Vec<String>, StoreError> {
         let (stored, head) = self.write("saving report", true, |tx| {
-            let mut stored = Vec::with_capacity(prepared.len());
-            for p in prepared {
-                stored.push(self.save_one(tx, p)?);
-            }
+            let stored = self.save_in(tx, prepared)?;
             let head = self.append_audit_in(tx, events)?;
             Ok((stored, head))
         })?;
@@ -279,7 +278,11 @@ impl Store {
     }
 
     /// Write one prepared report (or its rerun); the id it is stored under.
-    fn save_one(&self, tx: &mut dyn Sql, p: &PreparedReport) -> Result<String, StoreError> {
+    pub(super) fn save_one(
+        &self,
+        tx: &mut dyn Sql,
+        p: &PreparedReport,
+    ) -> Result<String, StoreError> {
         let original = match &p.newest {
             Newest::Unknown => self.repeated(tx, p)?,
             seen => match (seen, self.newest_id(tx, &p.row)?) {

@@ -42,16 +42,25 @@ impl Store {
         match &self.backend {
             Backend::Sqlite(m) => op(&mut db::Lite(&lock(m))),
             Backend::Postgres(pool) => pg::on_own_thread(|| {
-                let mut client = self.pg_client(pool)?;
-                let mut tx = client
-                    .build_transaction()
-                    .read_only(true)
-                    .isolation_level(postgres::IsolationLevel::RepeatableRead)
-                    .start()
-                    .map_err(|e| self.fail(what, pg::describe(&e)))?;
-                let out = op(&mut pg::Tx::new(&mut tx))?;
-                tx.commit().map_err(|e| self.fail(what, pg::describe(&e)))?;
-                Ok(out)
+                let mut op = Some(op);
+                for attempt in 0..2 {
+                    let mut client = self.pg_client(pool)?;
+                    let mut tx = match client
+                        .build_transaction()
+                        .read_only(true)
+                        .isolation_level(postgres::IsolationLevel::RepeatableRead)
+                        .start()
+                    {
+                        Ok(tx) => tx,
+                        Err(e) if attempt == 0 && lost(&e) => continue,
+                        Err(e) => return Err(self.fail(what, pg::describe(&e))),
+                    };
+                    let op = op.take().expect("run once");
+                    let out = op(&mut pg::Tx::new(&mut tx))?;
+                    tx.commit().map_err(|e| self.fail(what, pg::describe(&e)))?;
+                    return Ok(out);
+                }
+                unreachable!("the second attempt returns")
             }),
         }
     }
@@ -76,17 +85,27 @@ impl Store {
                 Ok(out)
             }
             Backend::Postgres(pool) => pg::on_own_thread(|| {
-                let mut client = self.pg_client(pool)?;
-                let mut tx = client
-                    .transaction()
+                let mut op = Some(op);
+                for attempt in 0..2 {
+                    let mut client = self.pg_client(pool)?;
+                    let mut tx = match client.transaction() {
+                        Ok(tx) => tx,
+                        Err(e) if attempt == 0 && lost(&e) => continue,
+                        Err(e) => return Err(self.fail(what, pg::describe(&e))),
+                    };
+                    tx.execute_typed(
+                        "SELECT pg_advisory_xact_lock($1)",
+                        &[(&PG_WRITE_LOCK, postgres::types::Type::INT8)],
+                    )
                     .map_err(|e| self.fail(what, pg::describe(&e)))?;
-                tx.execute("SELECT pg_advisory_xact_lock($1)", &[&PG_WRITE_LOCK])
-                    .map_err(|e| self.fail(what, pg::describe(&e)))?;
-                let out = op(&mut pg::Tx::new(&mut tx))?;
-                if commit {
-                    tx.commit().map_err(|e| self.fail(what, pg::describe(&e)))?;
+                    let op = op.take().expect("run once");
+                    let out = op(&mut pg::Tx::new(&mut tx))?;
+                    if commit {
+                        tx.commit().map_err(|e| self.fail(what, pg::describe(&e)))?;
+                    }
+                    return Ok(out);
                 }
-                Ok(out)
+                unreachable!("the second attempt returns")
             }),
         }
     }
@@ -159,6 +178,18 @@ impl Drop for Store {
         {
             pg::on_own_thread(move || drop(pool));
         }
+    }
+}
+
+/// Whether starting a transaction failed because the pooled connection was gone (the
+/// server closed it while it sat idle, or restarted): nothing was done on it, so the
+/// caller takes another connection once. The pool does not test a connection with an
+/// extra round trip each time it hands one out; this is where a dead one shows.
+fn lost(e: &postgres::Error) -> bool {
+    match e.as_db_error() {
+        // The server's last word on a connection it closes ("terminating connection").
+        Some(db) => matches!(db.severity(), "FATAL" | "PANIC"),
+        None => true,
     }
 }
 

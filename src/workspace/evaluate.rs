@@ -8,7 +8,7 @@ use super::Resolved;
 use crate::engine::runner::{self, DriftReference, ReferenceKind, RunError, RunOptions};
 use crate::evaluator::{CallObserver, ResponseCache};
 use crate::model::{AuditEvent, AuditState, CallRecord, Report, now_rfc3339};
-use crate::store::{PreparedReport, Seen, Store, StoreError};
+use crate::store::{DriftInputs, PreparedReport, Seen, Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvaluateError {
@@ -24,25 +24,21 @@ pub enum EvaluateError {
 /// MAC verified: written by this user's byop, so their ids match their content without
 /// hashing them again.
 pub fn drift_reference(
-    store: &Store,
-    doc_key: &str,
-    playbook_hash: &str,
+    baseline: Option<Report>,
     mode: crate::model::Mode,
     latest: Option<&Report>,
-) -> Result<Option<DriftReference>, StoreError> {
-    let baseline = store
-        .baseline(doc_key, playbook_hash)?
-        .filter(|b| mode.may_drift_from(b.execution_mode));
+) -> Option<DriftReference> {
+    let baseline = baseline.filter(|b| mode.may_drift_from(b.execution_mode));
     if let Some(report) = baseline {
-        return Ok(Some(DriftReference {
+        return Some(DriftReference {
             report,
             kind: ReferenceKind::Baseline,
-        }));
+        });
     }
-    Ok(latest.map(|report| DriftReference {
+    latest.map(|report| DriftReference {
         report: report.clone(),
         kind: ReferenceKind::PreviousReport,
-    }))
+    })
 }
 
 /// A fresh request id (UUID v4) for the audit log.
@@ -58,7 +54,7 @@ pub async fn evaluate_and_save(
     doc_key: &str,
     opts: RunOptions,
 ) -> Result<Report, EvaluateError> {
-    let done = evaluate_unsaved(resolved, store.as_ref(), doc_key, opts).await?;
+    let done = evaluate_unsaved(resolved, store.as_ref(), doc_key, opts, None).await?;
     match store {
         Some(store) => save_all(&store, vec![done])
             .pop()
@@ -85,11 +81,14 @@ impl Unsaved {
 }
 
 /// Run with the store's history and cache; nothing is written but the response cache.
+/// `inputs`: what the run compares with, when the caller read it already for a whole
+/// batch ([`Store::drift_inputs_many`]); else it is read here.
 pub async fn evaluate_unsaved(
     resolved: &Resolved,
     store: Option<&Arc<Store>>,
     doc_key: &str,
     mut opts: RunOptions,
+    inputs: Option<DriftInputs>,
 ) -> Result<Unsaved, EvaluateError> {
     let request_id = opts.request_id.clone().unwrap_or_else(new_request_id);
     let started = std::time::SystemTime::now();
@@ -111,8 +110,14 @@ pub async fn evaluate_unsaved(
     if let Some(store) = store {
         let mode = runner::effective_mode(&opts);
         let hash = &resolved.playbook.logic_hash;
-        let found = store.latest_report_in_mode(doc_key, hash, mode)?;
-        opts.reference = drift_reference(store, doc_key, hash, mode, found.as_ref())?;
+        let DriftInputs {
+            latest: found,
+            baseline,
+        } = match inputs {
+            Some(inputs) => inputs,
+            None => store.drift_inputs(doc_key, hash, mode)?,
+        };
+        opts.reference = drift_reference(baseline, mode, found.as_ref());
         latest = Some((mode, found));
         opts.cache = Some(Arc::new(crate::store::DocCache {
             store: store.clone(),
