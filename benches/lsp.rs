@@ -114,7 +114,7 @@ async fn main() {
     c.diagnostics_at(0, &uri, 1).await;
     let samples = keystrokes(&c, &uri, &mut text, 16).await;
     println!(
-        "| didChange → diagnostics, {} KB (debounce scaled to the check time) | {} |",
+        "| didChange → diagnostics, {} KB (15 ms debounce) | {} |",
         text.len() / 1000,
         summary(samples)
     );

@@ -40,8 +40,6 @@ pub struct DocInner {
     pub view: Option<ViewRef>,
     /// Bumped on every change; a debounced publish runs only if it is still current.
     pub generation: u64,
-    /// How long the last check of this document took: the debounce is scaled to it.
-    pub last_check: Option<std::time::Duration>,
 }
 
 pub struct DocEntry {
@@ -63,7 +61,6 @@ impl DocEntry {
                 last_report_id: None,
                 view: None,
                 generation: 0,
-                last_check: None,
             }),
             publish_lock: tokio::sync::Mutex::new(()),
         }

@@ -20,27 +20,31 @@ use crate::model::integrity::report_id;
 use crate::model::{Encoding, Mode};
 use crate::workspace::resolver::ProblemKind;
 
-/// The longest debounce: for documents whose checks take 100 ms or more.
-pub const DEBOUNCE: Duration = Duration::from_millis(200);
-/// The shortest: a burst of keystrokes still coalesces.
-pub const MIN_DEBOUNCE: Duration = Duration::from_millis(10);
-
-/// Wait after a change scaled to how long this document's checks took last time: twice
-/// that (so checking takes at most a third of a typing burst), between [`MIN_DEBOUNCE`] and
-/// [`DEBOUNCE`]. A publish whose text moved on is dropped, so only the newest version is
-/// ever shown. Unknown (first change): 50 ms.
-pub fn debounce_for(last_check: Option<Duration>) -> Duration {
-    last_check
-        .map_or(Duration::from_millis(50), |d| d.saturating_mul(2))
-        .clamp(MIN_DEBOUNCE, DEBOUNCE)
-}
+/// How long a document must be quiet after a change before it is checked: the several
+/// changes an editor sends for one edit, and a burst of keystrokes, make one check. It is
+/// the same for every document, however long its checks take: the checks of a document run
+/// one at a time, and one whose text changed again before its turn is skipped (the newer
+/// change's check follows), so while someone types into a document whose checks are slow
+/// it is checked back to back on its newest text, each result at most one check late,
+/// instead of waiting for a pause in the typing that a slow document would stretch.
+pub const DEBOUNCE: Duration = Duration::from_millis(15);
 
 impl Backend {
     /// Compute and publish diagnostics for the document's current text. Publishes are
     /// serialized per document and skipped when the text moved on meanwhile.
     pub async fn publish(&self, uri: &Uri) {
+        self.publish_change(uri, None).await
+    }
+
+    /// [`Backend::publish`] for the change that made `generation`: skipped when a newer
+    /// change came while it waited for the check before it (that change's own publish
+    /// follows and checks the newer text).
+    async fn publish_change(&self, uri: &Uri, generation: Option<u64>) {
         let Some(entry) = self.entry(uri) else { return };
         let _guard = entry.publish_lock.lock().await;
+        if generation.is_some_and(|g| entry.lock().generation != g) {
+            return;
+        }
         let (text, version, kind, evaluation, running) = {
             let d = entry.lock();
             let running = d.eval.is_some();
@@ -60,7 +64,6 @@ impl Backend {
             compute(&state, &u, text, version, kind, evaluation, enc)
         })
         .await;
-        entry.lock().last_check = Some(started.elapsed());
         tracing::debug!(
             version,
             elapsed_ms = started.elapsed().as_secs_f64() * 1e3,
@@ -93,11 +96,8 @@ impl Backend {
     /// Publish once the document has been quiet for the debounce delay.
     pub fn schedule_publish(&self, uri: Uri, generation: u64) {
         let this = self.clone();
-        let wait = self
-            .entry(&uri)
-            .map_or(DEBOUNCE, |e| debounce_for(e.lock().last_check));
         tokio::spawn(async move {
-            tokio::time::sleep(wait).await;
+            tokio::time::sleep(DEBOUNCE).await;
             let Some(entry) = this.entry(&uri) else {
                 return;
             };
@@ -114,7 +114,7 @@ impl Backend {
                     return;
                 }
             }
-            this.publish(&uri).await;
+            this.publish_change(&uri, Some(generation)).await;
         });
     }
 
@@ -232,18 +232,4 @@ fn compute(
         )),
     };
     (diags, Some(view), status)
-}
-
-#[cfg(test)]
-mod debounce_tests {
-    use super::*;
-
-    #[test]
-    fn debounce_scales_with_the_measured_check_time_within_bounds() {
-        let ms = Duration::from_millis;
-        assert_eq!(debounce_for(Some(ms(1))), MIN_DEBOUNCE);
-        assert_eq!(debounce_for(Some(ms(20))), ms(40));
-        assert_eq!(debounce_for(Some(ms(5_000))), DEBOUNCE);
-        assert_eq!(debounce_for(None), ms(50));
-    }
 }
