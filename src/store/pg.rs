@@ -25,7 +25,7 @@ pub(crate) type Pool = r2d2::Pool<PostgresConnectionManager<MakeRustlsConnect>>;
 
 /// Connections a process keeps open: a CLI batch writes in one transaction, the language
 /// server reads while it writes.
-const POOL_SIZE: u32 = 4;
+pub(crate) const POOL_SIZE: u32 = 4;
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The error prefix of a server that could not be reached (a CI gate exits 3 on it).

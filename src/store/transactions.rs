@@ -43,7 +43,7 @@ impl Store {
             Backend::Sqlite(m) => op(&mut db::Lite(&lock(m))),
             Backend::Postgres(pool) => pg::on_own_thread(|| {
                 let mut op = Some(op);
-                for attempt in 0..2 {
+                for attempt in 0..=pg::POOL_SIZE {
                     let mut client = self.pg_client(pool)?;
                     let mut tx = match client
                         .build_transaction()
@@ -52,7 +52,7 @@ impl Store {
                         .start()
                     {
                         Ok(tx) => tx,
-                        Err(e) if attempt == 0 && lost(&e) => continue,
+                        Err(e) if attempt < pg::POOL_SIZE && lost(&e) => continue,
                         Err(e) => return Err(self.fail(what, pg::describe(&e))),
                     };
                     let op = op.take().expect("run once");
@@ -60,7 +60,7 @@ impl Store {
                     tx.commit().map_err(|e| self.fail(what, pg::describe(&e)))?;
                     return Ok(out);
                 }
-                unreachable!("the second attempt returns")
+                unreachable!("the last attempt returns")
             }),
         }
     }
@@ -86,11 +86,11 @@ impl Store {
             }
             Backend::Postgres(pool) => pg::on_own_thread(|| {
                 let mut op = Some(op);
-                for attempt in 0..2 {
+                for attempt in 0..=pg::POOL_SIZE {
                     let mut client = self.pg_client(pool)?;
                     let mut tx = match client.transaction() {
                         Ok(tx) => tx,
-                        Err(e) if attempt == 0 && lost(&e) => continue,
+                        Err(e) if attempt < pg::POOL_SIZE && lost(&e) => continue,
                         Err(e) => return Err(self.fail(what, pg::describe(&e))),
                     };
                     tx.execute_typed(
@@ -105,7 +105,7 @@ impl Store {
                     }
                     return Ok(out);
                 }
-                unreachable!("the second attempt returns")
+                unreachable!("the last attempt returns")
             }),
         }
     }
@@ -183,7 +183,8 @@ impl Drop for Store {
 
 /// Whether starting a transaction failed because the pooled connection was gone (the
 /// server closed it while it sat idle, or restarted): nothing was done on it, so the
-/// caller takes another connection once. The pool does not test a connection with an
+/// caller takes another connection (a dead one is not put back; after a restart every
+/// pooled connection may be dead, so up to one more than the pool holds). The pool does not test a connection with an
 /// extra round trip each time it hands one out; this is where a dead one shows.
 fn lost(e: &postgres::Error) -> bool {
     match e.as_db_error() {
