@@ -176,7 +176,7 @@ pub fn grounded_entities(a: &Analysis) -> Part {
     };
     let notes = Notes::new(&index.text, cx, index);
     let mut flags = Vec::new();
-    for it in &a.plan.items {
+    for it in a.plan.items.iter().chain(&a.plan.restated) {
         flags_in(&it.task, true, &notes, it.at, &mut flags);
         flags_in(&it.why, false, &notes, it.at, &mut flags);
     }

@@ -1,5 +1,7 @@
 //! Section names and one-line labels of a markdown plan: `## Assumptions`,
-//! `Assumptions: X`, `**Assumptions:** X`, `❓ Questions: none`, `Confidence: high`.
+//! `Assumptions: X`, `**Assumptions:** X`, `❓ Questions: none`, `Confidence: high`, and the
+//! plan's restatement of the notes' constraints (`## Constraints`, `**Constraints:** …`,
+//! `Hard constraints: X, Y and Z`), which holds no items however many times it names.
 
 use super::line::lead;
 
@@ -8,6 +10,9 @@ pub(super) enum Section {
     Plan,
     Assumptions,
     Questions,
+    /// The notes' constraints restated (`Constraints`, `Fixed`, `Hard constraints`):
+    /// its lines, lists and tables are not items.
+    Constraints,
     Other,
 }
 
@@ -18,6 +23,8 @@ pub(super) fn section_of(name: &str) -> Section {
         Section::Assumptions
     } else if n.contains("question") {
         Section::Questions
+    } else if constraints_name(&n) {
+        Section::Constraints
     } else if [
         "plan", "schedule", "task", "today", "agenda", "timeline", "day",
     ]
@@ -27,6 +34,51 @@ pub(super) fn section_of(name: &str) -> Section {
         Section::Plan
     } else {
         Section::Other
+    }
+}
+
+/// Words a constraints section's name ends with.
+const CONSTRAINT_NAMES: [&str; 6] = [
+    "constraint",
+    "constraints",
+    "fixed",
+    "blocked",
+    "commitments",
+    "non-negotiables",
+];
+
+/// Words that may come before it (`Hard constraints`, `Today's fixed commitments`); any
+/// other word makes the name a task (`Review constraints: budget (30 min)` is an item).
+const CONSTRAINT_MODIFIERS: [&str; 12] = [
+    "hard",
+    "known",
+    "fixed",
+    "key",
+    "main",
+    "time",
+    "scheduling",
+    "my",
+    "your",
+    "the",
+    "today's",
+    "day's",
+];
+
+/// A constraints section's name: one of the names, after at most two modifiers.
+fn constraints_name(lower: &str) -> bool {
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    match words.split_last() {
+        Some((last, before)) => {
+            CONSTRAINT_NAMES.contains(last)
+                && before.len() <= 2
+                && before
+                    .iter()
+                    .all(|w| CONSTRAINT_MODIFIERS.contains(&w.replace('’', "'").as_str()))
+        }
+        None => false,
     }
 }
 
@@ -87,7 +139,9 @@ pub(super) fn label(line: &str) -> Option<Label> {
     }
     let section = section_of(&lower);
     match section {
-        Section::Assumptions | Section::Questions if lower.split_whitespace().count() <= 3 => {
+        Section::Assumptions | Section::Questions | Section::Constraints
+            if lower.split_whitespace().count() <= 3 =>
+        {
             Some(if value.is_empty() {
                 Label::Alone(section)
             } else {

@@ -14,6 +14,7 @@
 
 use super::labels::{Label, Section, label, push, section_of};
 use super::line::{self, Reading, lead};
+use super::restated::restates_constraint;
 use super::{MAX_ITEMS, Plan, PlanItem, table};
 use crate::engine::document::layout::{BlockId, BlockKind, Layout};
 
@@ -135,6 +136,11 @@ pub(super) fn read(text: &str, layout: &Layout, plan: Plan) -> Plan {
     let mut plan = w.plan;
     plan.items.truncate(MAX_ITEMS);
     ends_from_next_start(&mut plan.items);
+    let (work, restated) = std::mem::take(&mut plan.items)
+        .into_iter()
+        .partition(|it| !restates_constraint(&text[it.at.0..it.at.1], &it.task));
+    plan.items = work;
+    plan.restated = restated;
     plan
 }
 
@@ -193,8 +199,11 @@ impl<'a> Walk<'a> {
     }
 
     fn push_item(&mut self, it: PlanItem) -> usize {
-        // A timed heading with timed items under it is a group, not an item.
-        self.pending = None;
+        // A timed heading with timed items under it is a group, not an item; a line that
+        // only restates a constraint ("**4:00 PM — Office closes (hard stop)**") is no item.
+        if !restates_constraint(&self.text[it.at.0..it.at.1], &it.task) {
+            self.pending = None;
+        }
         self.plan.items.push(it);
         self.plan.items.len() - 1
     }
@@ -235,7 +244,9 @@ impl<'a> Walk<'a> {
             Some(Label::List(sec, v)) => {
                 let list = match sec {
                     Section::Assumptions => &mut self.plan.assumptions,
-                    _ => &mut self.plan.questions,
+                    Section::Questions => &mut self.plan.questions,
+                    // The notes' constraints restated on one line: not an item.
+                    _ => return true,
                 };
                 push(list, &v);
             }
@@ -263,6 +274,7 @@ impl<'a> Walk<'a> {
         match self.section {
             Section::Assumptions => push(&mut self.plan.assumptions, s),
             Section::Questions => push(&mut self.plan.questions, s),
+            Section::Constraints => {}
             _ => return false,
         }
         true
@@ -375,6 +387,9 @@ impl<'a> Walk<'a> {
 
     fn table(&mut self, id: BlockId) {
         self.owner = Owner::None;
+        if self.section == Section::Constraints {
+            return; // the notes' constraints as a table: not items
+        }
         if let Some((items, unread)) = table::read(self.text, self.layout, id) {
             if !items.is_empty() {
                 self.pending = None;

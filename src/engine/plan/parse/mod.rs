@@ -5,6 +5,7 @@
 mod labels;
 mod line;
 mod markdown;
+mod restated;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -39,6 +40,9 @@ pub enum Format {
 pub struct Plan {
     pub format: Format,
     pub items: Vec<PlanItem>,
+    /// Blocks that restate the notes' constraints (`Standup (fixed)`, `4:00 PM · Hard
+    /// stop`): not work, but their text is still checked against the notes.
+    pub restated: Vec<PlanItem>,
     pub assumptions: Option<Vec<String>>,
     pub questions: Option<Vec<String>>,
     pub confidence: Option<String>,
@@ -107,6 +111,7 @@ fn empty(format: Format) -> Plan {
     Plan {
         format,
         items: vec![],
+        restated: vec![],
         assumptions: None,
         questions: None,
         confidence: None,

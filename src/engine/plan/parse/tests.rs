@@ -376,3 +376,51 @@ fn a_table_it_cannot_read_is_unread_not_wrong() {
     assert_eq!(plan.items.len(), 3);
     assert!(plan.items.iter().all(|i| i.minutes.is_none()));
 }
+
+#[test]
+fn the_notes_constraints_restated_are_not_items() {
+    // Each plan has the same three work items around a restatement of the constraints.
+    let work =
+        "1. 09:00–10:00 Draft the brief\n2. 10:00–10:30 Email Dana\n3. 13:00–14:00 Read the case\n";
+    for restated in [
+        "## Constraints\n- Gym 12–1pm (fixed)\n- Call with Nani at 7pm\n\n## Plan\n",
+        "Constraints:\n1. Gym 12–1pm\n2. Call w/ Nani at 7pm\n\nPlan:\n",
+        "**Constraints:** gym 12:00–13:00; call 19:00\n\n",
+        "Hard constraints: the gym 12–1pm, the call at 7pm and the stop at 9pm.\n\n",
+        "### Constraints\n| Constraint | Time |\n|---|---|\n| Gym | 12:00–13:00 |\n\n### Plan\n",
+        "### Today's fixed commitments\n- 12:00–13:00 Gym\n\n### Schedule\n",
+    ] {
+        let plan = p(&format!(
+            "{restated}{work}\nAssumptions: none\nQuestions: none\n"
+        ));
+        let tasks: Vec<&str> = plan.items.iter().map(|i| i.task.as_str()).collect();
+        assert_eq!(
+            tasks,
+            ["Draft the brief", "Email Dana", "Read the case"],
+            "{restated}"
+        );
+        assert_eq!(plan.planned_minutes(), 150, "{restated}");
+    }
+    // Blocks that are the notes' meeting marked fixed, or the stop, are not work either;
+    // they are kept apart (their text is still checked against the notes).
+    let plan = p(
+        "### 9:00–9:30 · Book the venue\n\n### 9:30–9:45 · Standup (fixed)\n\n\
+         ### 9:45–12:30 · Finish the deck\n\n**4:00 PM — Office closes (hard stop)**\n\n\
+         ### 4:00 PM · Hard stop (school run)\n",
+    );
+    let tasks: Vec<&str> = plan.items.iter().map(|i| i.task.as_str()).collect();
+    assert_eq!(tasks, ["Book the venue", "Finish the deck"]);
+    assert_eq!(plan.restated.len(), 3);
+    assert_eq!(plan.planned_minutes(), 195);
+}
+
+#[test]
+fn a_task_about_constraints_is_still_an_item() {
+    let plan = p("- Review constraints: budget and scope (30 min)\n\
+         - 10:00–10:45 Fix the fixed-width export\n\
+         ### Review the constraints doc\n- Stop the build flakes (20 min)\n");
+    let tasks: Vec<&str> = plan.items.iter().map(|i| i.task.as_str()).collect();
+    assert_eq!(tasks.len(), 3, "{tasks:?}");
+    assert_eq!(plan.planned_minutes(), 95);
+    assert!(plan.restated.is_empty());
+}
