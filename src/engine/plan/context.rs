@@ -13,8 +13,11 @@ use super::clock::{Found, Minute, find_bare_hour, find_bare_range, find_times};
 
 #[path = "context_clauses.rs"]
 mod clauses;
+#[path = "context_words.rs"]
+mod words;
 use super::timex::{self, Day};
 use crate::engine::ascii_regex;
+use words::words;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Block {
@@ -47,54 +50,20 @@ fn re(s: &str) -> Regex {
     ascii_regex::compile(s).expect("context regex")
 }
 
-static STOP: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(hard stop|cut-?off|leave (?:at|by)|leaving (?:at|by)|have to leave|need to leave|must leave|stop (?:at|by)|stop working|log(?:ging)? off|offline (?:at|from|after)|done by|out (?:at|by)|wrap up by|finish(?:ing)? (?:work|the day) (?:at|by)|end (?:my|the) day|until|(?:back )?home (?:by|at)|(?:nothing|no (?:work|calls|meetings)|can'?t do anything|can'?t work|not (?:available|working|free)|unavailable) after)\b",
-    )
-});
-static START: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(start(?:ing)? (?:at|around)|in at|begin(?:ning)? at|online (?:at|from)|from)\b")
-});
-static WORK: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(work(?:ing)?(?: hours| day)?|available|availability|at my desk|at the desk|in the office|office(?: hours)?|free|stud(?:y|ying)|online|on shift|shift)\b",
-    )
-});
+static STOP: LazyLock<Regex> = LazyLock::new(|| words("stop"));
+static START: LazyLock<Regex> = LazyLock::new(|| words("start"));
+static WORK: LazyLock<Regex> = LazyLock::new(|| words("work"));
 /// "Deploy window 02:30–03:00, no other work then": a window the work words rule out is
 /// blocked, not the working window.
-static NO_WORK: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(no (?:other )?work|not (?:working|available|free)|unavailable|busy|blocked|off work)\b",
-    )
-});
-static MEETING: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(meeting|meet|call|sync|standup|stand-up|1:1|1-on-1|one-on-one|interview|demo|lunch|appointment|appt|dentist|doctor|pickup|pick up|drop-?off|class|gym|workshop|presentation|webinar|review session|check-in|huddle|training|session|court|hearing|trial|mediation|flight|commute|school run)s?\b",
-    )
-});
-static MUST: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)(\bmust\b|\btoday\b|\burgent|\basap\b|\beod\b|end of (?:the )?day|\bcritical\b|\bdue (?:at|by) (?:\d|noon)|non-negotiable|top priority|!!|\bno matter what\b|\bcannot slip\b|\bcan't slip\b)",
-    )
-});
-static OPTIONAL: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(maybe|if (?:there'?s |i have )?time|nice to have|optional|someday|if possible|low priority)\b",
-    )
-});
-static DEFERRED: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(next week|later this week|not today|can wait|on hold|next month)\b")
-});
+static NO_WORK: LazyLock<Regex> = LazyLock::new(|| words("no_work"));
+static MEETING: LazyLock<Regex> = LazyLock::new(|| words("meeting"));
+static MUST: LazyLock<Regex> = LazyLock::new(|| words("must"));
+static OPTIONAL: LazyLock<Regex> = LazyLock::new(|| words("optional"));
+static DEFERRED: LazyLock<Regex> = LazyLock::new(|| words("deferred"));
 static BULLET: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:[-*+•]|\d+[.)]|\[[ xX]?\])\s+(?:\[[ xX]\]\s+)?"));
-static TASK_CUE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)(?:\b(?:need to|needs to|have to|has to|got to|gotta|must|should|todo:?|to-do:?|want to|remember to|don'?t forget to|also)\s+)+",
-    )
-});
-static LONG_BLOCK: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(deep work|long block|uninterrupted|one big block|in one go|marathon)\b")
-});
+static TASK_CUE: LazyLock<Regex> = LazyLock::new(|| words("task_cue"));
+static LONG_BLOCK: LazyLock<Regex> = LazyLock::new(|| words("long_block"));
 
 /// At most this many blocks and tasks are kept (a day's notes have far fewer), so that
 /// matching them against the plan stays linear in the input.
@@ -118,9 +87,7 @@ fn heading(content: &str, today: Option<Weekday>) -> Section {
     }
 }
 
-static MUST_HEADING: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)(\bmust\b|\burgent|\basap\b|\bcritical\b|non-negotiable|\bpriorit|!!)")
-});
+static MUST_HEADING: LazyLock<Regex> = LazyLock::new(|| words("must_heading"));
 
 /// A heading: a markdown `#` line, or a line that is not a list item and ends with `:`.
 fn is_heading(line: &str, is_bullet: bool) -> bool {
@@ -342,13 +309,8 @@ fn later_day(d: Day, today: Option<Weekday>) -> bool {
     }
 }
 
-static DUE_WORD: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\b(?:due|by|until|till|on|do|do it|deadline)\s*:?\s*$"));
-static EVENT_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(?:goes live|go live|launch(?:es)?|ships?|is|are|starts?|happens?|lands?|for|before|ahead of)\s*$",
-    )
-});
+static DUE_WORD: LazyLock<Regex> = LazyLock::new(|| words("due_word"));
+static EVENT_WORD: LazyLock<Regex> = LazyLock::new(|| words("event_word"));
 
 /// Whether a task is for a later day: a later day as its due date ("due Fri", "by
 /// tomorrow") or in the task's own first clause ("call the bank tomorrow",

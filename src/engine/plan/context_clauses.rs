@@ -16,33 +16,22 @@ use crate::engine::plan::clock::{
 use crate::engine::plan::timex;
 
 /// "not before 10", "no earlier than 9:30": the day starts then.
-static NOT_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(not before|no earlier than|not (?:un)?til+|starting no earlier than)\b")
-});
+static NOT_BEFORE: LazyLock<Regex> = LazyLock::new(|| super::words::words("not_before"));
 /// "back at 10:15": the end of an absence, not a stop ("home by 4" stays a stop).
-static BACK: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)\b(?:(call|ring|phone|text|email|write|calling)\s+)?back (?:at|by|around)\b")
-});
+static BACK: LazyLock<Regex> = LazyLock::new(|| super::words::words("back"));
 /// "free after the 2pm standup", "available after 1pm".
-static AFTER: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\bafter\b"));
+static AFTER: LazyLock<Regex> = LazyLock::new(|| super::words::words("after"));
 /// "in court until 11", "busy till 10": an activity until a time.
-static UNTIL: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)\b(?:until|till|til)\b"));
+static UNTIL: LazyLock<Regex> = LazyLock::new(|| super::words::words("until"));
 /// "clocks go back an hour at 3am": about the clock, not about the day.
-static CLOCK_CHANGE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(?i)\b(clocks? (?:go|goes|going|went|change|changes|spring|springs|fall|falls)|daylight sav|dst\b|time change)",
-    )
-});
+static CLOCK_CHANGE: LazyLock<Regex> = LazyLock::new(|| super::words::words("clock_change"));
 /// A clause boundary: `;`, a comma or a sentence's full stop before a space, or `then`.
 static BOUNDARY: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)(;\s*|,\s+|\.\s+|\s+(?:and )?then\s+)"));
 /// Words before a full stop that do not end a sentence ("Dr. Chen at 3pm").
-static ABBREV: LazyLock<Regex> =
-    LazyLock::new(|| re(r"(?i)\b(?:dr|mr|mrs|ms|prof|st|vs|approx|ca|e\.g|i\.e|a\.m|p\.m)$"));
+static ABBREV: LazyLock<Regex> = LazyLock::new(|| super::words::words("abbrev"));
 /// Words a clause may have beside its times and still not say anything of its own.
-static FILLER: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"(?i)^(?:and|or|at|then|also|again|to|from|till|until|&|am|pm|a\.m|p\.m)$")
-});
+static FILLER: LazyLock<Regex> = LazyLock::new(|| super::words::words("filler"));
 
 /// Whether the clause gives a time the notes rules read: a written time, a bare hour after
 /// a stop, start or return word, or a bare range beside a work or meeting word.
