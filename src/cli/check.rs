@@ -12,7 +12,9 @@ use crate::engine::runner::{self, RunOptions};
 use crate::evaluator::Evaluator;
 use crate::model::{Report, Status};
 use crate::store::{Series, Store};
-use crate::workspace::evaluate::{Unsaved, evaluate_unsaved, record_input_error, save_all};
+use crate::workspace::evaluate::{
+    EvaluateError, Unsaved, evaluate_unsaved, record_input_error, save_all,
+};
 use crate::workspace::files::read_text;
 use crate::workspace::trust::{self, Policy};
 use crate::workspace::{Config, Request, Resolved, Resolver, doc_key};
@@ -202,6 +204,8 @@ fn resolve_one(
 /// the evaluator's one shared concurrency limit (and `retry-after` pause), whatever this
 /// is; this only bounds the memory of documents waiting for a permit.
 const DOCUMENTS_IN_FLIGHT: usize = 64;
+/// Documents whose stored reports (what their runs compare with) are read at once.
+const PREFETCH: usize = 100;
 
 /// One evaluation per document, concurrently (all their calls under the evaluator's one
 /// limit); nothing saved yet.
@@ -224,21 +228,35 @@ async fn evaluate_all(
         canary: trust::canary(args.trust.no_canary.then_some(false), workspace),
         ..Default::default()
     };
-    // What every run compares with, read for the whole batch at once.
+    // What the runs compare with, read a hundred documents at a time as the batch moves
+    // on: one store read per hundred instead of one per document, and no more of the
+    // stored reports in memory than the documents in flight need.
     let mode = runner::effective_mode(&options(None));
-    let series: Vec<Series> = jobs
-        .iter()
-        .map(|j| {
-            (
-                j.doc_key.as_str(),
-                j.resolved.playbook.logic_hash.as_str(),
-                mode,
-            )
+    let with_inputs = futures::stream::iter(jobs.chunks(PREFETCH))
+        .map(|chunk| {
+            let series: Vec<Series> = chunk
+                .iter()
+                .map(|j| {
+                    (
+                        j.doc_key.as_str(),
+                        j.resolved.playbook.logic_hash.as_str(),
+                        mode,
+                    )
+                })
+                .collect();
+            let items: Vec<Result<_, CliError>> = match store.drift_inputs_many(&series) {
+                Ok(inputs) => chunk.iter().cloned().zip(inputs).map(Ok).collect(),
+                Err(e) => vec![Err(EvaluateError::from(e).into())],
+            };
+            futures::stream::iter(items)
         })
-        .collect();
-    let inputs = store.drift_inputs_many(&series)?;
-    let evaluated: Vec<_> = futures::stream::iter(jobs.iter().cloned().zip(inputs))
-        .map(|(job, inputs)| {
+        .flatten();
+    let evaluated: Vec<_> = with_inputs
+        .map(|item| {
+            let (job, inputs) = match item {
+                Ok(pair) => pair,
+                Err(e) => return futures::future::Either::Left(std::future::ready(Err(e))),
+            };
             let label = job.resolved.doc.label();
             let progress: Option<runner::ProgressFn> = progress_on_tty.then(|| {
                 Arc::new(move |p: runner::Progress| {
@@ -250,7 +268,7 @@ async fn evaluate_all(
             // A task per document: the local checks are CPU work, and a batch's documents
             // then use every thread of the runtime instead of taking turns on one.
             let store = store.clone();
-            tokio::spawn(async move {
+            let task = tokio::spawn(async move {
                 evaluate_unsaved(
                     &job.resolved,
                     Some(&store),
@@ -259,10 +277,14 @@ async fn evaluate_all(
                     Some(inputs),
                 )
                 .await
+            });
+            futures::future::Either::Right(async move {
+                task.await
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
+                    .map_err(CliError::from)
             })
         })
         .buffered(DOCUMENTS_IN_FLIGHT)
-        .map(|joined| joined.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic())))
         .collect()
         .await;
     if progress_on_tty {
