@@ -290,7 +290,7 @@ async fn evaluate_all(
     if progress_on_tty {
         eprint!("\r\x1b[2K");
     }
-    Ok(evaluated.into_iter().collect::<Result<Vec<_>, _>>()?)
+    evaluated.into_iter().collect::<Result<Vec<_>, _>>()
 }
 
 /// Every report and audit trail saved in ONE store transaction (the first notice printed
