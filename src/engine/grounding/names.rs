@@ -6,7 +6,7 @@
 //!
 //! Both recognisers are linear in their input (one regex pass each).
 
-use std::collections::BTreeSet;
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -139,12 +139,28 @@ const NOT_NAME: &[&str] = &[
     "New",
 ];
 
+/// The words a text writes in lower case somewhere (lower-cased), sorted and without
+/// repeats, so that a word's derived forms can be found by prefix (`starts_a_word`). A word
+/// already in lower case is borrowed from the text, not copied.
+#[derive(Debug, Default)]
+pub struct LowerWords<'a>(Vec<Cow<'a, str>>);
+
+impl LowerWords<'_> {
+    /// The same words, owning their text.
+    pub fn into_owned(self) -> LowerWords<'static> {
+        LowerWords(
+            self.0
+                .into_iter()
+                .map(|w| Cow::Owned(w.into_owned()))
+                .collect(),
+        )
+    }
+}
+
 /// Does a word of `words` start with `w` ("quarter" → "quarterly")?
-pub fn starts_a_word(words: &BTreeSet<String>, w: &str) -> bool {
-    words
-        .range::<str, _>((std::ops::Bound::Included(w), std::ops::Bound::Unbounded))
-        .next()
-        .is_some_and(|x| x.starts_with(w))
+pub fn starts_a_word(words: &LowerWords, w: &str) -> bool {
+    let i = words.0.partition_point(|x| x.as_ref() < w);
+    words.0.get(i).is_some_and(|x| x.starts_with(w))
 }
 
 /// Is `w` an ordinary word of the texts: `common(stem)` says whether a lower-case word starts
@@ -197,11 +213,23 @@ fn is_label(text: &str, at: usize, end: usize) -> bool {
 
 /// The words of a text that appear in lower case somewhere in it (lower-cased), sorted so that
 /// a word's derived forms can be found (`starts_a_word`).
-pub fn lower_words(text: &str) -> BTreeSet<String> {
-    text.split(|c: char| !c.is_alphanumeric())
+pub fn lower_words(text: &str) -> LowerWords<'_> {
+    let mut words: Vec<Cow<str>> = text
+        .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.starts_with(|c: char| c.is_lowercase()))
-        .map(str::to_lowercase)
-        .collect()
+        .map(|w| {
+            if w.chars()
+                .any(|c| !c.is_lowercase() && c.to_lowercase().ne([c]))
+            {
+                Cow::Owned(w.to_lowercase())
+            } else {
+                Cow::Borrowed(w)
+            }
+        })
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    LowerWords(words)
 }
 
 fn char_before(text: &str, at: usize) -> Option<char> {

@@ -50,7 +50,7 @@ pub struct SourceIndex {
     joined: String,
     word_at: Vec<(usize, Span)>,
     /// Words the source writes in lower case somewhere (ordinary words, not names).
-    lower: std::collections::BTreeSet<String>,
+    lower: super::names::LowerWords<'static>,
     quotes: Arc<LocatorIndex>,
 }
 
@@ -107,7 +107,7 @@ impl SourceIndex {
             numbering,
             joined,
             word_at,
-            lower: super::names::lower_words(text),
+            lower: super::names::lower_words(text).into_owned(),
             quotes: LocatorIndex::whole(text),
         }
     }

@@ -68,6 +68,8 @@ pub struct RuleContext<'a> {
     /// The output's drafted text, analysed once per grounding configuration for every
     /// grounding check of a run that shares it.
     drafted: std::cell::RefCell<Vec<(String, Arc<Drafted>)>>,
+    /// What rules of one kind and configuration read the same way (see `shared`).
+    shared: std::cell::RefCell<Vec<(String, std::rc::Rc<dyn std::any::Any>)>>,
     /// The plan as read with its notes, once for every plan check (each reads it twice: for
     /// its outcome and for its validation part).
     plan: std::cell::OnceCell<crate::engine::plan::Analysis>,
@@ -116,6 +118,7 @@ impl<'a> RuleContext<'a> {
             own_layout: std::cell::OnceCell::new(),
             grounding: std::cell::OnceCell::new(),
             drafted: std::cell::RefCell::default(),
+            shared: std::cell::RefCell::default(),
             plan: std::cell::OnceCell::new(),
         }
     }
@@ -183,6 +186,27 @@ impl<'a> RuleContext<'a> {
                 self.companions.source,
             )
         })
+    }
+
+    /// A reading of this document that several rules share (the three quote tiers read every
+    /// quote the same way and keep only their own tier), built by `build` the first time a rule
+    /// asks with this `key` for this type. The key must name everything the reading depends on.
+    pub fn shared<T: 'static>(&self, key: &str, build: impl FnOnce() -> T) -> std::rc::Rc<T> {
+        let found = self
+            .shared
+            .borrow()
+            .iter()
+            .filter(|(k, _)| k == key)
+            .find_map(|(_, v)| std::rc::Rc::clone(v).downcast::<T>().ok());
+        if let Some(v) = found {
+            return v;
+        }
+        let built = std::rc::Rc::new(build());
+        self.shared.borrow_mut().push((
+            key.to_string(),
+            std::rc::Rc::clone(&built) as std::rc::Rc<dyn std::any::Any>,
+        ));
+        built
     }
 
     /// The output's drafted text as analysed under configuration `key`, built by `build` the

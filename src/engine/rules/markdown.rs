@@ -18,6 +18,9 @@ pub struct ProseMap {
     hidden: Vec<(usize, usize)>,
     body: (usize, usize),
     bounds: OnceLock<Bounds>,
+    /// The regions under drafting headings and labels, per heading pattern (its source text):
+    /// every rule of a playbook that skips the same sections reads them once per document.
+    sections: std::cell::RefCell<Vec<(String, std::rc::Rc<[(usize, usize)]>)>>,
 }
 
 /// The body's sentences and word boundaries, computed once on first use.
@@ -35,6 +38,23 @@ struct Bounds {
 const MAX_QUOTE_LEN: usize = 1500;
 
 impl ProseMap {
+    /// The regions `build` finds for the heading pattern `key`, built the first time any rule
+    /// asks for this document.
+    pub fn sections(
+        &self,
+        key: &str,
+        build: impl FnOnce() -> Vec<(usize, usize)>,
+    ) -> std::rc::Rc<[(usize, usize)]> {
+        if let Some((_, r)) = self.sections.borrow().iter().find(|(k, _)| k == key) {
+            return std::rc::Rc::clone(r);
+        }
+        let built: std::rc::Rc<[(usize, usize)]> = build().into();
+        self.sections
+            .borrow_mut()
+            .push((key.to_string(), std::rc::Rc::clone(&built)));
+        built
+    }
+
     /// Map `text[body.0..body.1]`; offsets are whole-document.
     pub fn new(text: &str, body: (usize, usize)) -> Self {
         let mut quoted = Vec::new();
@@ -64,6 +84,7 @@ impl ProseMap {
             })
             .collect();
         ProseMap {
+            sections: Default::default(),
             quoted,
             quoted_max_end,
             hidden: html_comments(text, body),

@@ -35,8 +35,8 @@ pub struct Skipped<'a> {
     rules: &'a SkipRules,
     text: &'a str,
     prose: &'a ProseMap,
-    /// Sorted by start.
-    regions: Vec<(usize, usize)>,
+    /// Sorted by start (shared by every rule that skips the same sections).
+    regions: std::rc::Rc<[(usize, usize)]>,
     /// `regions_max_end[i]`: the largest end among `regions[..=i]`.
     regions_max_end: Vec<usize>,
     /// The last sentence tested against `skip_sentences` and the answer: hits come in
@@ -51,11 +51,14 @@ impl SkipRules {
 
     /// `prose` must have been built on `text` and the body.
     pub fn prepare<'a>(&'a self, text: &'a str, prose: &'a ProseMap) -> Skipped<'a> {
-        let mut regions = match &self.sections {
-            Some(re) => section_regions(re, text, prose.body()),
-            None => Vec::new(),
+        let regions: std::rc::Rc<[(usize, usize)]> = match &self.sections {
+            Some(re) => prose.sections(re.as_str(), || {
+                let mut r = section_regions(re, text, prose.body());
+                r.sort_unstable();
+                r
+            }),
+            None => std::rc::Rc::new([]),
         };
-        regions.sort_unstable();
         let regions_max_end = regions
             .iter()
             .scan(0, |max, &(_, e)| {

@@ -65,7 +65,7 @@ pub fn compile_entities(value: serde_json::Value) -> Result<Arc<dyn CompiledRule
 }
 
 /// What every claim read came to: counted, and each set-aside claim kept with its reason.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Tally(GroundingTrace);
 
 impl Tally {
@@ -117,8 +117,17 @@ impl CompiledRule for GroundingRule {
                 flag,
                 tiers,
             } => {
-                let (h, t) = self.quotes(cx, source, &skipped, &drafted, min_words, (flag, tiers));
-                (h, t, CODE_QUOTE)
+                let key = self.quote_reading_key(min_words, tiers);
+                let read = cx.shared(&key, || {
+                    self.quotes(cx, source, &skipped, &drafted, min_words, tiers)
+                });
+                let h = read
+                    .tiered
+                    .iter()
+                    .filter(|(t, _)| *t == flag)
+                    .map(|(_, h)| h.clone())
+                    .collect();
+                (h, read.tally.clone(), CODE_QUOTE)
             }
             What::References => {
                 let (h, t) = self.references(cx, source, &skipped, &drafted);

@@ -13,7 +13,29 @@ use crate::engine::rules::kind::{Hit, RuleContext, SourceRef};
 use crate::engine::rules::skip::Skipped;
 use crate::model::{ClaimKind, Located, SetAside};
 
+/// Every quote of a document read once for all three tiers: the tally, and each quote that
+/// is not the source's words with its tier and finding (a check keeps its own tier's).
+pub(super) struct QuoteReading {
+    pub tally: Tally,
+    pub tiered: Vec<(Tier, Hit)>,
+}
+
 impl GroundingRule {
+    /// What the quote reading depends on besides the document: everything but the tier flagged.
+    pub(super) fn quote_reading_key(&self, min_words: usize, tiers: Tiers) -> String {
+        let re = |r: &Option<Regex>| r.as_ref().map_or("", Regex::as_str).to_string();
+        [
+            format!("quotes {min_words} {tiers:?}"),
+            re(&self.skips.sections),
+            re(&self.skips.sentences),
+            re(&self.lead_in),
+            re(&self.attribution),
+            re(&self.proposal),
+            re(&self.markers),
+        ]
+        .join("\u{0}")
+    }
+
     pub(super) fn quotes(
         &self,
         cx: &RuleContext,
@@ -21,8 +43,8 @@ impl GroundingRule {
         skipped: &Skipped,
         drafted: &Drafted,
         min_words: usize,
-        (flag, tiers): (Tier, Tiers),
-    ) -> (Vec<Hit>, Tally) {
+        tiers: Tiers,
+    ) -> QuoteReading {
         let prompt = cx.companions.prompt.map(|p| Locator::new(p, (0, p.len())));
         let mut t = Tally::default();
         let mut hits = Vec::new();
@@ -101,11 +123,12 @@ impl GroundingRule {
                 Tier::Paraphrase => t.paraphrased(),
                 _ => t.not_found(),
             }
-            if c.tier == flag {
-                hits.push(quote_hit(&q, &c));
-            }
+            hits.push((c.tier, quote_hit(&q, &c)));
         }
-        (hits, t)
+        QuoteReading {
+            tally: t,
+            tiered: hits,
+        }
     }
 }
 
