@@ -43,10 +43,32 @@ pub struct Drafted {
     refs: HashMap<(RefKind, String), Vec<(usize, usize)>>,
     /// Defined terms the regions define or use (words key, singular).
     terms: HashSet<String>,
-    /// The words of `words` in order ("|" between regions) and where each word occurs, so a
-    /// loose quote match starts only where its first word does.
-    word_list: Vec<String>,
-    word_at: HashMap<String, Vec<usize>>,
+    /// `words` indexed, built the first time a quote is matched loosely (few documents need it).
+    index: std::sync::OnceLock<WordIndex>,
+}
+
+/// The words of `Drafted::words` in order ("|" between regions) and where each word occurs, so a
+/// loose quote match starts only where its first word does.
+#[derive(Debug, Default)]
+struct WordIndex {
+    list: Vec<String>,
+    at: HashMap<String, Vec<usize>>,
+}
+
+impl WordIndex {
+    fn of(words: &str) -> WordIndex {
+        let mut x = WordIndex::default();
+        for w in words.split(' ').filter(|w| !w.is_empty()) {
+            match x.at.get_mut(w) {
+                Some(v) => v.push(x.list.len()),
+                None => {
+                    x.at.insert(w.to_string(), vec![x.list.len()]);
+                }
+            }
+            x.list.push(w.to_string());
+        }
+        x
+    }
 }
 
 /// Clause enumerators at the start of a paragraph or line (after `>`, `*`, `_`, spaces).
@@ -245,17 +267,10 @@ impl Drafted {
             let (s, e) = d.regions[i];
             let r = &text[s..e];
             for (w, _, _) in tokens(r) {
-                let w = canon_word(&w);
-                d.words.push_str(&w);
+                d.words.push_str(&canon_word(w));
                 d.words.push(' ');
-                d.word_at
-                    .entry(w.clone())
-                    .or_default()
-                    .push(d.word_list.len());
-                d.word_list.push(w);
             }
             d.words.push_str("| ");
-            d.word_list.push("|".into());
             for line in r.lines() {
                 if let Some(n) = enumerator(strip_markup(line)) {
                     d.enumerators.insert(n);
@@ -276,7 +291,7 @@ impl Drafted {
 
     /// Does a paragraph repeat the source (its first or last eight words are both there)?
     fn sourced(para: &str, inp: &Inputs) -> bool {
-        let words: Vec<String> = tokens(para).map(|(w, _, _)| canon_word(&w)).collect();
+        let words: Vec<String> = tokens(para).map(|(w, _, _)| canon_word(w)).collect();
         // Drop a leading enumerator ("3 1 3", "k", "ii").
         let skip = words
             .iter()
@@ -300,7 +315,7 @@ impl Drafted {
     /// Is a clause title the source's (its words, after the number, are there)?
     fn sourced_title(line: &str, inp: &Inputs) -> bool {
         let words: Vec<String> = tokens(line)
-            .map(|(w, _, _)| canon_word(&w))
+            .map(|(w, _, _)| canon_word(w))
             .skip_while(|w| w.chars().all(|c| c.is_ascii_digit()))
             .take(8)
             .collect();
@@ -324,7 +339,7 @@ impl Drafted {
             .flat_map(|p| p.split("[…]"))
             .map(|p| {
                 tokens(p)
-                    .map(|(w, _, _)| canon_word(&w))
+                    .map(|(w, _, _)| canon_word(w))
                     .collect::<Vec<_>>()
                     .join(" ")
             })
@@ -343,12 +358,13 @@ impl Drafted {
     /// Four or more words, every one the drafted text's, in order, at most three dropped.
     pub fn has_text_loosely(&self, quote: &str) -> bool {
         const SLACK: usize = 3;
-        let q: Vec<String> = tokens(quote).map(|(w, _, _)| canon_word(&w)).collect();
+        let q: Vec<String> = tokens(quote).map(|(w, _, _)| canon_word(w)).collect();
         if q.len() < 4 {
             return false;
         }
-        let d = &self.word_list;
-        let Some(starts) = self.word_at.get(&q[0]) else {
+        let index = self.index();
+        let d = &index.list;
+        let Some(starts) = index.at.get(&q[0]) else {
             return false;
         };
         starts.iter().any(|&i| {
@@ -373,16 +389,17 @@ impl Drafted {
     pub fn summarises(&self, quote: &str) -> bool {
         const NEAR: usize = 30;
         let content: Vec<String> = tokens(quote)
-            .map(|(w, _, _)| canon_word(&w))
+            .map(|(w, _, _)| canon_word(w))
             .filter(|w| w.chars().count() >= 4 && w.chars().all(char::is_alphabetic))
             .collect();
         if !(3..=8).contains(&content.len()) {
             return false;
         }
-        let Some(places) = self.word_at.get(&content[0]) else {
+        let index = self.index();
+        let Some(places) = index.at.get(&content[0]) else {
             return false;
         };
-        let d = &self.word_list;
+        let d = &index.list;
         places.iter().take(64).any(|&i| {
             let mut rest = content[1..].iter();
             let mut want = rest.next();
@@ -396,6 +413,10 @@ impl Drafted {
             }
             want.is_none()
         })
+    }
+
+    fn index(&self) -> &WordIndex {
+        self.index.get_or_init(|| WordIndex::of(&self.words))
     }
 
     /// Do the drafted regions use these words (canonical, lower case) anywhere?

@@ -399,7 +399,7 @@ fn date(c: &Captures) -> Option<String> {
 /// `confidential information`.
 pub fn words_key(s: &str) -> String {
     tokens(s)
-        .map(|(w, _, _)| canon_word(&w))
+        .map(|(w, _, _)| canon_word(w))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -461,12 +461,12 @@ fn org_key(s: &str) -> String {
 }
 
 /// One spelling per corporate suffix, so "Acme Corporation" = "ACME Corp.".
-pub fn canon_word(w: &str) -> String {
-    match w {
+pub fn canon_word(w: String) -> String {
+    match w.as_str() {
         "corporation" => "corp".into(),
         "incorporated" => "inc".into(),
         "limited" => "ltd".into(),
-        _ => w.to_string(),
+        _ => w,
     }
 }
 

@@ -49,6 +49,9 @@ pub struct SourceIndex {
     /// " w1 w2 … " (canonical lower-case words) and each word's source span.
     joined: String,
     word_at: Vec<(usize, Span)>,
+    /// Each word's places (indices into `word_at`, ascending): a run of words is looked up
+    /// from its rarest word instead of searching the whole source for every question.
+    places: HashMap<String, Vec<u32>>,
     /// Words the source writes in lower case somewhere (ordinary words, not names).
     lower: super::names::LowerWords<'static>,
     quotes: Arc<LocatorIndex>,
@@ -94,11 +97,20 @@ impl SourceIndex {
         }
         let mut joined = String::with_capacity(text.len() + 2);
         let mut word_at = Vec::new();
+        let mut places: HashMap<String, Vec<u32>> = HashMap::new();
         joined.push(' ');
         for (w, s, e) in tokens(text) {
+            let w = canon_word(w);
+            let i = word_at.len() as u32;
             word_at.push((joined.len(), (s, e)));
-            joined.push_str(&canon_word(&w));
+            joined.push_str(&w);
             joined.push(' ');
+            match places.get_mut(&w) {
+                Some(v) => v.push(i),
+                None => {
+                    places.insert(w, vec![i]);
+                }
+            }
         }
         SourceIndex {
             values,
@@ -107,6 +119,7 @@ impl SourceIndex {
             numbering,
             joined,
             word_at,
+            places,
             lower: super::names::lower_words(text).into_owned(),
             quotes: LocatorIndex::whole(text),
         }
@@ -156,27 +169,41 @@ impl<'a> Source<'a> {
     /// Where the source has these words in this order (canonical lower-case words).
     pub fn find_words(&self, key: &str) -> Option<Span> {
         let key = key.trim();
-        if key.is_empty() {
-            return None;
-        }
-        let needle = format!(" {key} ");
-        let at = self.joined.find(&needle)? + 1;
         let n = key.split(' ').count();
-        let i = self.word_at.partition_point(|(p, _)| *p < at);
+        let i = self.runs(key).next()?;
         let first = self.word_at.get(i)?.1;
         let last = self.word_at.get(i + n - 1)?.1;
         Some((first.0, last.1))
     }
 
+    /// The places (indices into `word_at`, ascending) where the source has the words of `key`
+    /// (canonical lower-case words, single spaces) in this order: the places of its rarest
+    /// word, each checked against the joined words.
+    fn runs<'k>(&'k self, key: &'k str) -> impl Iterator<Item = usize> + 'k {
+        let words: Vec<&str> = key.split(' ').collect();
+        let rarest = (!key.is_empty())
+            .then(|| {
+                words
+                    .iter()
+                    .enumerate()
+                    .map(|(j, w)| (j, self.places.get(*w).map_or(&[][..], Vec::as_slice)))
+                    .min_by_key(|(_, p)| p.len())
+            })
+            .flatten();
+        let (j, places) = rarest.unwrap_or((0, &[]));
+        places.iter().filter_map(move |&p| {
+            let start = (p as usize).checked_sub(j)?;
+            let at = self.word_at.get(start)?.0;
+            let rest = self.joined.get(at..)?;
+            (rest.starts_with(key) && rest[key.len()..].starts_with(' ')).then_some(start)
+        })
+    }
+
     /// Where the source has `word` (canonical lower case) with `words` words on either side
     /// that `near` accepts (the window as " w1 w2 … "). At most 64 places are looked at.
     pub fn word_near(&self, word: &str, words: usize, near: impl Fn(&str) -> bool) -> Option<Span> {
-        let needle = format!(" {} ", word.trim());
-        if needle.len() < 3 {
-            return None;
-        }
-        for (at, _) in self.joined.match_indices(&needle).take(64) {
-            let i = self.word_at.partition_point(|(p, _)| *p < at + 1);
+        let word = word.trim();
+        for i in self.runs(word).take(64) {
             let (a, b) = (
                 i.saturating_sub(words),
                 (i + words + 1).min(self.word_at.len()),
