@@ -365,3 +365,38 @@ impl<'a> Source<'a> {
         self.locator.classify(quote, &self.locate(quote), tiers)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every run of one to four words, present or not, is found where a search of the whole
+    /// joined source finds it first: the index of each word's places changes no answer.
+    #[test]
+    fn word_runs_are_found_where_a_whole_text_search_finds_them() {
+        let text = "The Supplier shall pay the fee. The fee is due on the 1st day; the \
+            Supplier's fee, the Supplier — Corporation and Incorporated Limited. pay the fee";
+        let source = Source::new(text);
+        let index: &SourceIndex = &source;
+        let words: Vec<&str> = index.joined.split(' ').filter(|w| !w.is_empty()).collect();
+        let naive = |key: &str| {
+            let at = index.joined.find(&format!(" {key} "))? + 1;
+            let i = index.word_at.partition_point(|(p, _)| *p < at);
+            let n = key.split(' ').count();
+            Some((index.word_at[i].1.0, index.word_at[i + n - 1].1.1))
+        };
+        let mut keys: Vec<String> =
+            vec!["fee the".into(), "corp and inc ltd".into(), "absent".into()];
+        for n in 1..=4 {
+            keys.extend(words.windows(n).map(|w| w.join(" ")));
+        }
+        let mut found = 0;
+        for key in &keys {
+            assert_eq!(source.find_words(key), naive(key), "{key}");
+            found += usize::from(naive(key).is_some());
+        }
+        assert!(found > 40 && found < keys.len());
+        assert_eq!(source.find_words(""), None);
+        assert_eq!(source.find_words("the  fee"), None);
+    }
+}

@@ -20,8 +20,11 @@ pub struct ProseMap {
     bounds: OnceLock<Bounds>,
     /// The regions under drafting headings and labels, per heading pattern (its source text):
     /// every rule of a playbook that skips the same sections reads them once per document.
-    sections: std::cell::RefCell<Vec<(String, std::rc::Rc<[(usize, usize)]>)>>,
+    sections: std::cell::RefCell<Vec<(String, Regions)>>,
 }
+
+/// Byte ranges of a document, sorted by start, shared by the rules that ask for them.
+pub type Regions = std::rc::Rc<[(usize, usize)]>;
 
 /// The body's sentences and word boundaries, computed once on first use.
 #[derive(Debug, Clone, Default)]
@@ -40,15 +43,11 @@ const MAX_QUOTE_LEN: usize = 1500;
 impl ProseMap {
     /// The regions `build` finds for the heading pattern `key`, built the first time any rule
     /// asks for this document.
-    pub fn sections(
-        &self,
-        key: &str,
-        build: impl FnOnce() -> Vec<(usize, usize)>,
-    ) -> std::rc::Rc<[(usize, usize)]> {
+    pub fn sections(&self, key: &str, build: impl FnOnce() -> Vec<(usize, usize)>) -> Regions {
         if let Some((_, r)) = self.sections.borrow().iter().find(|(k, _)| k == key) {
             return std::rc::Rc::clone(r);
         }
-        let built: std::rc::Rc<[(usize, usize)]> = build().into();
+        let built: Regions = build().into();
         self.sections
             .borrow_mut()
             .push((key.to_string(), std::rc::Rc::clone(&built)));
