@@ -232,6 +232,20 @@ async fn evaluate_all(
     // on: one store read per hundred instead of one per document, and no more of the
     // stored reports in memory than the documents in flight need.
     let mode = runner::effective_mode(&options(None));
+    // A source several documents share is indexed once: ahead of them, one source per task
+    // on the runtime's threads, rather than in a document's task while the other threads'
+    // documents wait for the same source.
+    let mut sources = std::collections::HashSet::new();
+    for job in jobs {
+        if let Some(source) = &job.resolved.doc.source
+            && sources.insert(source.text().as_ptr() as usize)
+        {
+            let job = Arc::clone(job);
+            tokio::spawn(async move {
+                runner::prepare_companions(&job.resolved.playbook, &job.resolved.doc);
+            });
+        }
+    }
     let with_inputs = futures::stream::iter(jobs.chunks(PREFETCH))
         .map(|chunk| {
             let series: Vec<Series> = chunk

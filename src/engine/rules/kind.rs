@@ -46,6 +46,10 @@ pub trait CompiledRule: Send + Sync + std::fmt::Debug {
     fn proves(&self) -> bool {
         false
     }
+    /// Build now what this rule reads of a document's companions and shares between
+    /// documents (a source's grounding index), so that a batch can build each one ahead
+    /// instead of a document's thread waiting while another builds it.
+    fn prepare_companions(&self, _doc: &crate::engine::document::Document) {}
 }
 
 /// What a rule reads: the whole text, the byte range of the evaluated body, and which

@@ -40,6 +40,15 @@ pub use progress::{Progress, ProgressFn};
 use options::{NOT_EVALUATED_DETERMINISTIC, NOT_EVALUATED_NO_KEY};
 
 /// Local checks only: no evaluator, no history. Fast enough for every keystroke.
+/// Build the indexes `playbook`'s rules read of `doc`'s companions and share with every
+/// document naming the same files; a batch calls this once per distinct companion, ahead of
+/// its documents.
+pub fn prepare_companions(playbook: &LoadedPlaybook, doc: &Document) {
+    for rule in playbook.compiled.iter().flatten() {
+        rule.prepare_companions(doc);
+    }
+}
+
 pub fn run_deterministic(playbook: &LoadedPlaybook, doc: &Document) -> Report {
     identify(run_deterministic_unidentified(playbook, doc))
 }

@@ -98,6 +98,12 @@ impl Tally {
 }
 
 impl CompiledRule for GroundingRule {
+    fn prepare_companions(&self, doc: &crate::engine::document::Document) {
+        if let Some(source) = &doc.source {
+            source.derived(crate::engine::grounding::SourceIndex::new);
+        }
+    }
+
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
         let Some(source) = cx.source() else {
             return Some(RuleOutcome {
