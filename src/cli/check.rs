@@ -25,6 +25,15 @@ struct Job {
 }
 
 pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
+    // The built-in playbook the batch most likely runs (the one `--playbook` names, else the
+    // default) is compiled while the files are found and the store opened, instead of
+    // holding up the first documents read; a playbook file is compiled when a document
+    // names it, as before.
+    let likely = args.inputs.playbook.clone();
+    std::thread::spawn(move || match likely.as_deref() {
+        None => drop(crate::engine::playbook::builtin()),
+        Some(id) => drop(crate::engine::playbook::builtin_by_id(id)),
+    });
     let cwd = std::env::current_dir()?;
     let workspace = super::workspace_policy(&args.trust)?;
     super::start_telemetry(&args.otlp, &workspace)?;
