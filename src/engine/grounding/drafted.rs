@@ -113,9 +113,7 @@ pub struct Inputs<'a> {
 
 /// Leading markup of a line: spaces, `>`, emphasis, list bullets.
 fn strip_markup(line: &str) -> &str {
-    line.trim_start_matches(|c: char| {
-        c.is_whitespace() || matches!(c, '>' | '*' | '_' | '-' | '+' | '•' | '#')
-    })
+    &line[crate::engine::document::layout::line_lead(line).markup..]
 }
 
 /// The text with quoted passages blanked (drafting words inside a quote are the quote's).

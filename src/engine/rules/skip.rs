@@ -118,21 +118,8 @@ impl Skipped<'_> {
 
 /// Leading decoration of a line: list markers, emphasis, heading marks, numbering ("3.3", "(c)").
 fn strip_lead(line: &str) -> (usize, &str) {
-    let deco = |c: char| {
-        c.is_whitespace()
-            || c.is_ascii_digit()
-            || matches!(c, '#' | '*' | '_' | '-' | '+' | '>' | '•' | '.' | ')')
-    };
-    let mut rest = line.trim_start_matches(deco);
-    // "(c) " / "c) " / "(iv) " enumerators.
-    if let Some((n, tail)) = rest.strip_prefix('(').unwrap_or(rest).split_once(')')
-        && !n.is_empty()
-        && n.len() <= 4
-        && n.chars().all(|c| c.is_ascii_alphanumeric())
-    {
-        rest = tail.trim_start_matches(deco);
-    }
-    (line.len() - rest.len(), rest)
+    let words = crate::engine::document::layout::line_lead(line).words;
+    (words, &line[words..])
 }
 
 fn section_regions(re: &Regex, text: &str, body: (usize, usize)) -> Vec<(usize, usize)> {

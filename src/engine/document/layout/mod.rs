@@ -24,11 +24,13 @@
 //! - [`Layout::rows`] and [`Layout::cells`] read a table.
 
 mod build;
+mod lead;
 mod numbering;
 mod sentences;
 #[cfg(test)]
 mod tests;
 
+pub use lead::{LineLead, line_lead};
 pub use numbering::{Numbering, read_numbering, roman_value};
 pub use sentences::{is_abbreviation, line_opens_block, split_sentences};
 
