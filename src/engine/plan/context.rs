@@ -186,6 +186,11 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str) -> bool {
     {
         times.push(b);
     }
+    if times.is_empty()
+        && let Some(h) = clauses::meeting_hour(s)
+    {
+        times.push(h);
+    }
     // "hard stop at 4": a bare hour after the stop words is a time (1–6 is afternoon).
     if let Some(stop) = STOP.find(s)
         && !times.iter().any(|t| t.at.0 >= stop.end())

@@ -32,6 +32,24 @@ static BOUNDARY: LazyLock<Regex> =
 static ABBREV: LazyLock<Regex> = LazyLock::new(|| super::words::words("abbrev"));
 /// Words a clause may have beside its times and still not say anything of its own.
 static FILLER: LazyLock<Regex> = LazyLock::new(|| super::words::words("filler"));
+/// "at", "@", "~" just before a bare hour: a meeting's time ("call with Dr. Lim at 11").
+static AT_HOUR: LazyLock<Regex> = LazyLock::new(|| super::words::words("at_hour"));
+
+/// A meeting's bare hour ("quick call with Dr. Lim at 11", "lunch @ 1"): the first bare
+/// hour written after `at`, `@` or `~` in a clause that names a meeting (1–6 is afternoon).
+pub fn meeting_hour(s: &str) -> Option<Found> {
+    if !MEETING.is_match(s) {
+        return None;
+    }
+    let mut from = 0;
+    while let Some(h) = find_bare_hour(s, from) {
+        if AT_HOUR.is_match(&s[..h.at.0]) {
+            return Some(h);
+        }
+        from = h.at.1;
+    }
+    None
+}
 
 /// Whether the clause gives a time the notes rules read: a written time, a bare hour after
 /// a stop, start or return word, or a bare range beside a work or meeting word.
@@ -44,6 +62,7 @@ fn timed(s: &str) -> bool {
         || return_at(s).is_some_and(|m| find_bare_hour(s, m.end()).is_some())
         || [&*STOP, &*NOT_BEFORE, &*UNTIL].into_iter().any(bare_after)
         || (WORK.is_match(s) || MEETING.is_match(s)) && find_bare_range(s).is_some()
+        || meeting_hour(s).is_some()
 }
 
 /// Whether the clause has words of its own beside its times ("12-1pm" alone has none).

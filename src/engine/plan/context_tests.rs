@@ -141,6 +141,18 @@ fn rules_for_windows_stops_and_blocks() {
         ("standup 09:30–09:45", None, None, &[(570, 585)]),
         // 24-hour times are read as written.
         ("sync 00:30-01:00", None, None, &[(30, 60)]),
+        // A bare hour after `at`, `@` or `~` beside a meeting word is the meeting's time
+        // (1–6 is afternoon); without a meeting word, or without `at`, it is not.
+        ("quick call with Dr. Lim at 11", None, None, &[(660, 690)]),
+        ("lunch @ 1", None, None, &[(780, 810)]),
+        (
+            "dentist 3:15-4; call with Dr. Lim at 11",
+            None,
+            None,
+            &[(660, 690), (915, 960)],
+        ),
+        ("coffee at 11", None, None, &[]),
+        ("call the bank about invoice 11", None, None, &[]),
     ];
     for (notes, start, end, blocks) in table {
         let cx = extract_(notes);

@@ -31,6 +31,8 @@ struct Notes<'a> {
     stated: Vec<u32>,
     /// The days the notes name ("due Fri", "tomorrow"), by the time grammar.
     days: Vec<Day>,
+    /// The notes' capitalised words, for short forms of their names ("Sam" of "Samantha").
+    names: Vec<&'a str>,
 }
 
 /// The grounding index of the notes as [`grounded_entities`] reads them ("w/" read as
@@ -68,7 +70,45 @@ impl<'a> Notes<'a> {
             lower: text.to_lowercase(),
             stated,
             days: timex::days(text).map(|(d, _)| d).collect(),
+            names: text
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| w.starts_with(|c: char| c.is_uppercase()))
+                .collect(),
         }
+    }
+
+    /// Whether the notes hold this meeting, its names written in full or not.
+    fn has_meeting(&self, key: &str) -> bool {
+        self.source.find_words(key).is_some()
+            || self.source.find_words(&self.in_full(key)).is_some()
+    }
+
+    /// A meeting's words with each short form of a name written in full ("the call with
+    /// Sam" → "the call with Samantha"), as the notes would write it.
+    fn in_full(&self, key: &str) -> String {
+        let full = |w: &str| {
+            (w.chars().count() >= 3 && self.source.find_words(w).is_none())
+                .then(|| {
+                    self.names.iter().find(|n| {
+                        n.len() > w.len() && n.to_lowercase().starts_with(&w.to_lowercase())
+                    })
+                })
+                .flatten()
+                .map_or_else(|| w.to_string(), |n| n.to_string())
+        };
+        key.split(' ').map(full).collect::<Vec<_>>().join(" ")
+    }
+
+    /// Whether the notes name `word`: the word itself, or a name it is the short form of
+    /// (at least three letters that open a longer capitalised word: "Sam" of "Samantha";
+    /// "Nanette" is not a short form of "Nani").
+    fn names(&self, word: &str) -> bool {
+        self.source.find_words(word).is_some()
+            || word.chars().count() >= 3
+                && word.chars().all(char::is_alphabetic)
+                && self.names.iter().any(|n| {
+                    n.len() > word.len() && n.to_lowercase().starts_with(&word.to_lowercase())
+                })
     }
 
     /// Whether the notes state this deadline: a deadline or stop at the same clock time,
@@ -113,12 +153,12 @@ fn flags_in(text: &str, task: bool, notes: &Notes, at: (usize, usize), out: &mut
     // A made-up meeting is one invention, not one per name in it.
     let invented_meeting = found
         .iter()
-        .any(|e| e.kind == PlanEntityKind::Meeting && source.find_words(&e.key).is_none());
+        .any(|e| e.kind == PlanEntityKind::Meeting && !notes.has_meeting(&e.key));
     for e in &found {
         let grounded = match e.kind {
-            PlanEntityKind::Meeting => source.find_words(&e.key).is_some(),
+            PlanEntityKind::Meeting => notes.has_meeting(&e.key),
             PlanEntityKind::Name if invented_meeting => continue,
-            PlanEntityKind::Name => e.key.split(' ').any(|w| source.find_words(w).is_some()),
+            PlanEntityKind::Name => e.key.split(' ').any(|w| notes.names(w)),
             PlanEntityKind::Deadline => notes.has_deadline(&e.key),
         };
         if !grounded {
@@ -145,7 +185,11 @@ fn flags_in(text: &str, task: bool, notes: &Notes, at: (usize, usize), out: &mut
             | EntityKind::Person => e.kind,
             _ => continue,
         };
-        if names.iter().any(|&(s, en)| s < e.end && e.start < en) || shared_grounded(&e, source) {
+        let short_form = e.kind == EntityKind::Person && e.text.split(' ').any(|w| notes.names(w));
+        if names.iter().any(|&(s, en)| s < e.end && e.start < en)
+            || shared_grounded(&e, source)
+            || short_form
+        {
             continue;
         }
         out.push(Flag {
@@ -315,6 +359,19 @@ mod tests {
                 "- draft the Globex proposal",
                 "in time — Globex wants it",
                 &[],
+            ),
+            // A short form of a name in the notes is that name; a longer spelling is not.
+            ("- reply to Samantha", "so that Sam can sign", &[]),
+            ("- call w/ Samantha 3pm", "after the call with Sam", &[]),
+            (
+                "- reply to Samantha",
+                "after the call with Sam",
+                &["Mentions a meeting not in the notes: “after the call with Sam”"],
+            ),
+            (
+                "- reply to Sam",
+                "so that Samantha can sign",
+                &["Mentions a person or organisation not in the notes: “Samantha”"],
             ),
             // The first word of a reason is read as an ordinary word.
             ("- draft the proposal", "Prices go up", &[]),
