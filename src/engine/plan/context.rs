@@ -179,12 +179,15 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str) -> bool {
     }
     let mut times = find_times(s);
     let work = WORK.is_match(s) && !MEETING.is_match(s) && !NO_WORK.is_match(s);
-    // "office 8-4", "meetings 11-12": a bare range beside a work or meeting word.
-    if times.is_empty()
-        && (work || MEETING.is_match(s))
+    // "office 8-4", "meetings 11-12": a bare range beside a work or meeting word; beside a
+    // meeting word also next to written times ("meetings: 10-11, 2-2:30").
+    let meetings_only = MEETING.is_match(s) && !WORK.is_match(s);
+    if (times.is_empty() && (work || MEETING.is_match(s)) || meetings_only)
         && let Some(b) = find_bare_range(s)
+        && !times.iter().any(|t| t.at.0 < b.at.1 && b.at.0 < t.at.1)
     {
         times.push(b);
+        times.sort_by_key(|t| t.at.0);
     }
     if times.is_empty()
         && let Some(h) = clauses::meeting_hour(s)

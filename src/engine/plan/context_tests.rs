@@ -152,6 +152,23 @@ fn rules_for_windows_stops_and_blocks() {
             &[(660, 690), (915, 960)],
         ),
         ("coffee at 11", None, None, &[]),
+        // A bare range beside a meeting word counts next to written times too; beside a
+        // work word it stays the working window.
+        (
+            "meetings: 10-11, 2-2:30",
+            None,
+            None,
+            &[(600, 660), (840, 870)],
+        ),
+        (
+            "working 9-5, standup 9:30-9:45",
+            Some(540),
+            Some(1020),
+            &[(570, 585)],
+        ),
+        // More ways to write the stop.
+        ("wrap by 5:15pm", None, Some(1035), &[]),
+        ("need to be out the door by 5", None, Some(1020), &[]),
         ("call the bank about invoice 11", None, None, &[]),
     ];
     for (notes, start, end, blocks) in table {
