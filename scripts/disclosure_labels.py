@@ -3,6 +3,8 @@
 
   scripts/disclosure_labels.py sample            # round 1: the seeded stratified sample (file set)
   scripts/disclosure_labels.py sample2           # round 2: 6 more per model, 3 held out
+  scripts/disclosure_labels.py sample3           # round 3: 4 more per model, all tune, outside
+                                                 # the held-out set (reads only its file names)
   scripts/disclosure_labels.py view FILE...      # compact view for a human labeller
   scripts/disclosure_labels.py measure [PLAYBOOK] [-v [--set=tune]]
                                                  # agreement of the real binary with the labels,
@@ -71,6 +73,24 @@ def sample2():
         rng.shuffle(chosen)
         for i, f in enumerate(chosen):
             rows.append((f, model, parse(f)["task"], "holdout" if i < 3 else "tune"))
+    return rows
+
+
+def sample3():
+    """Round 3: outside both label rounds and the held-out set's file names, seed 2211, 4 per model."""
+    heldout = os.path.join(ROOT, "tests", "data", "heldout", "disclosure", "unchecked_areas_disclosure.json")
+    skip = {r["file"] for r in json.load(open(heldout))["rows"]}
+    skip |= {r["file"] for r in json.load(open(os.path.join(LABELS, "unchecked_areas_disclosure.json")))["rows"]
+             if r.get("round") != 3}
+    rng = random.Random(2211)
+    by_model = collections.defaultdict(list)
+    for f in sorted(f for f in os.listdir(OUT) if f.endswith(".ai.md") and f not in skip):
+        by_model[parse(f)["model"]].append(f)
+    rows = []
+    for model in sorted(by_model):
+        pool = by_model[model][:]
+        rng.shuffle(pool)
+        rows += [(f, model, parse(f)["task"], "tune") for f in pool[:4]]
     return rows
 
 
@@ -151,8 +171,8 @@ def measure(playbook):
 
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else "measure"
-    if cmd in ("sample", "sample2"):
-        for r in (sample() if cmd == "sample" else sample2()):
+    if cmd in ("sample", "sample2", "sample3"):
+        for r in {"sample": sample, "sample2": sample2, "sample3": sample3}[cmd]():
             print(*r)
     elif cmd == "view":
         for p in sys.argv[2:]:
