@@ -190,6 +190,34 @@ def reports(bin_, tmp, rels):
     return reps
 
 
+def score_plants(bin_, tmp, plants, show, miss_width=50):
+    """Check every planted copy and print the catch rate per kind (and per position when the
+    plants carry one). A plant is (rel, kind, line, paragraph, value[, position]); it is caught
+    when a grounding finding within a line of it lies inside the planted paragraph. Removes
+    `tmp` when done."""
+    reps = reports(bin_, tmp, [p[0] for p in plants])
+    per, perpos = {}, {}
+    for rel, kind, line, para, v, *pos in plants:
+        rep = next((r for p, r in reps.items() if p.endswith(rel)), None)
+        hit = rep is not None and any(
+            ln is not None and abs(ln - line) <= 1 and span and span in para for _, ln, span in findings(rep))
+        for d, key in ((per, kind),) + (((perpos, pos[0]),) if pos else ()):
+            c = d.setdefault(key, [0, 0])
+            c[0] += hit
+            c[1] += 1
+        if show and not hit:
+            why = sorted({f"{c['kind']}:{c.get('reason')}" for r in (rep or {}).get("check_results", [])
+                          for c in r.get("skipped_claims", []) if abs(c.get("line", 0) - line) <= 1})
+            print("MISS", kind, *pos, rel.split("/")[1][:miss_width], "|", para, "|", ", ".join(why))
+    shutil.rmtree(tmp)
+    tot = [sum(c[0] for c in per.values()), sum(c[1] for c in per.values())]
+    for kind, (a, b) in per.items():
+        print(f"{kind:15} {a}/{b} = {100 * a / b:.1f} %")
+    print(f"{'total':15} {tot[0]}/{tot[1]} = {100 * tot[0] / tot[1]:.1f} %")
+    if perpos:
+        print("by position:", ", ".join(f"{p} {a}/{b}" for p, (a, b) in perpos.items()))
+
+
 def main():
     bin_ = os.path.realpath(sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-")
                             else os.path.join(ROOT, "target", "release", "byop"))
@@ -220,24 +248,7 @@ def main():
             rel = f"outputs/{name}__{kind}.ai.md"
             open(os.path.join(tmp, rel), "w", encoding="utf-8").write("\n".join(copy))
             plants.append((rel, kind, at + 1, para, v))
-    reps = reports(bin_, tmp, [p[0] for p in plants])
-    per = {}
-    for rel, kind, line, para, v in plants:
-        rep = next((r for p, r in reps.items() if p.endswith(rel)), None)
-        hit = rep is not None and any(
-            ln is not None and abs(ln - line) <= 1 and span and span in para for _, ln, span in findings(rep))
-        c = per.setdefault(kind, [0, 0])
-        c[0] += hit
-        c[1] += 1
-        if show and not hit:
-            why = sorted({f"{c['kind']}:{c.get('reason')}" for r in (rep or {}).get("check_results", [])
-                          for c in r.get("skipped_claims", []) if abs(c.get("line", 0) - line) <= 1})
-            print("MISS", kind, rel.split("/")[1][:50], "|", para, "|", ", ".join(why))
-    shutil.rmtree(tmp)
-    tot = [sum(c[0] for c in per.values()), sum(c[1] for c in per.values())]
-    for kind, (a, b) in per.items():
-        print(f"{kind:15} {a}/{b} = {100 * a / b:.1f} %")
-    print(f"{'total':15} {tot[0]}/{tot[1]} = {100 * tot[0] / tot[1]:.1f} %")
+    score_plants(bin_, tmp, plants, show)
 
 
 if __name__ == "__main__":

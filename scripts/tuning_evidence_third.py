@@ -16,7 +16,7 @@ by position: paragraph 40/54, drafting heading 8/54, copied 28/44, lettered 0/34
 label 34/52). Some phrasings carry a modal ("may", "must") and so read as proposals under the
 present voice rules; whether that is right is a question this set raises, not settles.
 """
-import importlib.util, os, random, re, shutil, sys
+import importlib.util, os, random, re, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -219,27 +219,7 @@ def main():
             rel = f"outputs/{name}__{kind}.ai.md"
             open(os.path.join(tmp, rel), "w", encoding="utf-8").write("\n".join(copy))
             plants.append((rel, kind, at + k, ins[k], v, pos))
-    reps = te.reports(bin_, tmp, [p[0] for p in plants])
-    per, perpos = {}, {}
-    for rel, kind, line, para, v, pos in plants:
-        rep = next((r for p, r in reps.items() if p.endswith(rel)), None)
-        hit = rep is not None and any(
-            ln is not None and abs(ln - line) <= 1 and span and span in para
-            for _, ln, span in te.findings(rep))
-        for d, key in ((per, kind), (perpos, pos)):
-            c = d.setdefault(key, [0, 0])
-            c[0] += hit
-            c[1] += 1
-        if show and not hit:
-            why = sorted({f"{c['kind']}:{c.get('reason')}" for r in (rep or {}).get("check_results", [])
-                          for c in r.get("skipped_claims", []) if abs(c.get("line", 0) - line) <= 1})
-            print("MISS", kind, pos, rel.split("/")[1][:40], "|", para, "|", ", ".join(why))
-    shutil.rmtree(tmp)
-    tot = [sum(c[0] for c in per.values()), sum(c[1] for c in per.values())]
-    for kind, (a, b) in per.items():
-        print(f"{kind:15} {a}/{b} = {100 * a / b:.1f} %")
-    print(f"{'total':15} {tot[0]}/{tot[1]} = {100 * tot[0] / tot[1]:.1f} %")
-    print("by position:", ", ".join(f"{p} {a}/{b}" for p, (a, b) in perpos.items()))
+    te.score_plants(bin_, tmp, plants, show, miss_width=40)
 
 
 if __name__ == "__main__":
