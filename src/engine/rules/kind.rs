@@ -1,8 +1,6 @@
 //! What every rule kind shares: the trait a compiled rule implements, what it reads,
 //! what it returns, and how its parameters are read.
 
-use std::sync::Arc;
-
 use serde::de::DeserializeOwned;
 
 use super::markdown::ProseMap;
@@ -69,11 +67,6 @@ pub struct RuleContext<'a> {
     own_layout: std::cell::OnceCell<crate::engine::document::Layout>,
     /// The source companion indexed once for every grounding check of a run.
     grounding: std::cell::OnceCell<Option<crate::engine::grounding::Source<'a>>>,
-    /// The output's drafted text, analysed once per grounding configuration for every
-    /// grounding check of a run that shares it.
-    drafted: std::cell::RefCell<Vec<(String, Arc<Drafted>)>>,
-    /// What rules of one kind and configuration read the same way (see `shared`).
-    shared: std::cell::RefCell<Vec<(String, std::rc::Rc<dyn std::any::Any>)>>,
     /// The plan as read with its notes, once for every plan check (each reads it twice: for
     /// its outcome and for its validation part).
     plan: std::cell::OnceCell<crate::engine::plan::Analysis>,
@@ -121,8 +114,6 @@ impl<'a> RuleContext<'a> {
             document: None,
             own_layout: std::cell::OnceCell::new(),
             grounding: std::cell::OnceCell::new(),
-            drafted: std::cell::RefCell::default(),
-            shared: std::cell::RefCell::default(),
             plan: std::cell::OnceCell::new(),
         }
     }
@@ -192,39 +183,18 @@ impl<'a> RuleContext<'a> {
         })
     }
 
-    /// A reading of this document that several rules share (the three quote tiers read every
-    /// quote the same way and keep only their own tier), built by `build` the first time a rule
-    /// asks with this `key` for this type. The key must name everything the reading depends on.
+    /// A reading of this document that several rules share, kept on the document's prose map
+    /// (see [`ProseMap::shared`]): the three quote tiers read every quote the same way and keep
+    /// only their own tier; the grounding checks share the drafted text.
     pub fn shared<T: 'static>(&self, key: &str, build: impl FnOnce() -> T) -> std::rc::Rc<T> {
-        let found = self
-            .shared
-            .borrow()
-            .iter()
-            .filter(|(k, _)| k == key)
-            .find_map(|(_, v)| std::rc::Rc::clone(v).downcast::<T>().ok());
-        if let Some(v) = found {
-            return v;
-        }
-        let built = std::rc::Rc::new(build());
-        self.shared.borrow_mut().push((
-            key.to_string(),
-            std::rc::Rc::clone(&built) as std::rc::Rc<dyn std::any::Any>,
-        ));
-        built
+        self.prose.shared(key, build)
     }
 
     /// The output's drafted text as analysed under configuration `key`, built by `build` the
     /// first time a check with that configuration asks (every grounding check of a playbook
     /// usually shares one).
-    pub fn drafted(&self, key: &str, build: impl FnOnce() -> Drafted) -> Arc<Drafted> {
-        if let Some((_, d)) = self.drafted.borrow().iter().find(|(k, _)| k == key) {
-            return Arc::clone(d);
-        }
-        let built = Arc::new(build());
-        self.drafted
-            .borrow_mut()
-            .push((key.to_string(), Arc::clone(&built)));
-        built
+    pub fn drafted(&self, key: &str, build: impl FnOnce() -> Drafted) -> std::rc::Rc<Drafted> {
+        self.shared(key, build)
     }
 
     pub fn with_companions(mut self, companions: Companions<'a>) -> Self {

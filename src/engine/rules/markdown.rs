@@ -18,13 +18,9 @@ pub struct ProseMap {
     hidden: Vec<(usize, usize)>,
     body: (usize, usize),
     bounds: OnceLock<Bounds>,
-    /// The regions under drafting headings and labels, per heading pattern (its source text):
-    /// every rule of a playbook that skips the same sections reads them once per document.
-    sections: std::cell::RefCell<Vec<(String, Regions)>>,
+    /// Readings of this document that several rules share, by key and type (see `shared`).
+    shared: std::cell::RefCell<Vec<(String, std::rc::Rc<dyn std::any::Any>)>>,
 }
-
-/// Byte ranges of a document, sorted by start, shared by the rules that ask for them.
-pub type Regions = std::rc::Rc<[(usize, usize)]>;
 
 /// The body's sentences and word boundaries, computed once on first use.
 #[derive(Debug, Clone, Default)]
@@ -41,16 +37,24 @@ struct Bounds {
 const MAX_QUOTE_LEN: usize = 1500;
 
 impl ProseMap {
-    /// The regions `build` finds for the heading pattern `key`, built the first time any rule
-    /// asks for this document.
-    pub fn sections(&self, key: &str, build: impl FnOnce() -> Vec<(usize, usize)>) -> Regions {
-        if let Some((_, r)) = self.sections.borrow().iter().find(|(k, _)| k == key) {
-            return std::rc::Rc::clone(r);
+    /// A reading of this document that several rules share (the regions under drafting
+    /// headings, the quote tiers' reading), built by `build` the first time a rule asks with
+    /// this `key` for this type. The key must name everything the reading depends on.
+    pub fn shared<T: 'static>(&self, key: &str, build: impl FnOnce() -> T) -> std::rc::Rc<T> {
+        let found = self
+            .shared
+            .borrow()
+            .iter()
+            .filter(|(k, _)| k == key)
+            .find_map(|(_, v)| std::rc::Rc::clone(v).downcast::<T>().ok());
+        if let Some(v) = found {
+            return v;
         }
-        let built: Regions = build().into();
-        self.sections
-            .borrow_mut()
-            .push((key.to_string(), std::rc::Rc::clone(&built)));
+        let built = std::rc::Rc::new(build());
+        self.shared.borrow_mut().push((
+            key.to_string(),
+            std::rc::Rc::clone(&built) as std::rc::Rc<dyn std::any::Any>,
+        ));
         built
     }
 
@@ -83,7 +87,7 @@ impl ProseMap {
             })
             .collect();
         ProseMap {
-            sections: Default::default(),
+            shared: Default::default(),
             quoted,
             quoted_max_end,
             hidden: html_comments(text, body),

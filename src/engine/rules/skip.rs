@@ -36,7 +36,7 @@ pub struct Skipped<'a> {
     text: &'a str,
     prose: &'a ProseMap,
     /// Sorted by start (shared by every rule that skips the same sections).
-    regions: std::rc::Rc<[(usize, usize)]>,
+    regions: std::rc::Rc<Vec<(usize, usize)>>,
     /// `regions_max_end[i]`: the largest end among `regions[..=i]`.
     regions_max_end: Vec<usize>,
     /// The last sentence tested against `skip_sentences` and the answer: hits come in
@@ -51,13 +51,13 @@ impl SkipRules {
 
     /// `prose` must have been built on `text` and the body.
     pub fn prepare<'a>(&'a self, text: &'a str, prose: &'a ProseMap) -> Skipped<'a> {
-        let regions: std::rc::Rc<[(usize, usize)]> = match &self.sections {
-            Some(re) => prose.sections(re.as_str(), || {
+        let regions = match &self.sections {
+            Some(re) => prose.shared(re.as_str(), || {
                 let mut r = section_regions(re, text, prose.body());
                 r.sort_unstable();
                 r
             }),
-            None => std::rc::Rc::new([]),
+            None => std::rc::Rc::new(Vec::new()),
         };
         let regions_max_end = regions
             .iter()
