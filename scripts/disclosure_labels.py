@@ -5,6 +5,8 @@
   scripts/disclosure_labels.py sample2           # round 2: 6 more per model, 3 held out
   scripts/disclosure_labels.py sample3           # round 3: 4 more per model, all tune, outside
                                                  # the held-out set (reads only its file names)
+  scripts/disclosure_labels.py sample4           # round 4: 6 more per model, all tune, outside
+                                                 # rounds 1-3 and the held-out set's file names
   scripts/disclosure_labels.py view FILE...      # compact view for a human labeller
   scripts/disclosure_labels.py measure [PLAYBOOK] [-v [--set=tune]]
                                                  # agreement of the real binary with the labels,
@@ -94,6 +96,24 @@ def sample3():
     return rows
 
 
+def sample4():
+    """Round 4: outside rounds 1-3 and the held-out set's file names, seed 2911, 6 per model."""
+    heldout = os.path.join(ROOT, "tests", "data", "heldout", "disclosure", "unchecked_areas_disclosure.json")
+    skip = {r["file"] for r in json.load(open(heldout))["rows"]}
+    skip |= {r["file"] for r in json.load(open(os.path.join(LABELS, "unchecked_areas_disclosure.json")))["rows"]
+             if r.get("round") != 4}
+    rng = random.Random(2911)
+    by_model = collections.defaultdict(list)
+    for f in sorted(f for f in os.listdir(OUT) if f.endswith(".ai.md") and f not in skip):
+        by_model[parse(f)["model"]].append(f)
+    rows = []
+    for model in sorted(by_model):
+        pool = by_model[model][:]
+        rng.shuffle(pool)
+        rows += [(f, model, parse(f)["task"], "tune") for f in pool[:6]]
+    return rows
+
+
 CUES = re.compile(r"not provided|not included|not attached|not populated|not specified|not defined|"
     r"missing|absent|unavailable|redact|truncat|incomplete|excerpt|assum|verif|confirm|"
     r"consisten|clarif|ambigu|unclear|blank|placeholder|does not (?:contain|include|specify|define|address)|"
@@ -171,8 +191,8 @@ def measure(playbook):
 
 if __name__ == "__main__":
     cmd = sys.argv[1] if len(sys.argv) > 1 else "measure"
-    if cmd in ("sample", "sample2", "sample3"):
-        for r in {"sample": sample, "sample2": sample2, "sample3": sample3}[cmd]():
+    if cmd in ("sample", "sample2", "sample3", "sample4"):
+        for r in {"sample": sample, "sample2": sample2, "sample3": sample3, "sample4": sample4}[cmd]():
             print(*r)
     elif cmd == "view":
         for p in sys.argv[2:]:
