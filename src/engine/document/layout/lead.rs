@@ -12,10 +12,40 @@ pub struct LineLead {
     pub words: usize,
 }
 
+/// Spaces, list and quote markers, heading marks and emphasis.
+fn is_markup(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '>' | '*' | '_' | '-' | '+' | '•' | '#')
+}
+
+/// After the markup, a table cell's bar and a bracketed tag (`| `, `[ADD] `): where the text
+/// a line's decoration leads to starts.
+fn after_tag(line: &str) -> &str {
+    let rest = line.trim_start_matches(|c| is_markup(c) || c == '|');
+    match rest.strip_prefix('[').and_then(|r| r.split_once(']')) {
+        Some((_, tail)) => tail.trim_start(),
+        None => rest,
+    }
+}
+
+/// Is `prefix` (a line's start, up to some word) decoration only: markup, a table cell's
+/// bar, a bracketed tag (`- `, `| **`, `[ADD] `)? Then the word after it opens the line.
+pub fn only_decoration(prefix: &str) -> bool {
+    after_tag(prefix).is_empty()
+}
+
+/// The dotted clause number a line opens with, after its decoration: `8.7 Limitation`,
+/// `**5.3** Fees`, `[ADD] 9.1 …` → `8.7`, `5.3`, `9.1`. A number without an inner dot
+/// (`12. Fees`, a list item) or after a word (`Section 8.7`) is not one.
+pub fn clause_number(line: &str) -> Option<&str> {
+    let rest = after_tag(line);
+    let n = rest.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let n = rest[..rest.len() - n.len()].trim_end_matches('.');
+    (n.contains('.') && n.starts_with(|c: char| c.is_ascii_digit())).then_some(n)
+}
+
 /// The lead of `line` (a single line, without its line break).
 pub fn line_lead(line: &str) -> LineLead {
-    let markup =
-        |c: char| c.is_whitespace() || matches!(c, '>' | '*' | '_' | '-' | '+' | '•' | '#');
+    let markup = is_markup;
     let numbering = |c: char| markup(c) || c.is_ascii_digit() || matches!(c, '.' | ')');
     let mut rest = line.trim_start_matches(numbering);
     // "(c) " / "c) " / "(iv) " enumerators.
@@ -34,7 +64,45 @@ pub fn line_lead(line: &str) -> LineLead {
 
 #[cfg(test)]
 mod tests {
-    use super::line_lead;
+    use super::{clause_number, line_lead, only_decoration};
+
+    #[test]
+    fn a_line_opens_after_its_decoration_only() {
+        for prefix in [
+            "",
+            "  ",
+            "- ",
+            "## ",
+            "> **",
+            "| ",
+            "[ADD] ",
+            "• [Proposed] ",
+        ] {
+            assert!(only_decoration(prefix), "{prefix:?}");
+        }
+        for prefix in ["The ", "1. ", "See ", "[ADD] new "] {
+            assert!(!only_decoration(prefix), "{prefix:?}");
+        }
+    }
+
+    #[test]
+    fn clause_numbers_open_lines_and_list_numbers_do_not() {
+        let rows = [
+            ("8.7 Limitation of Liability", Some("8.7")),
+            ("**5.3** Fees", Some("5.3")),
+            ("## 12.1.4. Notices", Some("12.1.4")),
+            ("[ADD] 9.1 Cap", Some("9.1")),
+            ("| 3.2 | Term |", Some("3.2")),
+            ("12. Fees", None),
+            ("Section 8.7 provides", None),
+            ("8 Fees", None),
+            (".5 of the fee", None),
+            ("", None),
+        ];
+        for (line, want) in rows {
+            assert_eq!(clause_number(line), want, "{line}");
+        }
+    }
 
     #[test]
     fn markers_emphasis_and_numbering_are_the_lead() {

@@ -30,7 +30,7 @@ mod sentences;
 #[cfg(test)]
 mod tests;
 
-pub use lead::{LineLead, line_lead};
+pub use lead::{LineLead, clause_number, line_lead, only_decoration};
 pub use numbering::{Numbering, read_numbering, roman_value};
 pub use sentences::{is_abbreviation, line_opens_block, split_sentences};
 

@@ -1,6 +1,7 @@
 //! `references_grounded`: sections, clauses, exhibits the output says the source has.
 
 use super::{GroundingRule, Tally, states_the_source};
+use crate::engine::document::layout::{clause_number, only_decoration};
 use crate::engine::grounding::drafted::Drafted;
 use crate::engine::grounding::{RefKind, Source, references};
 use crate::engine::rules::kind::{Hit, RuleContext};
@@ -124,35 +125,18 @@ fn titles_line(text: &str, r: &references::Reference) -> bool {
     title || after.is_empty() || after.starts_with(['.', ':', '-', '–', '—', '|'])
 }
 
-/// Is `at` the first word of its line (after list markers, emphasis, `#`, `[ADD]`)?
+/// Is `at` the first word of its line (after list markers, emphasis, `#`, a table cell's
+/// bar, `[ADD]`)?
 fn starts_line(text: &str, at: usize) -> bool {
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let lead = &text[line_start..at];
-    let lead = lead.trim_start_matches(|c: char| {
-        c.is_whitespace() || matches!(c, '#' | '*' | '_' | '-' | '+' | '>' | '•' | '|')
-    });
-    lead.is_empty() || (lead.starts_with('[') && lead.trim_end().ends_with(']'))
+    only_decoration(&text[line_start..at])
 }
 
 /// Numbers that start lines of the output ("8.7 Limitation of Liability", "**5.3** …").
 fn own_numbering(text: &str, body: (usize, usize)) -> Vec<String> {
-    let mut out = Vec::new();
-    for line in text[body.0..body.1].lines() {
-        let l = line.trim_start_matches(|c: char| {
-            c.is_whitespace() || matches!(c, '#' | '*' | '_' | '>' | '|')
-        });
-        let l = l
-            .strip_prefix('[')
-            .and_then(|r| r.split_once(']'))
-            .map_or(l, |(_, r)| r.trim_start());
-        let n: String = l
-            .chars()
-            .take_while(|c| c.is_ascii_digit() || *c == '.')
-            .collect();
-        let n = n.trim_end_matches('.');
-        if n.contains('.') && n.chars().next().is_some_and(|c| c.is_ascii_digit()) {
-            out.push(n.to_string());
-        }
-    }
-    out
+    text[body.0..body.1]
+        .lines()
+        .filter_map(clause_number)
+        .map(str::to_string)
+        .collect()
 }
