@@ -65,6 +65,12 @@ pub fn constraints_of(scenario: &Scenario) -> Option<String> {
             b.label.trim()
         ));
     }
+    for r in &cx.meeting_rules {
+        lines.push(format!(
+            "- {} (schedule no calls or meetings then; other work is fine)",
+            r.label.trim()
+        ));
+    }
     for t in &cx.tasks {
         let must = if t.must { " (must be done today)" } else { "" };
         lines.push(format!("- Task: {}{must}", t.text.trim()));

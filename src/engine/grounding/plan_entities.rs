@@ -159,6 +159,14 @@ fn may_name_at_start(text: &str, at: usize, word: &str) -> bool {
         || before.ends_with(" -")
 }
 
+/// A request verb after a reason's first word ("Kowalski in accounts asked for it",
+/// "Contoso wants it Monday"), at most three lower-case words on: that word is who asks,
+/// so it is read as a name unless it is an ordinary word ("Client asked", "She wants").
+static REQUESTER: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex::compile(r"^(?:['’]s)?\s+(?:[a-z]+\s+){0,3}?(?:asked|asks|wants|wanted|needs|expects|expected|requested|requests|promised|is waiting|is expecting|has asked|said|says|owes|signs off)\b")
+        .expect("requester regex")
+});
+
 /// "Dr. Chen": the shared person entities read a name after an honorific.
 fn after_honorific(text: &str, at: usize) -> bool {
     let before = text[..at].trim_end().trim_end_matches('.');
@@ -226,9 +234,10 @@ fn extract_with(text: &str, task: bool) -> Vec<PlanEntity> {
         let word = m.as_str().trim_end_matches("'s").trim_end_matches("’s");
         let lower = word.to_ascii_lowercase();
         let opens_task = task && m.start() == opening;
+        let asks = REQUESTER.is_match(&text[m.end()..]);
         if NOT_NAMES.contains(&lower.as_str())
             || sentence_start(text, m.start())
-                && (!(opens_task || may_name_at_start(text, m.start(), m.as_str()))
+                && (!(opens_task || asks || may_name_at_start(text, m.start(), m.as_str()))
                     || ordinary_opener(&lower, text)
                     || after_honorific(text, m.start()))
         {
@@ -352,6 +361,30 @@ mod tests {
             [(Meeting, "call".to_string())]
         );
         assert_eq!(found("Review with tutor Mr. Das"), []);
+    }
+
+    /// A reason's first word is a name when a request verb follows it (who asks), unless
+    /// it is an ordinary word; without one it is read as an ordinary word.
+    #[test]
+    fn a_reason_opening_with_who_asks() {
+        use PlanEntityKind::*;
+        for (why, want) in [
+            (
+                "Kowalski in accounts asked for it",
+                vec![(Name, "kowalski")],
+            ),
+            ("Contoso wants it early", vec![(Name, "contoso")]),
+            ("Globex's team needs it", vec![(Name, "globex")]),
+            ("Client asked for it", vec![]),
+            ("She wants it early", vec![]),
+            ("Everyone needs the numbers", vec![]),
+            ("Timeline and root cause", vec![]),
+            ("Kenji said so", vec![(Name, "kenji")]),
+        ] {
+            let want: Vec<(PlanEntityKind, String)> =
+                want.into_iter().map(|(k, s)| (k, s.to_string())).collect();
+            assert_eq!(found(why), want, "{why}");
+        }
     }
 
     /// A task's first word is a name unless it is an ordinary word of the list or a form

@@ -13,6 +13,8 @@ use super::clock::{Found, Minute, find_bare_hour, find_bare_range, find_times};
 
 #[path = "context_clauses.rs"]
 mod clauses;
+#[path = "context_rules.rs"]
+pub(super) mod rules;
 #[path = "context_words.rs"]
 mod words;
 use super::timex::{self, Day};
@@ -41,6 +43,9 @@ pub struct Context {
     /// working hours.
     pub hard_stop: bool,
     pub blocks: Vec<Block>,
+    /// Windows with no calls or meetings ("no meetings after 3"): they take no working
+    /// time; a call or meeting item inside one breaks it.
+    pub meeting_rules: Vec<Block>,
     pub tasks: Vec<Task>,
     /// "deep work", "one long block": a long block was asked for.
     pub long_block_requested: bool,
@@ -116,9 +121,9 @@ pub fn extract(notes: &str, today: Option<Weekday>) -> Context {
         }
         let mut constraint = false;
         for (a, b) in clauses::clauses(content) {
-            constraint |= constraint_line(&mut cx, content[a..b].trim(), content);
+            constraint |= constraint_line(&mut cx, content[a..b].trim(), content, today);
         }
-        if constraint {
+        if constraint || rules::preference(content) {
             continue;
         }
         if is_bullet {
@@ -130,6 +135,7 @@ pub fn extract(notes: &str, today: Option<Weekday>) -> Context {
         }
     }
     cx.blocks.truncate(MAX_EXTRACTED);
+    cx.meeting_rules.truncate(MAX_EXTRACTED);
     cx.tasks.truncate(MAX_EXTRACTED);
     overnight(&mut cx);
     cx.blocks.sort_by_key(|b| (b.start, b.end));
@@ -162,7 +168,7 @@ fn overnight(cx: &mut Context) {
         return;
     }
     // "working 22:00–02:00" as well as "online from 11:30pm … log off by 6am".
-    for b in &mut cx.blocks {
+    for b in cx.blocks.iter_mut().chain(&mut cx.meeting_rules) {
         if b.start < start && b.start + 24 * 60 < end {
             b.start += 24 * 60;
             b.end += 24 * 60;
@@ -173,8 +179,12 @@ fn overnight(cx: &mut Context) {
 /// A clause about time (of `line`, or the whole line): working hours, a hard stop, a
 /// meeting. Returns whether it was one. A single time is a meeting's when the line names
 /// one ("lunch 1-2pm, dinner with family 7pm").
-fn constraint_line(cx: &mut Context, s: &str, line: &str) -> bool {
-    if clauses::prose_rule(cx, s) {
+fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>) -> bool {
+    if rules::meeting_rule(cx, s)
+        || rules::keep_free(cx, s, today)
+        || rules::work_until(cx, s)
+        || clauses::prose_rule(cx, s)
+    {
         return true;
     }
     let mut times = find_times(s);
@@ -204,6 +214,9 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str) -> bool {
     }
     if times.is_empty() {
         return false;
+    }
+    if rules::optional_appointment(s) {
+        return true;
     }
     if let Some(stop) = STOP.find(s) {
         // "hard stop at 3 PM": the first time after the words (else the last one).

@@ -25,7 +25,7 @@ fn hhmm(m: Minute) -> String {
 }
 
 /// The notes' constraints in the order `constraints_declared` counts them: the availability,
-/// the blocked windows, the must-do tasks. Never their text (it is the user's).
+/// the blocked windows, the meeting rules, the must-do tasks. Never their text (it is the user's).
 pub fn constraints(cx: &Context) -> Vec<Constraint> {
     let mut out = Vec::new();
     if let Some(end) = cx.window_end {
@@ -46,6 +46,18 @@ pub fn constraints(cx: &Context) -> Vec<Constraint> {
         out.push(Constraint {
             kind: "blocked",
             window: format!("{}–{}", hhmm(b.start), hhmm(b.end)),
+        });
+    }
+    // "no meetings after 3": open-ended to the end of the day.
+    for r in &cx.meeting_rules {
+        let end = if r.end >= 24 * 60 && r.start < 24 * 60 {
+            String::new()
+        } else {
+            hhmm(r.end)
+        };
+        out.push(Constraint {
+            kind: "no_meetings",
+            window: format!("{}–{end}", hhmm(r.start)),
         });
     }
     for _ in cx.tasks.iter().filter(|t| t.must) {
