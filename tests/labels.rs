@@ -26,14 +26,16 @@ use serde_json::Value;
 /// tune rows 141/144 = 97.9 %. Holdout 67/77 = 87.0 % after "it is unclear whether …" stopped counting
 /// without a party or document named (it passed a contract ambiguity labelled `no`).
 /// Round 4 added 57 tune rows labelled before the rule ran on them (53 `yes`/`no`): 44/53
-/// (1 false pass, 8 missed) before any change; all tune rows 185/197 = 93.9 %.
-const UNCHECKED_FLOOR: [(&str, f64); 2] = [("tune", 0.93), ("holdout", 0.87)];
-/// `unchecked_areas_disclosure`'s false-pass ceiling: the round-4 rows brought one (a bulleted
-/// "Unclear whether …" that is a finding about the contract).
-const UNCHECKED_FALSE_PASSES: [(&str, usize); 2] = [("tune", 1), ("holdout", 0)];
+/// (1 false pass, 8 missed) before any change, 52/53 after the phrasings they show were
+/// generalised (missing appendices, a referenced document not attached, the parties left to
+/// clarify, counsel or an adviser to assess a named question, the reading worked on, an
+/// alternative reading left to the reader); all tune rows 193/197 = 98.0 %, holdout 68/77.
+const UNCHECKED_FLOOR: [(&str, f64); 2] = [("tune", 0.97), ("holdout", 0.88)];
+/// `unchecked_areas_disclosure`'s false-pass ceiling, per set.
+const UNCHECKED_FALSE_PASSES: [(&str, usize); 2] = [("tune", 0), ("holdout", 0)];
 /// `escalation_signal` (measured 104/104 tune, 75/77 = 97.4 % holdout; the rule was not changed).
 const ESCALATION_FLOOR: [(&str, f64); 2] = [("tune", 0.98), ("holdout", 0.96)];
-/// Outputs labelled `no` that the rule passed before tuning, per set: the ceiling for both checks.
+/// Outputs labelled `no` that the rule passed before tuning, per set: `escalation_signal`'s ceiling.
 const BASELINE_FALSE_PASSES: [(&str, usize); 2] = [("tune", 0), ("holdout", 0)];
 /// `certainty_language`: share of flagged spans that are real unqualified claims
 /// (measured 8/10 tune, 6/8 holdout; 8/12 and 6/8 before tuning).
