@@ -57,6 +57,22 @@ pub fn find_bare_range(s: &str) -> Option<Found> {
     })
 }
 
+/// "meeting 2-3", "no calls 12-1": a bare range beside a meeting word, whose hours may be
+/// afternoon ones (1–6 is afternoon, as for a bare hour).
+pub fn find_meeting_range(s: &str) -> Option<Found> {
+    timex::scan(s).into_iter().find_map(|t| match t.expr {
+        Expr::Range(a, b) if (1..=12).contains(&a.hour) && (1..=23).contains(&b.hour) => {
+            let sp = timex::span(a, b);
+            sp.bare.then_some(Found {
+                start: sp.start,
+                end: Some(sp.end),
+                at: t.at,
+            })
+        }
+        _ => None,
+    })
+}
+
 /// Every range in `s`, written or bare (a bare one with hours as `find_bare_range` reads
 /// them), left to right: for a line with two working windows.
 pub fn find_ranges(s: &str) -> Vec<Found> {

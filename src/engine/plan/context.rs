@@ -9,7 +9,9 @@ use regex::Regex;
 
 use jiff::civil::Weekday;
 
-use super::clock::{Found, Minute, find_bare_hour, find_bare_range, find_times};
+use super::clock::{
+    Found, Minute, find_bare_hour, find_bare_range, find_meeting_range, find_times,
+};
 
 #[path = "context_clauses.rs"]
 mod clauses;
@@ -180,7 +182,8 @@ fn overnight(cx: &mut Context) {
 /// meeting. Returns whether it was one. A single time is a meeting's when the line names
 /// one ("lunch 1-2pm, dinner with family 7pm").
 fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>) -> bool {
-    if rules::meeting_rule(cx, s)
+    if rules::focus_window(s)
+        || rules::meeting_rule(cx, s)
         || rules::keep_free(cx, s, today)
         || rules::work_until(cx, s)
         || clauses::prose_rule(cx, s)
@@ -192,8 +195,14 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>
     // "office 8-4", "meetings 11-12": a bare range beside a work or meeting word; beside a
     // meeting word also next to written times ("meetings: 10-11, 2-2:30").
     let meetings_only = MEETING.is_match(s) && !WORK.is_match(s);
+    // Beside a meeting word a bare range may be afternoon hours ("meeting 2-3").
+    let bare = if meetings_only {
+        find_meeting_range(s)
+    } else {
+        find_bare_range(s)
+    };
     if (times.is_empty() && (work || MEETING.is_match(s)) || meetings_only)
-        && let Some(b) = find_bare_range(s)
+        && let Some(b) = bare
         && !times.iter().any(|t| t.at.0 < b.at.1 && b.at.0 < t.at.1)
     {
         times.push(b);
@@ -201,6 +210,14 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>
     }
     if times.is_empty()
         && let Some(h) = clauses::meeting_hour(s)
+    {
+        times.push(h);
+    }
+    // "free from 1": a bare hour after a start word in a work line (1–6 is afternoon).
+    if times.is_empty()
+        && work
+        && let Some(m) = START.find(s)
+        && let Some(h) = find_bare_hour(s, m.end())
     {
         times.push(h);
     }

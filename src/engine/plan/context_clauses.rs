@@ -43,7 +43,12 @@ pub fn meeting_hour(s: &str) -> Option<Found> {
     }
     let mut from = 0;
     while let Some(h) = find_bare_hour(s, from) {
-        if AT_HOUR.is_match(&s[..h.at.0]) {
+        // "standup 9": right after the meeting word, and nothing but punctuation after it.
+        let right_after = MEETING
+            .find_iter(&s[..h.at.0])
+            .any(|m| s[m.end()..h.at.0].trim().is_empty())
+            && !s[h.at.1..].trim_start().starts_with(char::is_alphanumeric);
+        if AT_HOUR.is_match(&s[..h.at.0]) || right_after {
             return Some(h);
         }
         from = h.at.1;

@@ -13,7 +13,7 @@ use regex::Regex;
 
 use super::words::words;
 use super::{Block, Context, MEETING, NO_WORK, OPTIONAL, STOP, WORK, cap_end};
-use crate::engine::plan::clock::{Found, Minute, find_bare_hour, find_times};
+use crate::engine::plan::clock::{Found, Minute, find_bare_hour, find_meeting_range, find_times};
 use crate::engine::plan::timex;
 
 /// "no meetings after 3", "can't take calls before 9": group 1 is the direction.
@@ -24,6 +24,8 @@ static PREFERENCE: LazyLock<Regex> = LazyLock::new(|| words("preference"));
 static KEEP_FREE: LazyLock<Regex> = LazyLock::new(|| words("keep_free"));
 /// "desk till 5": a work word, then `till` / `until`.
 static UNTIL: LazyLock<Regex> = LazyLock::new(|| words("until"));
+/// "deep work 9-11", "focus block 2-4pm".
+static FOCUS: LazyLock<Regex> = LazyLock::new(|| words("focus"));
 /// A plan item that is a meeting, for the meeting rules.
 static MEETING_ITEM: LazyLock<Regex> = LazyLock::new(|| words("meeting_item"));
 
@@ -38,14 +40,35 @@ fn time_after(s: &str, from: usize) -> Option<Found> {
         .or_else(|| find_bare_hour(s, from))
 }
 
-/// "no meetings after 3" (15:00 on), "can't take calls before 9" (up to 09:00): a window
-/// with no calls or meetings. It takes no working time and is not the day's start or stop;
-/// a call or meeting item inside it breaks it.
+/// "no meetings after 3" (15:00 on), "can't take calls before 9" (up to 09:00), "no calls
+/// 12-1": a window with no calls or meetings. It takes no working time and is not the
+/// day's start or stop; a call or meeting item inside it breaks it.
 pub fn meeting_rule(cx: &mut Context, s: &str) -> bool {
     let Some(c) = MEETING_RULE.captures(s) else {
         return false;
     };
     let m = c.get(0).expect("match");
+    if c.get(1).is_none() {
+        // No direction: a range must follow ("no calls 12-1"), else it is not a rule.
+        let range = find_times(s)
+            .into_iter()
+            .find(|t| t.at.0 >= m.end() && t.end.is_some())
+            .or_else(|| {
+                find_meeting_range(&s[m.end()..]).map(|f| Found {
+                    at: (f.at.0 + m.end(), f.at.1 + m.end()),
+                    ..f
+                })
+            });
+        let Some(r) = range else {
+            return false;
+        };
+        cx.meeting_rules.push(Block {
+            label: s[m.start()..r.at.1].trim().to_string(),
+            start: r.start,
+            end: r.end.unwrap_or(r.start),
+        });
+        return true;
+    }
     let Some(t) = time_after(s, m.end()) else {
         return false;
     };
@@ -82,6 +105,14 @@ pub fn work_until(cx: &mut Context, s: &str) -> bool {
     };
     cap_end(cx, t.end.unwrap_or(t.start), false);
     true
+}
+
+/// "deep work 9-11", "focus block 2-4pm": a focus block at a time is how to plan, not the
+/// working window, a blocked window or a task.
+pub fn focus_window(s: &str) -> bool {
+    FOCUS.is_match(s)
+        && !MEETING.is_match(s)
+        && (!find_times(s).is_empty() || find_meeting_range(s).is_some())
 }
 
 /// "gym at 6 if time", "maybe lunch w/ Sam 12:30": an optional appointment blocks

@@ -25,6 +25,8 @@ fn meeting_rules_both_ways() {
         ("can’t take calls before 9:30am", &[(0, 570)], None),
         ("no calls or meetings after 4pm", &[(960, 2880)], None),
         ("don't book meetings before 10", &[(0, 600)], None),
+        ("no calls 12-1", &[(720, 780)], None),
+        ("can't do calls 12-1", &[(720, 780)], None),
         // Not meeting rules: the stop, a call, a day with no meetings.
         ("no work after 9pm", &[], Some(1260)),
         ("call w/ Jo @ 11", &[], None),
@@ -94,6 +96,38 @@ fn chat_phrasings_both_ways() {
         ("out 12-1 for lunch", None, None, &[(720, 780)], &[]),
         ("hard stop 17:30", None, Some(1050), &[], &[]),
         ("not before 10", Some(600), None, &[], &[]),
+        ("- nothing before 9", Some(540), None, &[], &[]),
+        ("free from 1", Some(780), None, &[], &[]),
+        ("out of office after 4", None, Some(960), &[], &[]),
+        ("done for the day at 5", None, Some(1020), &[], &[]),
+        ("leave for the airport at 3", None, Some(900), &[], &[]),
+        ("- finishing at 4 today", None, Some(960), &[], &[]),
+        (
+            "- finish the deck at 3",
+            None,
+            None,
+            &[],
+            &["finish the deck at 3"],
+        ),
+        ("meeting 2-3", None, None, &[(840, 900)], &[]),
+        ("team standup 9", None, None, &[(540, 570)], &[]),
+        ("- call 3 vendors", None, None, &[], &["call 3 vendors"]),
+        ("- deep work 9-11", None, None, &[], &[]),
+        (
+            "- deep work on the Acme brief",
+            None,
+            None,
+            &[],
+            &["deep work on the Acme brief"],
+        ),
+        (
+            "meetings 11-12 then heads down",
+            None,
+            None,
+            &[(660, 720)],
+            &[],
+        ),
+        ("- gym 6pm if I can", None, None, &[], &[]),
     ];
     for (notes, start, end, blocks, tasks) in table {
         let cx = read(notes);
@@ -114,6 +148,10 @@ fn deadlines_today_are_must_dos() {
         ("- finish the slides before noon", true),
         ("- send the deck this week", false),
         ("- send the deck before the offsite", false),
+        ("- file the motion (due 5pm)", true),
+        ("- deadline 5pm: file the motion", true),
+        ("- file the motion before lunch", true),
+        ("- file the motion - high priority", false),
     ] {
         let cx = read(line);
         assert_eq!(cx.tasks.len(), 1, "{line}");
