@@ -49,6 +49,9 @@ pub struct Context {
     /// time; a call or meeting item inside one breaks it.
     pub meeting_rules: Vec<Block>,
     pub tasks: Vec<Task>,
+    /// Short prose lines with a time no rule reads ("dinner 7pm": an appointment or not?),
+    /// at that time: the time math fails closed when one falls inside the working day.
+    pub unread: Vec<Block>,
     /// "deep work", "one long block": a long block was asked for.
     pub long_block_requested: bool,
 }
@@ -131,13 +134,24 @@ pub fn extract(notes: &str, today: Option<Weekday>) -> Context {
         if is_bullet {
             task(&mut cx, content, true, section, today);
         } else {
+            let before = cx.tasks.len();
             for sentence in content.split_inclusive(['.', ';', '?']) {
                 task(&mut cx, sentence, false, section, today);
+            }
+            if cx.tasks.len() == before
+                && let Some(at) = rules::unread_time(content)
+            {
+                cx.unread.push(Block {
+                    label: content.to_string(),
+                    start: at,
+                    end: at,
+                });
             }
         }
     }
     cx.blocks.truncate(MAX_EXTRACTED);
     cx.meeting_rules.truncate(MAX_EXTRACTED);
+    cx.unread.truncate(MAX_EXTRACTED);
     cx.tasks.truncate(MAX_EXTRACTED);
     overnight(&mut cx);
     cx.blocks.sort_by_key(|b| (b.start, b.end));
@@ -170,7 +184,12 @@ fn overnight(cx: &mut Context) {
         return;
     }
     // "working 22:00–02:00" as well as "online from 11:30pm … log off by 6am".
-    for b in cx.blocks.iter_mut().chain(&mut cx.meeting_rules) {
+    for b in cx
+        .blocks
+        .iter_mut()
+        .chain(&mut cx.meeting_rules)
+        .chain(&mut cx.unread)
+    {
         if b.start < start && b.start + 24 * 60 < end {
             b.start += 24 * 60;
             b.end += 24 * 60;

@@ -146,6 +146,26 @@ pub fn preference(s: &str) -> bool {
     PREFERENCE.is_match(s)
 }
 
+/// At most this many words beside its time make a prose line short enough to be an
+/// appointment ("dinner 7pm", "kids' recital 6:30pm") rather than a remark.
+const UNREAD_WORDS: usize = 4;
+
+/// A short prose line with one written time that no rule read and that is not a task
+/// ("dinner 7pm"): whether it blocks the day cannot be told, so its time is returned for
+/// the time math to fail closed on.
+pub fn unread_time(s: &str) -> Option<Minute> {
+    let times = find_times(s);
+    let [t] = times.as_slice() else {
+        return None;
+    };
+    let rest = format!("{} {}", &s[..t.at.0], &s[t.at.1..]);
+    let words = rest
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .count();
+    (words <= UNREAD_WORDS).then_some(t.start)
+}
+
 /// Whether a plan item's task is a call or meeting (for the meeting rules).
 pub fn is_meeting_item(task: &str) -> bool {
     MEETING_ITEM.is_match(task)

@@ -158,3 +158,21 @@ fn deadlines_today_are_must_dos() {
         assert_eq!(cx.tasks[0].must, must, "{line}");
     }
 }
+
+/// Which lines are left unread: short prose with one written time no rule reads.
+#[test]
+fn unread_times_both_ways() {
+    for (notes, unread) in [
+        ("dinner 7pm", vec![1140]),
+        ("kids' recital 6:30pm", vec![1110]),
+        ("dinner 7-8pm", vec![]),
+        ("call at 2:30", vec![]),
+        ("- dinner 7pm", vec![]),
+        ("so tired, slept badly, woke at 6am again", vec![]),
+        ("need to send the memo by 3pm", vec![]),
+    ] {
+        let cx = read(notes);
+        let got: Vec<Minute> = cx.unread.iter().map(|b| b.start).collect();
+        assert_eq!(got, unread, "{notes}");
+    }
+}

@@ -313,6 +313,9 @@ pub fn time_budget(a: &Analysis) -> Part {
             ),
         );
     };
+    if let Some(u) = unread_inside(cx, &av) {
+        return unknown(metrics, vec![unread_error(u)], String::new());
+    }
     let overflow = (planned - av.minutes).max(0);
     metrics.push(Metric::TimeAvailable(av.minutes));
     metrics.push(Metric::TimeOverflow(overflow));
@@ -353,6 +356,22 @@ pub fn time_budget(a: &Analysis) -> Part {
         return p;
     }
     part(Verdict::Pass, metrics, vec![], vec![], detail)
+}
+
+/// A notes line with a time no rule reads, inside the working day: the available time is
+/// not known (it may be an appointment), so the time math fails closed on it.
+fn unread_inside<'a>(cx: &'a Context, av: &Availability) -> Option<&'a Block> {
+    cx.unread
+        .iter()
+        .find(|u| av.start < u.start && u.start < av.end)
+}
+
+fn unread_error(u: &Block) -> String {
+    format!(
+        "Notes could not be read: “{}” gives a time ({}) inside the working day that no rule reads; write an appointment with a meeting word or a range (“dinner 7–8pm”) so the available time can be worked out",
+        u.label.trim(),
+        label(u.start)
+    )
 }
 
 fn overlaps(s: Minute, e: Minute, b: &Block) -> bool {
@@ -432,6 +451,7 @@ pub fn constraints(a: &Analysis) -> Part {
     let planned = a.plan.planned_minutes();
     if let Some(av) = availability(cx, now.as_ref())
         && planned > av.minutes
+        && unread_inside(cx, &av).is_none()
     {
         availability_broken = true;
         errors.push(overflow_error(planned, &av, cx));

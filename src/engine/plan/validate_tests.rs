@@ -343,3 +343,47 @@ fn confidence_is_low_medium_or_high() {
         ["Plan `confidence` is “very high”; expected low, medium or high"]
     );
 }
+
+/// A short notes line with a time no rule reads fails the time math closed when the time
+/// falls inside the working day, and names the line; outside the day it changes nothing.
+#[test]
+fn an_unread_notes_time_inside_the_day_fails_closed() {
+    let plan = json_plan(&[
+        ("Draft the brief", 60),
+        ("Email Dana invoice", 30),
+        ("Review vendor contract", 30),
+    ]);
+    let notes = |extra: &str| {
+        format!(
+            "working 9-5\n{extra}\n- Draft the brief\n- Email Dana about the invoice\n- Review the vendor contract\n"
+        )
+    };
+    let a = run(
+        &doc("2026-06-01T09:00:00-04:00", &plan),
+        Some(&notes("recital 3pm")),
+    );
+    let t = time_budget(&a);
+    assert_eq!(t.verdict, Verdict::Indeterminate);
+    assert_eq!(
+        t.errors,
+        [
+            "Notes could not be read: “recital 3pm” gives a time (3 PM) inside the working day that no rule reads; write an appointment with a meeting word or a range (“dinner 7–8pm”) so the available time can be worked out"
+        ]
+    );
+    let v = all(&a);
+    assert_eq!(v.status, ValidationStatus::Fail);
+    assert_eq!(v.metrics.time_available_minutes, 0);
+    // Read, or outside the day: the time math goes ahead.
+    for extra in [
+        "recital 7pm",
+        "recital 3-4pm",
+        "dentist 3pm",
+        "so tired, slept badly, woke at 6am again",
+    ] {
+        let a = run(
+            &doc("2026-06-01T09:00:00-04:00", &plan),
+            Some(&notes(extra)),
+        );
+        assert_eq!(time_budget(&a).verdict, Verdict::Pass, "{extra}");
+    }
+}
