@@ -279,8 +279,11 @@ impl GroundingRule {
                 .covers(start, end)
                 .then_some(SetAside::DraftedClause)
         })?;
-        // The output's own statement of what the source says is analysis wherever it stands.
-        if why != SetAside::DraftingSentence && states_the_source(cx, start, end) {
+        // The output's own statement of what the source says is analysis wherever it stands,
+        // also when a word of the check's drafting list is in it ("The contract sets a cap of
+        // …": "cap of" reads as a proposal elsewhere); the lexicon's drafting words still
+        // make it a proposal.
+        if states_the_source(cx, start, end) {
             return None;
         }
         Some(why)
