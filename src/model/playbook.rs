@@ -14,6 +14,11 @@ pub struct Playbook {
     pub version: String,
     #[serde(default)]
     pub metadata: serde_json::Map<String, serde_json::Value>,
+    /// Named pattern lists the checks' rules share: a rule parameter (or an element of a
+    /// list parameter) `{"vocabulary": "name"}` stands for the list. Covered by the
+    /// playbook hash like the rules.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub vocabularies: std::collections::BTreeMap<String, Vec<String>>,
     pub checks: Vec<Check>,
 }
 

@@ -136,11 +136,13 @@ fn compile_rules(pb: &Playbook, upto: usize) -> Result<Compiled, (Vec<Seg>, Stri
             .rules
             .as_ref()
             .map(|rule| {
-                crate::engine::rules::compile(rule).map_err(|e| {
-                    let mut path = vec![Seg::key("checks"), Seg::Index(i), Seg::key("rules")];
-                    path.extend(e.path);
-                    (path, format!("check `{}`: {}", check.id, e.message))
-                })
+                super::vocabulary::resolve(rule, &pb.vocabularies)
+                    .and_then(|rule| crate::engine::rules::compile(&rule))
+                    .map_err(|e| {
+                        let mut path = vec![Seg::key("checks"), Seg::Index(i), Seg::key("rules")];
+                        path.extend(e.path);
+                        (path, format!("check `{}`: {}", check.id, e.message))
+                    })
             })
             .transpose()
     };

@@ -2,6 +2,9 @@
 //! then joined into one case-insensitive alternation with ASCII word classes and
 //! boundaries (see [`ascii_classes`]).
 
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
+
 use regex::Regex;
 
 use crate::engine::ascii_regex::ascii_classes;
@@ -30,19 +33,45 @@ pub fn compile_all(key: &str, patterns: &[String]) -> Result<Option<Regex>, Rule
         .map(|p| format!("(?:{})", ascii_classes(p)))
         .collect::<Vec<_>>()
         .join("|");
-    // The lazy DFA's cache: gap patterns (`[^.\n]{0,120}?`) make many states, and with the
-    // default 2 MB cache the DFA was cleared and rebuilt over and over (most of the corpus
-    // run's time). The cache is per thread and grows only as states are met.
-    regex::RegexBuilder::new(&format!("(?i){joined}"))
-        .dfa_size_limit(DFA_CACHE_BYTES)
-        .build()
-        .map(Some)
-        .map_err(|e| {
+    let pattern = format!("(?i){joined}");
+    match shared(&pattern) {
+        Some(re) => Ok(Some(re)),
+        None => build(&pattern).map(Some).map_err(|e| {
             RuleError::at(
                 vec![Seg::key(key)],
                 format!("`{key}` patterns do not combine: {e}"),
             )
-        })
+        }),
+    }
+}
+
+/// The lazy DFA's cache: gap patterns (`[^.\n]{0,120}?`) make many states, and with the
+/// default 2 MB cache the DFA was cleared and rebuilt over and over (most of the corpus
+/// run's time). The cache is per thread and grows only as states are met.
+fn build(pattern: &str) -> Result<Regex, regex::Error> {
+    regex::RegexBuilder::new(pattern)
+        .dfa_size_limit(DFA_CACHE_BYTES)
+        .build()
+}
+
+/// Alternations compiled once per process by their text: checks that share a vocabulary (or
+/// repeat a list) compile it once, and a second thread asking while the first compiles waits
+/// for it. A clone shares the compiled program and keeps its own match caches. `None` when the
+/// pattern does not compile (the caller builds it again for the error).
+fn shared(pattern: &str) -> Option<Regex> {
+    /// More distinct alternations than any playbook has; an editor recompiling a playbook as
+    /// it is typed starts over when they are reached.
+    const KEPT: usize = 256;
+    type Slot = Arc<OnceLock<Option<Regex>>>;
+    static COMPILED: LazyLock<Mutex<HashMap<String, Slot>>> = LazyLock::new(Default::default);
+    let slot = {
+        let mut map = COMPILED.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= KEPT && !map.contains_key(pattern) {
+            map.clear();
+        }
+        Arc::clone(map.entry(pattern.to_string()).or_default())
+    };
+    slot.get_or_init(|| build(pattern).ok()).clone()
 }
 
 #[cfg(test)]
