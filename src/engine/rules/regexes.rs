@@ -61,7 +61,7 @@ fn build(pattern: &str) -> Result<Regex, regex::Error> {
 fn shared(pattern: &str) -> Option<Regex> {
     /// More distinct alternations than any playbook has; an editor recompiling a playbook as
     /// it is typed starts over when they are reached.
-    const KEPT: usize = 256;
+    const KEPT: usize = 64;
     type Slot = Arc<OnceLock<Option<Regex>>>;
     static COMPILED: LazyLock<Mutex<HashMap<String, Slot>>> = LazyLock::new(Default::default);
     let slot = {
