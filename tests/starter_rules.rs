@@ -415,9 +415,25 @@ const UNCHECKED: &[(&str, &str, bool)] = &[
         "## Limitations\n- Exhibits A and B were not provided.",
         true,
     ),
-    ("brief", "### Assumptions and Limitations", true),
-    ("brief", "## Information needed", true),
-    ("brief", "**Items requiring further review:**", true),
+    // A title counts over content; one closing the output states nothing.
+    (
+        "brief",
+        "### Assumptions and Limitations\n- The pricing schedule.",
+        true,
+    ),
+    ("brief", "## Information needed\n- The executed copy.", true),
+    (
+        "brief",
+        "**Items requiring further review:**\n\n1. Section 4.",
+        true,
+    ),
+    ("brief", "Open questions:\n\n- Section 4.", true),
+    ("brief", "## Information needed", false),
+    (
+        "brief",
+        "- **Open questions**: none; the clause is final.",
+        false,
+    ),
     (
         "brief",
         "This review does not address tax or securities matters.",

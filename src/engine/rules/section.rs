@@ -1,5 +1,9 @@
-//! `required_section`: the body must contain a matching heading or statement
+//! `required_section`: the body must contain a matching title or statement
 //! (e.g. "## Not checked / missing information", "we did not review …").
+//!
+//! Titles are the layout's ([`Layout::titles`]): headings, an all-strong paragraph, a
+//! strong label opening a paragraph ("**Not reviewed:** Exhibit C") and a
+//! lead-in line before a list ("Open points:"); one counts only with content after it.
 //!
 //! A statement inside a placeholder copied from the source (`[*****]`, `[REDACTED]`) is the
 //! source's blank, not the output saying what it did not check: `placeholders` (data) mark
@@ -13,8 +17,8 @@ use serde::Deserialize;
 
 use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome, Seg};
 use super::markdown::ProseMap;
-use super::markdown::is_heading_line;
 use super::regexes::compile_all;
+use crate::engine::document::Layout;
 use crate::model::Verdict;
 
 #[derive(Deserialize)]
@@ -68,7 +72,13 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
 
 impl CompiledRule for SectionRule {
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
-        Some(SectionRule::apply(self, cx.text, cx.body, &cx.prose))
+        Some(SectionRule::apply(
+            self,
+            cx.text,
+            cx.body,
+            &cx.prose,
+            cx.layout(),
+        ))
     }
 
     fn proves(&self) -> bool {
@@ -105,7 +115,13 @@ impl SectionRule {
         }
     }
 
-    pub fn apply(&self, text: &str, body: (usize, usize), prose: &ProseMap) -> RuleOutcome {
+    pub fn apply(
+        &self,
+        text: &str,
+        body: (usize, usize),
+        prose: &ProseMap,
+        layout: &Layout,
+    ) -> RuleOutcome {
         let body_text = &text[body.0..body.1];
         let chars = body_text.chars().filter(|c| !c.is_whitespace()).count();
         if chars < self.min_body_chars {
@@ -123,51 +139,48 @@ impl SectionRule {
         }
         let mut found = Vec::new();
         if let Some(re) = &self.headings {
-            let mut line_start = body.0;
-            for line in body_text.split_inclusive('\n') {
-                let line_end = line_start + line.trim_end_matches(['\n', '\r']).len();
-                if is_heading_line(text, line_start, line_end)
-                    && !prose.is_hidden(line_start, line_end)
-                    && let Some(m) = re.find(&text[line_start..line_end])
-                {
-                    let _ = m;
-                    let s = line_start + (line.len() - line.trim_start().len());
-                    found.push(Hit {
-                        source: None,
-                        start: s,
-                        end: line_end,
-                        note: "disclosure section".into(),
-                    });
-                }
-                line_start += line.len();
-            }
-        }
-        if let Some(re) = &self.statements {
-            let blanks: Vec<(usize, usize)> = self.placeholders.as_ref().map_or(Vec::new(), |p| {
-                p.find_iter(body_text)
-                    .map(|m| (m.start(), m.end()))
-                    .collect()
-            });
-            // Placeholders come in text order, so one pass over both lists is linear.
-            let mut next_blank = 0;
-            for m in re.find_iter(body_text) {
-                while blanks.get(next_blank).is_some_and(|b| b.1 <= m.start()) {
-                    next_blank += 1;
-                }
-                if blanks.get(next_blank).is_some_and(|b| b.0 < m.end()) {
-                    continue;
-                }
-                let (s, e) = (body.0 + m.start(), body.0 + m.end());
-                if !prose.is_quoted(s, e)
-                    && !prose.is_hidden(s, e)
-                    && !found.iter().any(|h| h.start <= s && e <= h.end)
-                {
+            // A title over nothing (a heading closing the output) states nothing.
+            for t in layout.titles(text) {
+                let (s, e) = t.span;
+                if t.followed && !prose.is_hidden(s, e) && re.is_match(&text[s..e]) {
                     found.push(Hit {
                         source: None,
                         start: s,
                         end: e,
-                        note: "disclosure statement".into(),
+                        note: "disclosure section".into(),
                     });
+                }
+            }
+        }
+        if let Some(re) = &self.statements {
+            // Copied placeholders, in text order and disjoint (so their ends are sorted too).
+            let blanks: Vec<(usize, usize)> = self.placeholders.as_ref().map_or(Vec::new(), |p| {
+                p.find_iter(body_text)
+                    .map(|m| (body.0 + m.start(), body.0 + m.end()))
+                    .collect()
+            });
+            let counts = |s: usize, e: usize| {
+                let i = blanks.partition_point(|b| b.1 <= s);
+                blanks.get(i).is_none_or(|b| b.0 >= e)
+                    && !prose.is_quoted(s, e)
+                    && !prose.is_hidden(s, e)
+            };
+            for m in re.find_iter(body_text) {
+                let (s, e) = (body.0 + m.start(), body.0 + m.end());
+                if counts(s, e) && !found.iter().any(|h| h.start <= s && e <= h.end) {
+                    found.push(statement(s, e));
+                }
+            }
+            // The same statements as read; one already found as written is not found twice.
+            for (id, _) in layout.blocks() {
+                let Some(r) = layout.reading(text, id) else {
+                    continue;
+                };
+                for m in re.find_iter(&r.text) {
+                    let (s, e) = r.span(m.start(), m.end());
+                    if counts(s, e) && !found.iter().any(|h| h.start < e && s < h.end) {
+                        found.push(statement(s, e));
+                    }
                 }
             }
         }
@@ -196,6 +209,15 @@ code: None,
     }
 }
 
+fn statement(start: usize, end: usize) -> Hit {
+    Hit {
+        source: None,
+        start,
+        end,
+        note: "disclosure statement".into(),
+    }
+}
+
 /// The last non-blank line of the body: where a missing closing section belongs.
 fn last_line(text: &str, body: (usize, usize)) -> (usize, usize) {
     let b = &text[body.0..body.1];
@@ -218,7 +240,8 @@ mod tests {
     }
 
     fn run(t: &str) -> RuleOutcome {
-        rule().apply(t, (0, t.len()), &ProseMap::new(t, (0, t.len())))
+        let body = (0, t.len());
+        rule().apply(t, body, &ProseMap::new(t, body), &Layout::markdown(t, body))
     }
 
     #[test]
@@ -233,6 +256,17 @@ mod tests {
     }
 
     #[test]
+    fn a_label_or_lead_in_over_content_counts_and_a_title_over_nothing_does_not() {
+        let t = "Analysis of the agreement in full detail.\n\n**Not checked:** Exhibit C.";
+        assert_eq!(run(t).verdict, Verdict::Pass);
+        let t = "Analysis of the agreement in full detail.\n\nMissing information:\n\n- Exhibit C";
+        assert_eq!(run(t).verdict, Verdict::Pass);
+        let t =
+            "Analysis of the agreement in full detail.\n\n## Not checked / missing information\n";
+        assert_eq!(run(t).verdict, Verdict::Fail);
+    }
+
+    #[test]
     fn phrase_in_running_text_is_not_a_heading() {
         let t = "This clause has limitations on liability that are broad and one-sided.";
         assert_eq!(run(t).verdict, Verdict::Fail);
@@ -242,6 +276,16 @@ mod tests {
     fn statement_anywhere_passes() {
         let t = "Review of the agreement. We did not review the exhibits or schedules.";
         assert_eq!(run(t).verdict, Verdict::Pass);
+    }
+
+    #[test]
+    fn a_statement_with_bold_words_inside_is_read_as_one() {
+        let t = "Review of the agreement.\n\n- **We** did not **review** the exhibits.";
+        let o = run(t);
+        assert_eq!(o.verdict, Verdict::Pass);
+        assert_eq!(&t[o.hits[0].start..o.hits[0].end], "We** did not **review");
+        let plain = "Review of the agreement.\n\n- **We** did **check** the exhibits.";
+        assert_eq!(run(plain).verdict, Verdict::Fail);
     }
 
     #[test]

@@ -22,17 +22,25 @@
 //! - [`Layout::inlines`] and [`Layout::inline_at`]: emphasis, strong, strike-through, code
 //!   spans, links (with destination) and images.
 //! - [`Layout::rows`] and [`Layout::cells`] read a table.
+//! - [`Layout::titles`]: headings, all-strong paragraphs, strong labels opening a block and
+//!   lead-in lines before a list, each saying whether content follows.
+//! - [`Layout::reading`]: a block's text as read, emphasis and strong delimiters left out,
+//!   each byte mapped back to the document ([`Reading::span`]).
 
 mod build;
 mod lead;
 mod numbering;
+mod reading;
 mod sentences;
 #[cfg(test)]
 mod tests;
+mod titles;
 
 pub use lead::{LineLead, clause_number, line_lead, only_decoration};
 pub use numbering::{Numbering, read_numbering, roman_value};
+pub use reading::Reading;
 pub use sentences::{is_abbreviation, line_opens_block, split_sentences};
+pub use titles::Title;
 
 /// A byte range `start..end` in the whole document.
 pub type Span = (usize, usize);

@@ -1,0 +1,165 @@
+//! The titles a reader sees, read from the block tree: headings, a paragraph that is all
+//! strong text (`**Limitations**`), a strong label opening a paragraph
+//! (`**Not reviewed:** Exhibit C`) and a one-line lead-in ending in a colon before a list
+//! (`Open points:`). Each says whether anything follows it, so that a title over nothing
+//! can be told from a title over content. A list item's label (`2. **Scope Limitations**:`)
+//! is a point of a list, not a title: in reviews it names the topic of a finding.
+
+use super::{BlockId, BlockKind, InlineKind, Layout, Span};
+
+/// One title.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Title {
+    /// The title's own text: the heading (markers included) or the label.
+    pub span: Span,
+    pub block: BlockId,
+    /// Something follows it: text after the label in its block, or a block with text
+    /// before the next heading of the same or a higher level.
+    pub followed: bool,
+}
+
+impl Layout {
+    /// Every title, in document order.
+    pub fn titles(&self, text: &str) -> Vec<Title> {
+        let mut out = Vec::new();
+        for (id, b) in self.blocks() {
+            let Some((s, e)) = b.text else { continue };
+            match b.kind {
+                BlockKind::Heading { level, .. } => out.push(Title {
+                    span: trim_end(text, b.span),
+                    block: id,
+                    followed: self.followed(id, Some(level)),
+                }),
+                BlockKind::Paragraph if !self.in_list_item(id) => {
+                    if let Some(label) = self.opening_strong(id, s) {
+                        // A colon right after the label belongs to it.
+                        let end = label.1 + text[label.1..e].len()
+                            - text[label.1..e].trim_start_matches(':').len();
+                        let followed = if text[end..e].trim().is_empty() {
+                            self.followed(id, None)
+                        } else {
+                            true
+                        };
+                        out.push(Title {
+                            span: (s, end),
+                            block: id,
+                            followed,
+                        });
+                    } else if is_lead_in(&text[s..e]) && self.list_follows(id) {
+                        out.push(Title {
+                            span: (s, e),
+                            block: id,
+                            followed: true,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn in_list_item(&self, id: BlockId) -> bool {
+        self.ancestors(id)
+            .any(|(_, b)| matches!(b.kind, BlockKind::ListItem { .. }))
+    }
+
+    /// The strong span that opens `id`'s text at `start`, if any.
+    fn opening_strong(&self, id: BlockId, start: usize) -> Option<Span> {
+        let i = self.inlines.partition_point(|n| n.span.0 < start);
+        self.inlines[i..]
+            .iter()
+            .take_while(|n| n.span.0 == start)
+            .find(|n| n.block == id && n.kind == InlineKind::Strong)
+            .map(|n| n.span)
+    }
+
+    /// Does a block with text follow `id` (and its contents) before the next heading of
+    /// `level` or higher (any heading when `level` is `None`)?
+    fn followed(&self, id: BlockId, level: Option<u8>) -> bool {
+        self.blocks()
+            .skip(id.0 + 1)
+            .take_while(|(_, b)| match b.kind {
+                BlockKind::Heading { level: l, .. } => level.is_some_and(|lv| l > lv),
+                _ => true,
+            })
+            .any(|(_, b)| b.text.is_some())
+    }
+
+    /// Is the block after `id` (its next sibling, or its own first child) a list?
+    fn list_follows(&self, id: BlockId) -> bool {
+        self.blocks()
+            .nth(id.0 + 1)
+            .is_some_and(|(_, b)| matches!(b.kind, BlockKind::List { .. }))
+    }
+}
+
+/// One short line ending in a colon ("Open points:", "Information needed:").
+fn is_lead_in(t: &str) -> bool {
+    let t = t.trim();
+    t.ends_with(':') && !t.contains('\n') && t.chars().count() <= 80
+}
+
+fn trim_end(text: &str, (s, e): Span) -> Span {
+    (s, s + text[s..e].trim_end().len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn titles(t: &str) -> Vec<(String, bool)> {
+        let l = Layout::markdown(t, (0, t.len()));
+        l.titles(t)
+            .into_iter()
+            .map(|x| (t[x.span.0..x.span.1].to_string(), x.followed))
+            .collect()
+    }
+
+    fn owned(v: &[(&str, bool)]) -> Vec<(String, bool)> {
+        v.iter().map(|(s, b)| (s.to_string(), *b)).collect()
+    }
+
+    #[test]
+    fn headings_say_whether_content_follows() {
+        let t = "# Review\n\n## Limitations\n- Schedule 3 was not reviewed.\n\n## Not checked\n";
+        assert_eq!(
+            titles(t),
+            owned(&[
+                ("# Review", true),
+                ("## Limitations", true),
+                ("## Not checked", false)
+            ])
+        );
+        let t = "## Scope\n### Details\nText.";
+        assert_eq!(
+            titles(t),
+            owned(&[("## Scope", true), ("### Details", true)])
+        );
+    }
+
+    #[test]
+    fn a_strong_label_opening_a_paragraph_is_a_title_and_a_list_items_is_not() {
+        let t = "**Not reviewed:** Exhibit C (pricing).\n\n**Scope**: payment terms only.";
+        assert_eq!(
+            titles(t),
+            owned(&[("**Not reviewed:**", true), ("**Scope**:", true)])
+        );
+        assert!(titles("2. **Scope Limitations**:\n   - Define IP narrowly").is_empty());
+        assert!(titles("- **Limitations**: It excludes source code.\n\n- b").is_empty());
+        let t = "**Limitations**\n\nThe exhibits were not provided.";
+        assert_eq!(titles(t), owned(&[("**Limitations**", true)]));
+        assert_eq!(
+            titles("Text.\n\n**Caveats**\n"),
+            owned(&[("**Caveats**", false)])
+        );
+    }
+
+    #[test]
+    fn a_lead_in_line_before_a_list_is_a_title_and_other_text_is_not() {
+        let t = "Open points:\n\n- Whether the 2019 amendment was executed.";
+        assert_eq!(titles(t), owned(&[("Open points:", true)]));
+        assert!(titles("The fee is due: on the first day of each month.").is_empty());
+        assert!(titles("Some **bold** words in the middle.").is_empty());
+    }
+}
