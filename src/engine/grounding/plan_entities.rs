@@ -44,11 +44,11 @@ pub struct PlanEntity {
 static CAPITALISED: LazyLock<Regex> =
     LazyLock::new(|| ascii_regex::compile(r"\b[A-Z][a-z]+(?:['’]s)?\b").expect("name regex"));
 static MEETING: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex::compile(r"(?i)\b(meeting|sync|standup|stand-up|1:1|one-on-one|check-in|huddle|interview|demo|call with|catch-up|catch up with|offsite|all-hands|\d{1,2}(?::\d{2})?\s*(?:am|pm)\s+(?:[a-z]+\s+)?(?:call|review|meeting|sync))\b")
+    ascii_regex::compile(r"(?i)\b(meeting|sync|standup|stand-up|1:1|one-on-one|check-in|huddle|interview|demo|call with|catch-up|catch up with|offsite|all-hands|\d{1,2}(?::\d{2})?\s*(?:am|pm)\s+(?:[a-z]+\s+)?(?:call|review|meeting|sync)|(?:the|a|my|our|this)\s+(?:[a-z][a-z-]*\s+)?call)\b")
         .expect("meeting regex")
 });
 static DEADLINE: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex::compile(r"(?i)\b(?:(?:due|deadline(?:\s+is)?|by|before)\s+(?:at\s+)?(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|eod|end of (?:the )?day|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:the\s+)?(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:['’]s)?\s+deadline)\b")
+    ascii_regex::compile(r"(?i)\b(?:(?:due|deadline(?:\s+is)?|by|before)\s+(?:at\s+)?(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|eod|end of (?:the )?day|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:the\s+)?(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:['’]s)?\s+deadline|(?:the\s+)?(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|eod)\s+deadline)\b")
         .expect("deadline regex")
 });
 
@@ -203,10 +203,10 @@ fn ordinary_opener(lower: &str, text: &str) -> bool {
             .any(|w| w == lower)
 }
 
-/// "4pm investor call" is a call: the meeting word is the key.
-fn meeting_key(s: &str) -> String {
+/// "4pm investor call", "the client call" are calls: the meeting word is the key.
+pub fn meeting_key(s: &str) -> String {
     let key = words_key(s);
-    if key.starts_with(|c: char| c.is_ascii_digit()) {
+    if key.starts_with(|c: char| c.is_ascii_digit()) || key.ends_with(" call") {
         key.rsplit(' ').next().unwrap_or("").to_string()
     } else {
         key
@@ -282,6 +282,7 @@ fn extract_with(text: &str, task: bool) -> Vec<PlanEntity> {
             key: c
                 .get(1)
                 .or_else(|| c.get(2))
+                .or_else(|| c.get(3))
                 .map_or("", |k| k.as_str())
                 .to_ascii_lowercase()
                 .split_whitespace()
@@ -361,6 +362,12 @@ mod tests {
             [(Meeting, "call".to_string())]
         );
         assert_eq!(found("Review with tutor Mr. Das"), []);
+        assert_eq!(
+            found("ahead of the client call"),
+            [(Meeting, "call".to_string())]
+        );
+        assert_eq!(found("the 3pm deadline"), [(Deadline, "3pm".to_string())]);
+        assert_eq!(found("Call the client"), []);
     }
 
     /// A reason's first word is a name when a request verb follows it (who asks), unless

@@ -166,6 +166,12 @@ pub fn unread_time(s: &str) -> Option<Minute> {
     (words <= UNREAD_WORDS).then_some(t.start)
 }
 
+/// Whether a line names a meeting in any word the notes reader or the meeting rules know
+/// ("zoom w/ Ken 2pm", "call w/ Nani 7pm").
+pub fn names_meeting(s: &str) -> bool {
+    MEETING.is_match(s) || MEETING_ITEM.is_match(s)
+}
+
 /// Whether a plan item's task is a call or meeting (for the meeting rules).
 pub fn is_meeting_item(task: &str) -> bool {
     MEETING_ITEM.is_match(task)

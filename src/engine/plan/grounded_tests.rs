@@ -1,0 +1,159 @@
+use super::*;
+use crate::engine::plan::analyze;
+
+const NOTES: &str = "- Standup 9:30-9:45\n- Lunch with Priya 12-1pm\n- Call with Jonas from Brightline at 2pm\n- Send the deck to Acme Corp by 3 PM\n- Email Dana about the invoice\n";
+
+fn flags(plan: &str) -> (u32, Vec<String>) {
+    let a = analyze(plan, (0, plan.len()), Some(NOTES));
+    let p = grounded_entities(&a);
+    let n = match p.metrics[0] {
+        Metric::HallucinationFlags(n) => n,
+        _ => unreachable!(),
+    };
+    (n, p.errors)
+}
+
+#[test]
+fn names_in_an_invented_meeting_are_one_flag() {
+    let plan = r#"{"plan":[{"task":"Prep for the board meeting with Dr. Chen","timebox_minutes":20,"why":"x"}],"assumptions":[],"questions":[]}"#;
+    let (n, errors) = flags(plan);
+    assert_eq!(n, 1, "{errors:?}");
+    let plan = r#"{"plan":[{"task":"Prep notes for Dr. Chen","timebox_minutes":20,"why":"x"}],"assumptions":[],"questions":[]}"#;
+    assert_eq!(
+        flags(plan).1,
+        ["Mentions a person not in the notes: “Chen”"]
+    );
+}
+
+#[test]
+fn grounded_plan_has_no_flags() {
+    let plan = r#"{"plan":[{"task":"Prep for the call with Jonas","timebox_minutes":20,"why":"Brightline at 2pm"},{"task":"Send deck to Acme Corp.","timebox_minutes":60,"why":"due by 3 PM"},{"task":"Email Dana","timebox_minutes":10,"why":"invoice"}],"assumptions":[],"questions":[]}"#;
+    assert_eq!(flags(plan), (0, vec![]));
+}
+
+#[test]
+fn invented_meeting_person_deadline_and_org() {
+    let plan = r#"{"plan":[{"task":"Sync with Marcus on pricing","timebox_minutes":30,"why":"before the demo"},{"task":"Email Dana","timebox_minutes":10,"why":"invoice is due at noon"},{"task":"Send deck to Globex Inc.","timebox_minutes":30,"why":"Ask Sofia"}],"assumptions":[],"questions":[]}"#;
+    let (n, errors) = flags(plan);
+    assert_eq!(
+        errors,
+        [
+            "Mentions a meeting not in the notes: “Sync with Marcus on pricing”",
+            "Mentions a meeting not in the notes: “before the demo”",
+            "Mentions a deadline not in the notes: “due at noon”",
+            "Mentions a person or organisation not in the notes: “Globex Inc”",
+            "Mentions a person or organisation not in the notes: “Sofia”",
+        ]
+    );
+    assert_eq!(n, 5);
+}
+
+#[test]
+fn shorthand_meetings_are_grounded_and_day_deadlines_are_checked() {
+    let notes = "- call w/ Nani 7pm\n- Draft the essay\n";
+    let run = |plan: &str| {
+        let a = analyze(plan, (0, plan.len()), Some(notes));
+        grounded_entities(&a).errors
+    };
+    let plan = r#"{"plan":[{"task":"Draft the essay","timebox_minutes":60,"why":"after the call with Nani"}],"assumptions":[],"questions":[]}"#;
+    assert_eq!(run(plan), Vec::<String>::new());
+    let plan = r#"{"plan":[{"task":"Draft the essay","timebox_minutes":60,"why":"before the Monday deadline"}],"assumptions":[],"questions":[]}"#;
+    assert_eq!(
+        run(plan),
+        ["Mentions a deadline not in the notes: “the Monday deadline”"]
+    );
+}
+
+/// Grounding table, both ways: notes → plan reason → flags.
+#[test]
+fn grounding_rules_both_ways() {
+    let table: &[(&str, &str, &[&str])] = &[
+        ("- call w/ Nani 7pm", "after the call with Nani", &[]),
+        ("- call w/Nani 7pm", "after the call with Nani", &[]),
+        (
+            "- call w/ Nani 7pm",
+            "after the call with Nanette",
+            &["Mentions a person or organisation not in the notes: “Nanette”"],
+        ),
+        ("- essay due Mon", "before the Monday deadline", &[]),
+        (
+            "- essay due Fri",
+            "before the Monday deadline",
+            &["Mentions a deadline not in the notes: “the Monday deadline”"],
+        ),
+        (
+            "- draft the proposal",
+            "in time — Globex wants it",
+            &["Mentions a person or organisation not in the notes: “Globex”"],
+        ),
+        (
+            "- draft the proposal",
+            "Globex's deadline",
+            &["Mentions a person or organisation not in the notes: “Globex”"],
+        ),
+        (
+            "- draft the Globex proposal",
+            "in time — Globex wants it",
+            &[],
+        ),
+        // A short form of a name in the notes is that name; a longer spelling is not.
+        ("- reply to Samantha", "so that Sam can sign", &[]),
+        ("- call w/ Samantha 3pm", "after the call with Sam", &[]),
+        (
+            "- reply to Samantha",
+            "after the call with Sam",
+            &["Mentions a meeting not in the notes: “after the call with Sam”"],
+        ),
+        (
+            "- reply to Sam",
+            "so that Samantha can sign",
+            &["Mentions a person or organisation not in the notes: “Samantha”"],
+        ),
+        // The first word of a reason is read as an ordinary word.
+        ("- draft the proposal", "Prices go up", &[]),
+        ("- draft the proposal", "Needed before signing", &[]),
+        // A meeting word in any spelling is the same meeting.
+        ("- board mtg 3pm", "slides for the board meeting", &[]),
+        ("- stand-up 9:30", "right after the standup", &[]),
+        ("- standup 9:30", "right after the stand-up", &[]),
+        ("- 1:1 w/ Mara 2pm", "before the one-on-one with Mara", &[]),
+        // A meeting with the person the notes meet, in another word.
+        ("- zoom w/ Ken 2pm", "agenda for the call with Ken", &[]),
+        (
+            "- zoom w/ Ken 2pm",
+            "agenda for the call with Kenji",
+            &["Mentions a meeting not in the notes: “agenda for the call with Kenji”"],
+        ),
+        // "the client call" is a meeting as "the client meeting" is.
+        (
+            "- draft the proposal",
+            "ahead of the client call",
+            &["Mentions a meeting not in the notes: “ahead of the client call”"],
+        ),
+        ("- client call 2pm", "ahead of the client call", &[]),
+        // A deadline at a time, either way round.
+        (
+            "- draft the proposal",
+            "the 3pm deadline",
+            &["Mentions a deadline not in the notes: “the 3pm deadline”"],
+        ),
+        ("- draft the proposal — due 3pm", "the 3pm deadline", &[]),
+        (
+            "- draft the proposal",
+            "before the EOD deadline",
+            &["Mentions a deadline not in the notes: “the EOD deadline”"],
+        ),
+        (
+            "- draft the proposal - due EOD",
+            "before the EOD deadline",
+            &[],
+        ),
+    ];
+    for (notes, why, want) in table {
+        let plan = format!(
+            r#"{{"plan":[{{"task":"Draft the proposal","timebox_minutes":60,"why":"{why}"}}],"assumptions":[],"questions":[]}}"#
+        );
+        let a = analyze(&plan, (0, plan.len()), Some(notes));
+        assert_eq!(grounded_entities(&a).errors, *want, "{notes} / {why}");
+    }
+}
