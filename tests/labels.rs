@@ -30,6 +30,9 @@ use serde_json::Value;
 /// generalised (missing appendices, a referenced document not attached, the parties left to
 /// clarify, counsel or an adviser to assess a named question, the reading worked on, an
 /// alternative reading left to the reader); all tune rows 193/197 = 98.0 %, holdout 68/77.
+/// Families written from hand-made examples (material not given, redacted or cut off in the
+/// output's words, what cannot be told from the text, the review's own bounds): tune
+/// unchanged, holdout 69/77.
 const UNCHECKED_FLOOR: [(&str, f64); 2] = [("tune", 0.97), ("holdout", 0.88)];
 /// `unchecked_areas_disclosure`'s false-pass ceiling, per set.
 const UNCHECKED_FALSE_PASSES: [(&str, usize); 2] = [("tune", 0), ("holdout", 0)];

@@ -19,6 +19,7 @@ use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome, Seg};
 use super::markdown::ProseMap;
 use super::regexes::compile_all;
 use crate::engine::document::Layout;
+use crate::engine::grounding::entities::words_key;
 use crate::model::Verdict;
 
 #[derive(Deserialize)]
@@ -72,12 +73,14 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
 
 impl CompiledRule for SectionRule {
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
+        let copied = |s: usize, e: usize| copied_from_source(cx, s, e);
         Some(SectionRule::apply(
             self,
             cx.text,
             cx.body,
             &cx.prose,
             cx.layout(),
+            &copied,
         ))
     }
 
@@ -121,6 +124,7 @@ impl SectionRule {
         body: (usize, usize),
         prose: &ProseMap,
         layout: &Layout,
+        copied: &dyn Fn(usize, usize) -> bool,
     ) -> RuleOutcome {
         let body_text = &text[body.0..body.1];
         let chars = body_text.chars().filter(|c| !c.is_whitespace()).count();
@@ -164,6 +168,7 @@ impl SectionRule {
                 blanks.get(i).is_none_or(|b| b.0 >= e)
                     && !prose.is_quoted(s, e)
                     && !prose.is_hidden(s, e)
+                    && !copied(s, e)
             };
             for m in re.find_iter(body_text) {
                 let (s, e) = (body.0 + m.start(), body.0 + m.end());
@@ -209,6 +214,26 @@ code: None,
     }
 }
 
+/// Fewest words a sentence needs before finding it in the source counts as a copy (shorter
+/// ones, "Exhibit B was not provided.", can be the output's words and the source's alike).
+pub const COPIED_WORDS: usize = 6;
+
+/// Is the sentence holding `s..e` the source's own text, word for word?
+fn copied_from_source(cx: &RuleContext, s: usize, e: usize) -> bool {
+    if cx.companions.source.is_none() {
+        return false;
+    }
+    let (a, b) = cx
+        .layout()
+        .sentence_at(s)
+        .map_or((s, e), |x| (x.span.0.min(s), x.span.1.max(e)));
+    let key = words_key(&cx.text[a..b]);
+    key.split(' ').count() >= COPIED_WORDS
+        && cx
+            .source()
+            .is_some_and(|src| src.find_words(&key).is_some())
+}
+
 fn statement(start: usize, end: usize) -> Hit {
     Hit {
         source: None,
@@ -241,7 +266,14 @@ mod tests {
 
     fn run(t: &str) -> RuleOutcome {
         let body = (0, t.len());
-        rule().apply(t, body, &ProseMap::new(t, body), &Layout::markdown(t, body))
+        let copied = |_: usize, _: usize| false;
+        rule().apply(
+            t,
+            body,
+            &ProseMap::new(t, body),
+            &Layout::markdown(t, body),
+            &copied,
+        )
     }
 
     #[test]
@@ -286,6 +318,29 @@ mod tests {
         assert_eq!(&t[o.hits[0].start..o.hits[0].end], "We** did not **review");
         let plain = "Review of the agreement.\n\n- **We** did **check** the exhibits.";
         assert_eq!(run(plain).verdict, Verdict::Fail);
+    }
+
+    #[test]
+    fn a_sentence_copied_from_the_source_is_not_the_output_speaking() {
+        use crate::engine::rules::kind::Companions;
+        let source = "1. Supply. We did not review the exhibits attached to this agreement, \
+                      and the Buyer accepts them as is.";
+        let r = rule();
+        let run_with = |t: &str| {
+            let cx = RuleContext::new(t, (0, t.len())).with_companions(Companions {
+                source: Some(source),
+                ..Companions::default()
+            });
+            CompiledRule::apply(&r, &cx).unwrap().verdict
+        };
+        let copy = "Redline of the agreement.\n\nWe did not review the exhibits attached to this agreement.";
+        assert_eq!(run_with(copy), Verdict::Fail);
+        let own =
+            "Redline of the agreement.\n\nWe did not review the exhibits: none were provided.";
+        assert_eq!(run_with(own), Verdict::Pass);
+        // Too short to tell a copy from the output's own words.
+        let short = "Redline of the agreement.\n\nWe did not review.";
+        assert_eq!(run_with(short), Verdict::Pass);
     }
 
     #[test]
