@@ -2,7 +2,7 @@
 //! price right with "may raise", a time limit with "must be raised within", a cure period a
 //! party "has", obligations that "survive for", a liability "limited to", the contract that
 //! "sets a cap of" after an analysis label, and defined terms in a list, after "the term" or
-//! after "if a". One table, each rule both ways: the planted value the source lacks is
+//! after "if a", "each" or "all"; a percentage needs no marker word. One table, each rule both ways: the planted value the source lacks is
 //! flagged; real corpus sentences that describe the output's own changes, its own drafting or
 //! a figure it computed are not.
 
@@ -111,7 +111,47 @@ const ROWS: &[Row] = &[
         span: "Peak Season Surcharge",
         flagged: true,
     },
+    Row {
+        cause: "a yearly increase the source lacks ('increase' states the source)",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "Fees increase by 14% annually.\n",
+        span: "14%",
+        flagged: true,
+    },
+    Row {
+        cause: "a cut the output asks for ('Reduce' opens the sentence)",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "- Reduce the bonus floor to 14% of the fee.\n",
+        span: "14%",
+        flagged: false,
+    },
+    Row {
+        cause: "a discount rate with no marker word",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "The buyer receives a 14% discount on all orders.\n",
+        span: "14%",
+        flagged: true,
+    },
+    Row {
+        cause: "a defined term after 'all'",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "All Milestone Credits lapse on termination.\n",
+        span: "Milestone Credits",
+        flagged: true,
+    },
     // Real corpus sentences that must stay quiet.
+    Row {
+        cause: "100% as 'all' in a risk table (010_review_2 claude-sonnet-4.5)",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "| 30-day commission cutoff | **CRITICAL** | Loss of 100% of recurring revenue streams |\n",
+        span: "100%",
+        flagged: false,
+    },
     Row {
         cause: "a change log of the output's own edits (002_modify_payment_2 claude-sonnet-4.5)",
         check: "entities_grounded",

@@ -19,6 +19,7 @@ pub mod plan_entities;
 pub mod quotes;
 pub mod references;
 mod source;
+mod term_list;
 pub mod words;
 
 pub use entities::{Entity, EntityKind};

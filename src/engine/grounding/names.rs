@@ -21,52 +21,16 @@ static NAME_RUN: LazyLock<Regex> = LazyLock::new(|| {
         .expect("name-run regex")
 });
 
-/// "the" (or "a"/"an" after a condition: "if a Transition Fee occurs", an event the source
-/// defines) followed by two to four capitalised words ("of"/"and" may join them), in bold or not; or such words after "the Agreement's", "defined term", "definition of", "the
-/// term", or followed by "(as defined in …)", without the article.
+/// "the", "any", "all", "each", "every", "such" (capitalised only opening a sentence: "for All
+/// Urban Consumers" is a name's own word) (or "a"/"an" after a condition: "if a Transition Fee
+/// occurs", an event the source defines) followed by two to four capitalised words ("of"/"and"
+/// may join them), in bold or not; or such words after "the Agreement's", "defined term",
+/// "defined as", "definition of", "the term", or followed by "(as defined in …)", "is a defined term", "to
+/// mean", without the article.
 static TERM_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex::compile(r"(?:\b(?:the|The)|\b(?:[Ii]f|[Ww]hen|[Uu]pon|[Uu]nless|[Uu]ntil|[Oo]nce|[Aa]fter|[Bb]efore)\s+an?)\s+(?:\*\*|__)?(?P<t>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b|\b(?:(?:agreement|contract|Agreement|Contract)['’]s|defined\s+terms?|definition\s+of|the\s+term)\s+(?:\*\*|__)?(?P<e>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b|\b(?P<d>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})(?:\*\*|__)?\s+\((?:as\s+)?defined\s+(?:in|by|under)\b")
+    ascii_regex::compile(r"(?:\b(?:the|The|any|all|each|every|such)|(?m:^)[\s>*_•+-]*(?:Any|All|Each|Every|Such)|[.!?:]\s+(?:Any|All|Each|Every|Such)|\b(?:[Ii]f|[Ww]hen|[Uu]pon|[Uu]nless|[Uu]ntil|[Oo]nce|[Aa]fter|[Bb]efore)\s+an?)\s+(?:\*\*|__)?(?P<t>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b|\b(?:(?:agreement|contract|Agreement|Contract)['’]s|defined\s+terms?|defined\s+as|definition\s+of|the\s+term)\s+(?:\*\*|__)?(?P<e>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})\b|\b(?P<d>[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+(?:-[A-Z][a-z]+)?){1,3})(?:\*\*|__)?(?:\s+\((?:as\s+)?defined\s+(?:in|by|under)\b|\s+(?:is|are)\s+(?:a\s+)?(?:defined|capitali[sz]ed)\s+terms?\b|\s+to\s+mean\b)")
         .expect("term-run regex")
 });
-
-/// A list of terms the output says the source defines ("Key defined terms include Effective
-/// Date, Services and Transition Fee"): the text after the lead, up to the sentence's end.
-static TERM_LIST: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex::compile(r"(?i:defined\s+terms|definitions)\s+(?:include|includes|are|cover|such\s+as)\s*:?\s+(?P<l>[^.;:\n]{1,300})")
-        .expect("term-list regex")
-});
-
-/// The items of a list "A, B and C" that are two to four capitalised words (a one-word item
-/// such as "Services" is too often an ordinary word), as offsets into `list`.
-fn list_items(list: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let mut at = 0;
-    list.split(',').flat_map(move |piece| {
-        let base = at;
-        at += piece.len() + 1;
-        let mut parts = Vec::new();
-        let mut from = 0;
-        for sep in [" and ", " or "] {
-            if let Some(i) = piece.find(sep) {
-                parts.push((from, i));
-                from = i + sep.len();
-            }
-        }
-        parts.push((from, piece.len()));
-        parts.into_iter().filter_map(move |(s, e)| {
-            let raw = piece[s..e].trim_end();
-            let item = raw.trim_start();
-            let item = item.strip_prefix("the ").unwrap_or(item);
-            let s = s + raw.len() - item.len();
-            let words: Vec<&str> = item.split(' ').collect();
-            let capital = |w: &&str| {
-                w.starts_with(|c: char| c.is_ascii_uppercase())
-                    && w.chars().all(|c| c.is_ascii_alphabetic() || c == '-')
-            };
-            ((2..=4).contains(&words.len()) && words.iter().all(capital))
-                .then(|| (base + s, base + s + item.len()))
-        })
-    })
-}
 
 /// Words that open a sentence or name a month, day or title: never part of a person's name.
 const NOT_NAME: &[&str] = &[
@@ -390,21 +354,7 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
             normalized: words_key(t.as_str()),
         });
     }
-    for c in TERM_LIST.captures_iter(hay) {
-        let l = c.name("l").expect("group");
-        for (s, e) in list_items(l.as_str()) {
-            let t = &l.as_str()[s..e];
-            if hay.matches(t).take(2).count() == 1 {
-                out.push(Entity {
-                    kind: EntityKind::DefinedTerm,
-                    start: range.0 + l.start() + s,
-                    end: range.0 + l.start() + e,
-                    text: t.to_string(),
-                    normalized: words_key(t),
-                });
-            }
-        }
-    }
+    out.extend(super::term_list::listed_terms(hay, range.0));
     out.sort_by_key(|e| e.start);
     out.dedup_by_key(|e| e.start);
     out
@@ -486,6 +436,27 @@ mod tests {
             ["Look-Back Period"]
         );
         assert!(got("The term is two years and a term sheet applies.").is_empty());
+        assert_eq!(
+            got("Each Milestone Credit expires after a year."),
+            ["Milestone Credit"]
+        );
+        assert_eq!(
+            got("Rebates are defined as Milestone Credits."),
+            ["Milestone Credits"]
+        );
+        assert_eq!(
+            got("Fine. All Milestone Credits lapse."),
+            ["Milestone Credits"]
+        );
+        assert!(got("It tracks the Price Index for All Urban Consumers as published.").is_empty());
+        assert_eq!(
+            got("Milestone Credit is a defined term there."),
+            ["Milestone Credit"]
+        );
+        assert_eq!(
+            got("It uses Milestone Credit to mean the rebate."),
+            ["Milestone Credit"]
+        );
         // A capitalised description after "an" is not a condition on a defined event.
         assert!(got("It sets up an Internet Channel Cooperation Arrangement for both.").is_empty());
     }

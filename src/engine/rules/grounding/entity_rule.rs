@@ -191,13 +191,18 @@ fn open_paren(text: &str, at: usize) -> Option<usize> {
 
 /// A company, or a capitalised term used once without quotation marks ("tied to the
 /// Holdback Amount"), named in the analysis is a claim that the source has it: the output has
-/// no other source of such names. Other facts (and a quoted term, which the output may be
+/// no other source of such names. So is a percentage: a rate, share or discount the analysis
+/// gives is the contract's (a figure the output works out itself is set aside before this, as
+/// a change, a conversion or a whole share), except 100 % and 0 %, which the output mostly
+/// uses for "all" and "none" ("Loss of 100% of recurring revenue"). Other facts (and a quoted term, which the output may be
 /// discussing: `Ensure "Subsidiary" is defined`) need a claim marker in their sentence.
 fn names_own_vocabulary(text: &str, e: &entities::Entity) -> bool {
     let quoted = text[..e.start]
         .trim_end_matches(['*', '_'])
         .ends_with(['"', '“', '\'', '‘']);
-    e.kind == EntityKind::Organization || (e.kind == EntityKind::DefinedTerm && !quoted)
+    e.kind == EntityKind::Organization
+        || (e.kind == EntityKind::Percent && !matches!(e.normalized.as_str(), "100%" | "0%"))
+        || (e.kind == EntityKind::DefinedTerm && !quoted)
 }
 
 /// A definition the output drafts itself: the shape of one (`is_definition`) in a sentence
