@@ -220,18 +220,34 @@ pub const COPIED_WORDS: usize = 6;
 
 /// Is the sentence holding `s..e` the source's own text, word for word?
 fn copied_from_source(cx: &RuleContext, s: usize, e: usize) -> bool {
-    if cx.companions.source.is_none() {
+    let Some(source) = cx.companions.source else {
         return false;
-    }
+    };
     let (a, b) = cx
         .layout()
         .sentence_at(s)
         .map_or((s, e), |x| (x.span.0.min(s), x.span.1.max(e)));
     let key = words_key(&cx.text[a..b]);
-    key.split(' ').count() >= COPIED_WORDS
-        && cx
-            .source()
-            .is_some_and(|src| src.find_words(&key).is_some())
+    if key.split(' ').count() < COPIED_WORDS {
+        return false;
+    }
+    let needle = format!(" {key} ");
+    // The source's words are read once per source file, whoever names it.
+    match cx.companions.source_companion {
+        Some(c) if std::ptr::eq(c.text(), source) => {
+            c.derived(SourceWords::new).0.contains(&needle)
+        }
+        _ => SourceWords::new(source).0.contains(&needle),
+    }
+}
+
+/// A source's words as `words_key` writes them, between spaces (" w1 w2 … ").
+struct SourceWords(String);
+
+impl SourceWords {
+    fn new(text: &str) -> Self {
+        SourceWords(format!(" {} ", words_key(text)))
+    }
 }
 
 fn statement(start: usize, end: usize) -> Hit {
