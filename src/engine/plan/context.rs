@@ -214,13 +214,15 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>
     // "office 8-4", "meetings 11-12": a bare range beside a work or meeting word; beside a
     // meeting word also next to written times ("meetings: 10-11, 2-2:30").
     let meetings_only = MEETING.is_match(s) && !WORK.is_match(s);
+    // "busy 1-2", "OOO 12-1": an absence's bare range is blocked like a meeting's.
+    let away = NO_WORK.is_match(s) && !STOP.is_match(s);
     // Beside a meeting word a bare range may be afternoon hours ("meeting 2-3").
-    let bare = if meetings_only {
+    let bare = if meetings_only || away {
         find_meeting_range(s)
     } else {
         find_bare_range(s)
     };
-    if (times.is_empty() && (work || MEETING.is_match(s)) || meetings_only)
+    if (times.is_empty() && (work || MEETING.is_match(s) || away) || meetings_only)
         && let Some(b) = bare
         && !times.iter().any(|t| t.at.0 < b.at.1 && b.at.0 < t.at.1)
     {
@@ -305,6 +307,8 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>
 }
 
 fn cap_end(cx: &mut Context, end: Minute, hard: bool) {
+    // "stop by midnight": the end of the day, not its start.
+    let end = if end == 0 { 24 * 60 } else { end };
     match cx.window_end {
         Some(e) if e < end => {}
         Some(e) if e == end => cx.hard_stop |= hard,

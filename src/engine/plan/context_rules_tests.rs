@@ -128,6 +128,20 @@ fn chat_phrasings_both_ways() {
             &[],
         ),
         ("- gym 6pm if I can", None, None, &[], &[]),
+        ("stop by midnight", None, Some(1440), &[], &[]),
+        ("must be offline by 02:00", None, Some(120), &[], &[]),
+        ("shift ends 7am", None, Some(420), &[], &[]),
+        ("busy 1-2", None, None, &[(780, 840)], &[]),
+        ("OOO 12-1", None, None, &[(720, 780)], &[]),
+        (
+            "- send out the invoices by 3pm",
+            None,
+            None,
+            &[],
+            &["send out the invoices by 3pm"],
+        ),
+        ("all-hands 4pm", None, None, &[(960, 990)], &[]),
+        ("kickoff 10am", None, None, &[(600, 630)], &[]),
     ];
     for (notes, start, end, blocks, tasks) in table {
         let cx = read(notes);
@@ -164,7 +178,7 @@ fn deadlines_today_are_must_dos() {
 fn unread_times_both_ways() {
     for (notes, unread) in [
         ("dinner 7pm", vec![1140]),
-        ("kids' recital 6:30pm", vec![1110]),
+        ("kids' party 6:30pm", vec![1110]),
         ("dinner 7-8pm", vec![]),
         ("call at 2:30", vec![]),
         ("- dinner 7pm", vec![]),
