@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Fourth tuning recall of the evidence contract: hand-written phrasings of two kinds (defined
-terms, percentages) planted one at a time as a paragraph after the opening paragraph of one
+"""Fourth tuning recall of the evidence contract: hand-written phrasings of three kinds (defined
+terms, percentages, durations) planted one at a time as a paragraph after the opening paragraph of one
 tuning output (not in the held-out set; the script checks). Every planted value is invented, so
 every sentence is expected to be flagged; the expectation was written before byop ran.
 
   scripts/tuning_evidence_fourth.py [BIN] [OUTPUT_NAME]
 
-Baseline (main at 1758f26 plus the first recall commit): 10/34; after the rules of the same
-round: 26/34. Prints each miss with the set-aside reasons on its line.
+Terms and percentages (34): 10/34 at main 1758f26 plus the first recall commit, 26/34 after
+the second. Durations (16, added next): 10/16 before the duration markers, 16/16 after; all
+50: 42/50. Prints each miss with the set-aside reasons on its line.
 """
 import json, os, subprocess, sys, tempfile, shutil
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -52,6 +53,23 @@ P=[("term",T,s) for s in [
  ("14%",'A majority of 14% of the shares can block the sale.'),
  ("14%",'The Company must pay a 14% bonus on completion.'),
  ("14%",'The consultant gets 14% of any savings he finds.'),
+]]+[("dur","47",s) for s in [
+ 'The notice period is 47 days.',
+ 'Invoices are payable within 47 days.',
+ 'The customer has 47 days to object to an invoice.',
+ 'The warranty lasts 47 months.',
+ 'The initial term is 47 months.',
+ "Either party can terminate with 47 days' notice.",
+ 'The non-compete runs for 47 months after termination.',
+ 'Payment is due 47 days after invoice.',
+ 'The licensee gets a 47-day grace period.',
+ 'After 47 days, unpaid invoices accrue interest.',
+ 'The Agreement renews for successive 47-month terms.',
+ 'Termination takes effect 47 days after notice.',
+ 'The consultant must respond within 47 hours.',
+ 'Deliveries are made within 47 business days.',
+ 'Exclusivity lasts for a 47-month window.',
+ 'The consultant is bound for 47 months after leaving.',
 ]]
 src=open(f"{C}/outputs/{name}.ai.md").read().split("\n")
 body=next(i+1 for i in range(1,len(src)) if src[i].strip()=="---")

@@ -1,6 +1,6 @@
 //! Plain statements of what the source says, in the phrasings a third writer used: a party's
 //! price right with "may raise", a time limit with "must be raised within", a cure period a
-//! party "has", obligations that "survive for", a liability "limited to", the contract that
+//! party "has", obligations that "survive for", an initial term, deliveries "made within", a liability "limited to", the contract that
 //! "sets a cap of" after an analysis label, and defined terms in a list, after "the term" or
 //! after "if a", "each" or "all"; a percentage needs no marker word. One table, each rule both ways: the planted value the source lacks is
 //! flagged; real corpus sentences that describe the output's own changes, its own drafting or
@@ -143,7 +143,39 @@ const ROWS: &[Row] = &[
         span: "Milestone Credits",
         flagged: true,
     },
+    Row {
+        cause: "an initial term the source lacks",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "The initial term is 47 months.\n",
+        span: "47 months",
+        flagged: true,
+    },
+    Row {
+        cause: "a delivery time limit ('made within')",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "Deliveries are made within 47 business days.\n",
+        span: "47 business days",
+        flagged: true,
+    },
+    Row {
+        cause: "the source's own time limit in the same phrasing",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "Payments are made within five days of the following month.\n",
+        span: "five days",
+        flagged: false,
+    },
     // Real corpus sentences that must stay quiet.
+    Row {
+        cause: "a hypothetical with a duration and no marker (010_review_2 claude-sonnet-4.5)",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "**SCENARIO**: Reseller sells 3-year hosting contract on Day 1\n\nThe fee is $8,500 per calendar month.\n",
+        span: "3-year",
+        flagged: false,
+    },
     Row {
         cause: "100% as 'all' in a risk table (010_review_2 claude-sonnet-4.5)",
         check: "entities_grounded",
