@@ -17,7 +17,7 @@ use serde::Deserialize;
 
 use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome, Seg};
 use super::markdown::ProseMap;
-use super::regexes::compile_all;
+use super::regexes::{Alternation, compile_all, compile_groups};
 use crate::engine::document::Layout;
 use crate::engine::grounding::entities::words_key;
 use crate::model::Verdict;
@@ -58,7 +58,7 @@ fn default_min_chars() -> usize {
 pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
     let p: Params = super::kind::params(value)?;
     let h = compile_all("headings", &p.headings)?;
-    let s = compile_all("statements", &p.statements)?;
+    let s = compile_groups("statements", &p.statements)?;
     if p.headings.is_empty() && p.statements.is_empty() {
         return Err(RuleError::at(
             vec![Seg::key("headings")],
@@ -99,7 +99,7 @@ impl CompiledRule for SectionRule {
 #[derive(Debug, Clone)]
 pub struct SectionRule {
     headings: Option<Regex>,
-    statements: Option<Regex>,
+    statements: Option<Alternation>,
     min_body_chars: usize,
     /// Copied placeholders (`[*****]`, `[REDACTED]`): statements inside them do not count.
     placeholders: Option<Regex>,
@@ -108,7 +108,11 @@ pub struct SectionRule {
 }
 
 impl SectionRule {
-    pub fn new(headings: Option<Regex>, statements: Option<Regex>, min_body_chars: usize) -> Self {
+    pub fn new(
+        headings: Option<Regex>,
+        statements: Option<Alternation>,
+        min_body_chars: usize,
+    ) -> Self {
         SectionRule {
             headings,
             statements,
@@ -170,8 +174,8 @@ impl SectionRule {
                     && !prose.is_hidden(s, e)
                     && !copied(s, e)
             };
-            for m in re.find_iter(body_text) {
-                let (s, e) = (body.0 + m.start(), body.0 + m.end());
+            for (s, e) in re.find_iter(body_text) {
+                let (s, e) = (body.0 + s, body.0 + e);
                 if counts(s, e) && !found.iter().any(|h| h.start <= s && e <= h.end) {
                     found.push(statement(s, e));
                 }
@@ -181,8 +185,8 @@ impl SectionRule {
                 let Some(r) = layout.reading(text, id) else {
                     continue;
                 };
-                for m in re.find_iter(&r.text) {
-                    let (s, e) = r.span(m.start(), m.end());
+                for (s, e) in re.find_iter(&r.text) {
+                    let (s, e) = r.span(s, e);
                     if counts(s, e) && !found.iter().any(|h| h.start < e && s < h.end) {
                         found.push(statement(s, e));
                     }
@@ -275,7 +279,7 @@ mod tests {
     fn rule() -> SectionRule {
         SectionRule::new(
             Some(Regex::new(r"(?i)not checked|missing information|limitations").unwrap()),
-            Some(Regex::new(r"(?i)\b(?:I|we) did not review\b").unwrap()),
+            compile_groups("statements", &[r"\b(?:I|we) did not review\b".to_string()]).unwrap(),
             20,
         )
     }
