@@ -135,4 +135,54 @@ mod tests {
             e.message
         );
     }
+
+    const OK_CHECK: &str = r#"{"id":"a","severity":"high","question":"Q?","detection_method":{"type":"semantic","instructions":"I"}}"#;
+
+    #[test]
+    fn a_vocabulary_stands_for_its_list_and_an_unknown_one_is_an_error_where_it_is_named() {
+        let check = |skip: &str| {
+            OK_CHECK.replace(
+                "}}",
+                &format!(r#"}},"rules":{{"kind":"pattern","patterns":["\\bx\\b"],"skip_sections":{skip}}}}}"#),
+            )
+        };
+        let text = |skip: &str| {
+            format!(
+                "{{\"id\":\"t\",\"version\":\"1\",\"vocabularies\":{{\"drafting\":[\"^proposed\"]}},\"checks\":[\n{}\n]}}",
+                check(skip)
+            )
+        };
+        // Written out or named, the same rule.
+        let named = super::super::LoadedPlaybook::from_playbook(
+            super::super::parse(&text(r#"{"vocabulary":"drafting"}"#), "p.json").expect("valid"),
+        );
+        let written = super::super::LoadedPlaybook::from_playbook(
+            super::super::parse(&text(r#"["^proposed"]"#), "p.json").expect("valid"),
+        );
+        let doc = "## Proposed clause\nx here\n\n## Analysis\nx there\n";
+        let hits = |p: &super::super::LoadedPlaybook| {
+            let cx = crate::engine::rules::RuleContext::new(doc, (0, doc.len()));
+            p.compiled[0]
+                .as_ref()
+                .expect("compiled")
+                .apply(&cx)
+                .expect("applies")
+                .hits
+                .len()
+        };
+        assert_eq!(hits(&named), 1, "the proposed clause is skipped");
+        assert_eq!(hits(&named), hits(&written));
+        assert_ne!(
+            named.logic_hash, written.logic_hash,
+            "the hash covers how it is written"
+        );
+        let e = super::super::parse(&text(r#"{"vocabulary":"drafts"}"#), "p.json").unwrap_err();
+        assert!(e.message.contains("unknown vocabulary `drafts`"), "{e}");
+        assert_eq!(e.position.line, 1, "{e}");
+        let col = e.position.character as usize;
+        assert!(
+            check(r#"{"vocabulary":"drafts"}"#)[col..].starts_with(r#"{"vocabulary""#),
+            "{e}"
+        );
+    }
 }
