@@ -128,8 +128,17 @@ async fn bad_requests_name_the_field_and_keep_the_error_shape() {
         .unwrap();
     assert_eq!(r.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
     let huge = json!({"output": "x".repeat(9 * 1024 * 1024)});
-    let (status, e) = api.post("/api/evaluate", huge).await;
-    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{e}");
+    let r = client()
+        .post(s.url("/api/evaluate"))
+        .bearer_auth(&s.token)
+        .json(&huge)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    // The rest of the body was never read: the connection is not offered for reuse.
+    assert_eq!(r.headers()[reqwest::header::CONNECTION], "close");
+    let e: Value = r.json().await.unwrap();
     assert_eq!(e["error"]["code"], "too_large");
     let (status, e) = api.get("/api/reports/0123456789abcdef").await;
     assert_eq!(

@@ -53,7 +53,17 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.body() }))).into_response()
+        let too_large = self.status == StatusCode::PAYLOAD_TOO_LARGE;
+        let mut r = (self.status, Json(json!({ "error": self.body() }))).into_response();
+        // A body over the limit was not read to its end, so the connection cannot carry
+        // another request: the client is told so, instead of finding out on its next one.
+        if too_large {
+            r.headers_mut().insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
+        }
+        r
     }
 }
 
