@@ -78,13 +78,13 @@ def sample2():
     return rows
 
 
-def sample3():
-    """Round 3: outside both label rounds and the held-out set's file names, seed 2211, 4 per model."""
+def sample_round(round_, seed, per_model):
+    """A tune round drawn outside the other rounds and the held-out set's file names."""
     heldout = os.path.join(ROOT, "tests", "data", "heldout", "disclosure", "unchecked_areas_disclosure.json")
     skip = {r["file"] for r in json.load(open(heldout))["rows"]}
     skip |= {r["file"] for r in json.load(open(os.path.join(LABELS, "unchecked_areas_disclosure.json")))["rows"]
-             if r.get("round") != 3}
-    rng = random.Random(2211)
+             if r.get("round") != round_}
+    rng = random.Random(seed)
     by_model = collections.defaultdict(list)
     for f in sorted(f for f in os.listdir(OUT) if f.endswith(".ai.md") and f not in skip):
         by_model[parse(f)["model"]].append(f)
@@ -92,26 +92,18 @@ def sample3():
     for model in sorted(by_model):
         pool = by_model[model][:]
         rng.shuffle(pool)
-        rows += [(f, model, parse(f)["task"], "tune") for f in pool[:4]]
+        rows += [(f, model, parse(f)["task"], "tune") for f in pool[:per_model]]
     return rows
+
+
+def sample3():
+    """Round 3: seed 2211, 4 per model."""
+    return sample_round(3, 2211, 4)
 
 
 def sample4():
-    """Round 4: outside rounds 1-3 and the held-out set's file names, seed 2911, 6 per model."""
-    heldout = os.path.join(ROOT, "tests", "data", "heldout", "disclosure", "unchecked_areas_disclosure.json")
-    skip = {r["file"] for r in json.load(open(heldout))["rows"]}
-    skip |= {r["file"] for r in json.load(open(os.path.join(LABELS, "unchecked_areas_disclosure.json")))["rows"]
-             if r.get("round") != 4}
-    rng = random.Random(2911)
-    by_model = collections.defaultdict(list)
-    for f in sorted(f for f in os.listdir(OUT) if f.endswith(".ai.md") and f not in skip):
-        by_model[parse(f)["model"]].append(f)
-    rows = []
-    for model in sorted(by_model):
-        pool = by_model[model][:]
-        rng.shuffle(pool)
-        rows += [(f, model, parse(f)["task"], "tune") for f in pool[:6]]
-    return rows
+    """Round 4: seed 2911, 6 per model."""
+    return sample_round(4, 2911, 6)
 
 
 CUES = re.compile(r"not provided|not included|not attached|not populated|not specified|not defined|"

@@ -44,24 +44,19 @@ pub fn find_times(s: &str) -> Vec<Found> {
 
 /// "9-5", "office 8-4": bare hour ranges, only meaningful next to working-hours words.
 pub fn find_bare_range(s: &str) -> Option<Found> {
-    timex::scan(s).into_iter().find_map(|t| match t.expr {
-        Expr::Range(a, b) if (5..=12).contains(&a.hour) && (1..=23).contains(&b.hour) => {
-            let sp = timex::span(a, b);
-            sp.bare.then_some(Found {
-                start: sp.start,
-                end: Some(sp.end),
-                at: t.at,
-            })
-        }
-        _ => None,
-    })
+    bare_range(s, 5..=12)
 }
 
 /// "meeting 2-3", "no calls 12-1": a bare range beside a meeting word, whose hours may be
 /// afternoon ones (1–6 is afternoon, as for a bare hour).
 pub fn find_meeting_range(s: &str) -> Option<Found> {
+    bare_range(s, 1..=12)
+}
+
+/// The first bare range (no am/pm, no minutes) in `s` whose first hour is in `first`.
+fn bare_range(s: &str, first: std::ops::RangeInclusive<u8>) -> Option<Found> {
     timex::scan(s).into_iter().find_map(|t| match t.expr {
-        Expr::Range(a, b) if (1..=12).contains(&a.hour) && (1..=23).contains(&b.hour) => {
+        Expr::Range(a, b) if first.contains(&a.hour) && (1..=23).contains(&b.hour) => {
             let sp = timex::span(a, b);
             sp.bare.then_some(Found {
                 start: sp.start,

@@ -15,16 +15,7 @@ use super::kind::{RuleError, Seg};
 const DFA_CACHE_BYTES: usize = 32 << 20;
 
 pub fn compile_all(key: &str, patterns: &[String]) -> Result<Option<Regex>, RuleError> {
-    // Each pattern alone is only parsed (cheap; compiling is what costs), so an error
-    // names its index; `a)|(b` must not pass by combining with its neighbour.
-    for (i, p) in patterns.iter().enumerate() {
-        if let Err(e) = regex_syntax::Parser::new().parse(p) {
-            return Err(RuleError::at(
-                vec![Seg::key(key), Seg::Index(i)],
-                format!("invalid regex in `{key}`: {e}"),
-            ));
-        }
-    }
+    parse_each(key, patterns)?;
     if patterns.is_empty() {
         return Ok(None);
     }
@@ -95,7 +86,8 @@ fn next_char(hay: &str, i: usize) -> usize {
 
 /// [`compile_all`] for a long list: alternations of at most [`GROUP`] patterns each.
 pub fn compile_groups(key: &str, patterns: &[String]) -> Result<Option<Alternation>, RuleError> {
-    compile_all(key, patterns)?;
+    // Every pattern is checked first, so an error names its index in the whole list.
+    parse_each(key, patterns)?;
     let groups = patterns.len().div_ceil(GROUP).max(1);
     let size = patterns.len().div_ceil(groups).max(1);
     let compiled: Result<Vec<Regex>, RuleError> = patterns
@@ -103,6 +95,20 @@ pub fn compile_groups(key: &str, patterns: &[String]) -> Result<Option<Alternati
         .filter_map(|chunk| compile_all(key, chunk).transpose())
         .collect();
     compiled.map(|v| (!v.is_empty()).then_some(Alternation(v)))
+}
+
+/// Each pattern alone is only parsed (cheap; compiling is what costs), so an error names its
+/// index; `a)|(b` must not pass by combining with its neighbour.
+fn parse_each(key: &str, patterns: &[String]) -> Result<(), RuleError> {
+    for (i, p) in patterns.iter().enumerate() {
+        if let Err(e) = regex_syntax::Parser::new().parse(p) {
+            return Err(RuleError::at(
+                vec![Seg::key(key), Seg::Index(i)],
+                format!("invalid regex in `{key}`: {e}"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The lazy DFA's cache: gap patterns (`[^.\n]{0,120}?`) make many states, and with the
