@@ -20,6 +20,7 @@ pub mod quotes;
 pub mod references;
 mod source;
 mod term_list;
+pub mod time_limits;
 pub mod words;
 
 pub use entities::{Entity, EntityKind};

@@ -8,7 +8,7 @@ use super::params::claim_kind;
 use super::{GroundingRule, Tally};
 use crate::engine::ascii_regex;
 use crate::engine::grounding::drafted::Drafted;
-use crate::engine::grounding::{EntityKind, Source, entities, lexicon, names};
+use crate::engine::grounding::{EntityKind, Source, entities, lexicon, names, time_limits};
 use crate::engine::rules::claim_voice::{in_label, under_skipped_lead, whole_share};
 use crate::engine::rules::kind::{Hit, RuleContext};
 use crate::engine::rules::markdown::is_heading_line;
@@ -71,7 +71,10 @@ impl GroundingRule {
                 Some(r)
             } else if list_lead_skipped(cx, skipped, e.start) {
                 Some(SetAside::RecommendationList)
-            } else if !names_own_vocabulary(cx.text, e) && !self.attributed(cx, e.start) {
+            } else if !names_own_vocabulary(cx.text, e)
+                && !self.attributed(cx, e.start)
+                && !time_limit(cx, e)
+            {
                 Some(SetAside::NoClaimMarker)
             } else {
                 None
@@ -203,6 +206,17 @@ fn names_own_vocabulary(text: &str, e: &entities::Entity) -> bool {
     e.kind == EntityKind::Organization
         || (e.kind == EntityKind::Percent && !matches!(e.normalized.as_str(), "100%" | "0%"))
         || (e.kind == EntityKind::DefinedTerm && !quoted)
+}
+
+/// A duration the sentence states as a time limit of the source ("The supplier must deliver
+/// within 45 days"): a claim without a marker word (`time_limits`).
+fn time_limit(cx: &RuleContext, e: &entities::Entity) -> bool {
+    let (s, end) = cx.prose.sentence(cx.text, e.start);
+    let s = s.min(e.start);
+    e.kind == EntityKind::Duration
+        && cx.text.get(s..end.max(e.end)).is_some_and(|sentence| {
+            time_limits::states_time_limit(sentence, e.start - s, e.end - s)
+        })
 }
 
 /// A definition the output drafts itself: the shape of one (`is_definition`) in a sentence

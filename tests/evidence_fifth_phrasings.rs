@@ -1,0 +1,107 @@
+//! Time limits, references and unquoted defined terms in the phrasings of a fifth tuning
+//! writer (`scripts/tuning_evidence_fifth.py`): a duration stated as a time limit without a
+//! claim marker word, and the real corpus sentences that must stay quiet. One table, each
+//! rule both ways: the planted value the source lacks is flagged; the source's own value in
+//! the same phrasing is grounded; the output's own drafting, recommendation or scenario is
+//! not a claim.
+
+mod support;
+
+use support::evidence::{Row, assert_rows, assert_rows_without_a_finding_examine_or_skip};
+
+// Real source excerpts (corpus contracts 005 and 003, as extracted).
+const SRC_005: &str = "Article 2 COMPENSATION 2.1 Remuneration. (a) The Consultant's monthly base consulting fee shall be three thousand two hundred fifty United States dollars ($75,000 (together with any increases thereto as hereinafter provided, the \"Base Consulting Fee\") through 19 August 2020. Commencing on 20 August 2020, Consultant's Base Consulting Fee shall be increased to $8,500 per calendar month. All subsequent monthly payments of Base Consulting Fee shall be paid within the first five days of the following calendar month.\n\n2.2 Incentive Plans. The Consultant's bonus payment level will be set at a minimum of 25% of the annual gross Base Consulting Fee.\n";
+const SRC_003: &str = "9. Principal will grant Distributor a discount based on the Products and Prices. 10. This Agreement shall be in effect until March 18. 2021, unless sooner terminated by either party upon (30) days written notice, without cause. The Effective Date is the date of signature.\n";
+
+const ROWS: &[Row] = &[
+    Row {
+        cause: "a delivery time limit with 'must … within'",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "The supplier must deliver the goods within 75 days of an order.\n",
+        span: "75 days",
+        flagged: true,
+    },
+    Row {
+        cause: "the source's own notice period in a time-limit phrasing",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "The monthly fee must be paid within five days of the month's start.\n",
+        span: "five days",
+        flagged: false,
+    },
+    Row {
+        cause: "'no later than … after'",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "The customer must raise any dispute no later than fifty-five days after the invoice date.\n",
+        span: "fifty-five days",
+        flagged: true,
+    },
+    Row {
+        cause: "a window a party has",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "**Risk:** The supplier has a 45-day window to fix defects.\n",
+        span: "45-day",
+        flagged: true,
+    },
+    Row {
+        cause: "notice a change needs",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "- Price changes need twenty-one months' written notice.\n",
+        span: "twenty-one months",
+        flagged: true,
+    },
+    Row {
+        cause: "time a party gets to act",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "The customer gets 19 hours to report a security incident.\n",
+        span: "19 hours",
+        flagged: true,
+    },
+    Row {
+        cause: "the output's summary of its own fix (001_modify_payment_2 deepseek-chat-v3)",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "   - Established clear quarterly deadlines (within 45 days after quarter end)\n",
+        span: "45 days",
+        flagged: false,
+    },
+    Row {
+        cause: "the output's own clause, after 'Below is' (005_add_clause_1 qwen-2.5-72b)",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "Below is the addition of a reasonable non-compete clause that restricts the consultant from working with direct competitors for 6 months post-termination within a 50-mile radius.\n",
+        span: "6 months",
+        flagged: false,
+    },
+    Row {
+        cause: "a recommendation in the imperative (010_review_2 gpt-5)",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "  - Preserve post-termination access to sales and payment records for audit/reconciliation for at least 12 months.\n",
+        span: "12 months",
+        flagged: false,
+    },
+    Row {
+        cause: "a hypothetical",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "If the buyer pays late, the supplier may suspend after 40 days.\n",
+        span: "40 days",
+        flagged: false,
+    },
+];
+
+#[test]
+fn fifth_rows_in_both_directions() {
+    assert_rows(ROWS);
+}
+
+#[test]
+fn fifth_rows_without_a_finding_still_examine_or_skip_their_claims() {
+    assert_rows_without_a_finding_examine_or_skip(ROWS);
+}
