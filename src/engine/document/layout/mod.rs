@@ -19,8 +19,8 @@
 //!   an offset sits under, outermost first; [`Layout::heading_parent`] climbs it.
 //! - [`Layout::sentences`], [`Layout::sentences_of`] and [`Layout::sentence_at`]: sentences
 //!   split inside each block's own text (never across blocks).
-//! - [`Layout::inlines`] and [`Layout::inline_at`]: emphasis, strong, strike-through, code
-//!   spans, links (with destination) and images.
+//! - [`Layout::inlines`], [`Layout::inlines_of`] (one block's) and [`Layout::inline_at`]:
+//!   emphasis, strong, strike-through, code spans, links (with destination) and images.
 //! - [`Layout::rows`] and [`Layout::cells`] read a table.
 //! - [`Layout::titles`]: headings, all-strong paragraphs, strong labels opening a block and
 //!   lead-in lines before a list, each saying whether content follows.
@@ -259,6 +259,18 @@ impl Layout {
     /// Every inline node in document order (outer before inner).
     pub fn inlines(&self) -> &[Inline] {
         &self.inlines
+    }
+
+    /// The inline nodes of `id`'s own text, in document order. Inlines are sorted by start
+    /// and each lies inside its block's text, so this is a binary search and a walk over that
+    /// text's inlines alone (not a pass over the whole document's).
+    pub fn inlines_of(&self, id: BlockId) -> impl Iterator<Item = &Inline> {
+        let (s, e) = self.blocks[id.0].text.unwrap_or((0, 0));
+        let from = self.inlines.partition_point(|n| n.span.0 < s);
+        self.inlines[from..]
+            .iter()
+            .take_while(move |n| n.span.0 < e)
+            .filter(move |n| n.block == id)
     }
 
     /// The innermost inline node holding `offset`.

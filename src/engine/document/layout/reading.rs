@@ -33,7 +33,7 @@ impl Layout {
         let (s, e) = self.block(id).text?;
         let mut drop = vec![false; e - s];
         let mut any = false;
-        for inline in self.inlines.iter().filter(|n| n.block == id) {
+        for inline in self.inlines_of(id) {
             let (is, ie) = inline.span;
             let k = match inline.kind {
                 InlineKind::Emphasis => 1,

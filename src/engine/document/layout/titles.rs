@@ -16,6 +16,9 @@ pub struct Title {
     /// Something follows it: text after the label in its block, or a block with text
     /// before the next heading of the same or a higher level.
     pub followed: bool,
+    /// What it is the title of: from its end to the next heading of the same or a higher
+    /// level (a heading), or to the next title or heading (a label or lead-in).
+    pub content: Span,
 }
 
 impl Layout {
@@ -29,6 +32,7 @@ impl Layout {
                     span: trim_end(text, b.span),
                     block: id,
                     followed: self.followed(id, Some(level)),
+                    content: (0, 0),
                 }),
                 BlockKind::Paragraph if !self.in_list_item(id) => {
                     if let Some(label) = self.opening_strong(id, s) {
@@ -44,19 +48,48 @@ impl Layout {
                             span: (s, end),
                             block: id,
                             followed,
+                            content: (0, 0),
                         });
                     } else if is_lead_in(&text[s..e]) && self.list_follows(id) {
                         out.push(Title {
                             span: (s, e),
                             block: id,
                             followed: true,
+                            content: (0, 0),
                         });
                     }
                 }
                 _ => {}
             }
         }
+        self.close_contents(&mut out);
         out
+    }
+
+    /// Each title's content ends where the next heading of its level or higher starts (a
+    /// heading), or at the next title or heading (a label or lead-in); the document's end
+    /// otherwise. One pass from the end, keeping the nearest heading start per level.
+    fn close_contents(&self, titles: &mut [Title]) {
+        let end = self.range.1;
+        // next_at_or_above[l]: start of the nearest later heading of level <= l (1..=6).
+        let mut next_at_or_above = [end; 7];
+        let mut next_title = end;
+        for t in titles.iter_mut().rev() {
+            let block = self.block(t.block);
+            let stop = match block.kind {
+                BlockKind::Heading { level, .. } => {
+                    let l = usize::from(level.clamp(1, 6));
+                    let stop = next_at_or_above[l];
+                    for x in &mut next_at_or_above[l..] {
+                        *x = block.span.0;
+                    }
+                    stop
+                }
+                _ => next_title.min(next_at_or_above[6]),
+            };
+            t.content = (t.span.1, stop.max(t.span.1));
+            next_title = t.span.0;
+        }
     }
 
     fn in_list_item(&self, id: BlockId) -> bool {
@@ -94,10 +127,17 @@ impl Layout {
     }
 }
 
-/// One short line ending in a colon ("Open points:", "Information needed:").
+/// One short line ending in a colon ("Open points:", "Information needed:"), or a few words
+/// with no closing punctuation ("Notes and assumptions"): a sentence ends in a stop.
 fn is_lead_in(t: &str) -> bool {
     let t = t.trim();
-    t.ends_with(':') && !t.contains('\n') && t.chars().count() <= 80
+    if t.contains('\n') || t.chars().count() > 80 {
+        return false;
+    }
+    t.ends_with(':')
+        || (t.split_whitespace().count() <= 6
+            && t.starts_with(|c: char| c.is_uppercase())
+            && t.ends_with(|c: char| c.is_alphanumeric() || c == ')'))
 }
 
 fn trim_end(text: &str, (s, e): Span) -> Span {
@@ -107,6 +147,30 @@ fn trim_end(text: &str, (s, e): Span) -> Span {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_title_heads_its_section_or_what_runs_to_the_next_title() {
+        let t = "## Limitations\n\n- Exhibit B was not provided.\n\n### Detail\n\nMore.\n\n## Next\n\nText.\n\n**Notes:** one.\n\n**Other:** two.\n";
+        let l = Layout::markdown(t, (0, t.len()));
+        let got: Vec<(&str, &str)> = l
+            .titles(t)
+            .iter()
+            .map(|x| (&t[x.span.0..x.span.1], t[x.content.0..x.content.1].trim()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "## Limitations",
+                    "- Exhibit B was not provided.\n\n### Detail\n\nMore."
+                ),
+                ("### Detail", "More."),
+                ("## Next", "Text.\n\n**Notes:** one.\n\n**Other:** two."),
+                ("**Notes:**", "one."),
+                ("**Other:**", "two."),
+            ]
+        );
+    }
 
     fn titles(t: &str) -> Vec<(String, bool)> {
         let l = Layout::markdown(t, (0, t.len()));
@@ -159,6 +223,10 @@ mod tests {
     fn a_lead_in_line_before_a_list_is_a_title_and_other_text_is_not() {
         let t = "Open points:\n\n- Whether the 2019 amendment was executed.";
         assert_eq!(titles(t), owned(&[("Open points:", true)]));
+        let t = "Notes and assumptions\n- The body's date governs.";
+        assert_eq!(titles(t), owned(&[("Notes and assumptions", true)]));
+        assert!(titles("The fee is due monthly.\n- First item").is_empty());
+        assert!(titles("the parties agree\n- First item").is_empty());
         assert!(titles("The fee is due: on the first day of each month.").is_empty());
         assert!(titles("Some **bold** words in the middle.").is_empty());
     }
