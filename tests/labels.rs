@@ -33,7 +33,13 @@ use serde_json::Value;
 /// Families written from hand-made examples (material not given, redacted or cut off in the
 /// output's words, what cannot be told from the text, the review's own bounds): tune
 /// unchanged, holdout 69/77.
-const UNCHECKED_FLOOR: [(&str, f64); 2] = [("tune", 0.97), ("holdout", 0.88)];
+/// Round 5 added the 34 outputs no other round or held-out set held (30 `yes`/`no`), labelled
+/// before the rule ran on them: 24/30 (0 false passes, 6 missed) before any change, 30/30 after
+/// (a named section to check new text against, a named legal question for review, a check
+/// left to the reader under a condition, a task that could not be done as asked, referenced
+/// documents that should be there); all tune rows 217/227 before, 224/227 = 98.7 % after,
+/// holdout 69/77 unchanged.
+const UNCHECKED_FLOOR: [(&str, f64); 2] = [("tune", 0.98), ("holdout", 0.88)];
 /// `unchecked_areas_disclosure`'s false-pass ceiling, per set.
 const UNCHECKED_FALSE_PASSES: [(&str, usize); 2] = [("tune", 0), ("holdout", 0)];
 /// `escalation_signal` (measured 104/104 tune, 75/77 = 97.4 % holdout; the rule was not changed).

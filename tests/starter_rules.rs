@@ -480,7 +480,7 @@ const UNCHECKED: &[(&str, &str, bool)] = &[
     ),
     (
         "contract_003_modify_payment_2__gpt-5",
-        "Notes and assumptions",
+        "Notes and assumptions\n- No existing monthly invoicing provisions were found; the above additions establish and standardize quarterly invoicing and a 30-day payment deadline across the agreement.",
         true,
     ),
     (

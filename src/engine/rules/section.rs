@@ -4,6 +4,9 @@
 //! Titles are the layout's ([`Layout::titles`]): headings, an all-strong paragraph, a
 //! strong label opening a paragraph ("**Not reviewed:** Exhibit C") and a
 //! lead-in line before a list ("Open points:"); one counts only with content after it.
+//! A title that can head anything (`judged_headings`: "Limitations", "Disclaimers",
+//! "Assumptions", a contract's own headings among them) counts only when what it heads says
+//! something about the output's limits (`title_content`, data), read like a statement.
 //!
 //! A statement inside a placeholder copied from the source (`[*****]`, `[REDACTED]`) is the
 //! source's blank, not the output saying what it did not check: `placeholders` (data) mark
@@ -34,6 +37,11 @@ struct Params {
     /// Copied blanks and redaction markers: a statement overlapping one does not count.
     #[serde(default)]
     placeholders: Vec<String>,
+    /// Titles that count only over content matching `title_content`.
+    #[serde(default)]
+    judged_headings: Vec<String>,
+    #[serde(default)]
+    title_content: Vec<String>,
     /// Texts that must pass (`disclosure`) and fail (`not_disclosure`); run by a test.
     #[serde(default)]
     #[allow(dead_code)]
@@ -59,7 +67,7 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
     let p: Params = super::kind::params(value)?;
     let h = compile_all("headings", &p.headings)?;
     let s = compile_groups("statements", &p.statements)?;
-    if p.headings.is_empty() && p.statements.is_empty() {
+    if p.headings.is_empty() && p.statements.is_empty() && p.judged_headings.is_empty() {
         return Err(RuleError::at(
             vec![Seg::key("headings")],
             "give at least one heading or statement pattern",
@@ -67,7 +75,23 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
     }
     let mut rule = SectionRule::new(h, s, p.min_body_chars);
     rule.placeholders = compile_all("placeholders", &p.placeholders)?;
-    rule.counts = (p.headings.len(), p.statements.len());
+    rule.judged = match (
+        compile_all("judged_headings", &p.judged_headings)?,
+        compile_all("title_content", &p.title_content)?,
+    ) {
+        (Some(t), Some(c)) => Some((t, c)),
+        (None, None) => None,
+        _ => {
+            return Err(RuleError::at(
+                vec![Seg::key("title_content")],
+                "give `judged_headings` and `title_content` together",
+            ));
+        }
+    };
+    rule.counts = (
+        p.headings.len() + p.judged_headings.len(),
+        p.statements.len(),
+    );
     Ok(Arc::new(rule))
 }
 
@@ -103,6 +127,8 @@ pub struct SectionRule {
     min_body_chars: usize,
     /// Copied placeholders (`[*****]`, `[REDACTED]`): statements inside them do not count.
     placeholders: Option<Regex>,
+    /// Titles judged by their content, and the content that makes them count.
+    judged: Option<(Regex, Regex)>,
     /// Heading and statement pattern counts, for the documentation page.
     counts: (usize, usize),
 }
@@ -118,6 +144,7 @@ impl SectionRule {
             statements,
             min_body_chars,
             placeholders: None,
+            judged: None,
             counts: (0, 0),
         }
     }
@@ -145,35 +172,46 @@ impl SectionRule {
                 grounding: None,
             };
         }
+        // Copied placeholders, in text order and disjoint (so their ends are sorted too).
+        let blanks: Vec<(usize, usize)> = self.placeholders.as_ref().map_or(Vec::new(), |p| {
+            p.find_iter(body_text)
+                .map(|m| (body.0 + m.start(), body.0 + m.end()))
+                .collect()
+        });
+        let counts = |s: usize, e: usize| {
+            let i = blanks.partition_point(|b| b.1 <= s);
+            blanks.get(i).is_none_or(|b| b.0 >= e)
+                && !prose.is_quoted(s, e)
+                && !prose.is_hidden(s, e)
+                && !copied(s, e)
+        };
         let mut found = Vec::new();
-        if let Some(re) = &self.headings {
-            // A title over nothing (a heading closing the output) states nothing.
-            for t in layout.titles(text) {
-                let (s, e) = t.span;
-                if t.followed && !prose.is_hidden(s, e) && re.is_match(&text[s..e]) {
-                    found.push(Hit {
-                        source: None,
-                        start: s,
-                        end: e,
-                        note: "disclosure section".into(),
-                    });
-                }
+        // A title over nothing (a heading closing the output) states nothing.
+        for t in layout.titles(text) {
+            let (s, e) = t.span;
+            if !t.followed || prose.is_hidden(s, e) {
+                continue;
+            }
+            let title = &text[s..e];
+            let counted = self.headings.as_ref().is_some_and(|re| re.is_match(title))
+                || self.judged.as_ref().is_some_and(|(re, content)| {
+                    re.is_match(title) && {
+                        let (cs, ce) = t.content;
+                        content
+                            .find_iter(&text[cs..ce])
+                            .any(|m| counts(cs + m.start(), cs + m.end()))
+                    }
+                });
+            if counted {
+                found.push(Hit {
+                    source: None,
+                    start: s,
+                    end: e,
+                    note: "disclosure section".into(),
+                });
             }
         }
         if let Some(re) = &self.statements {
-            // Copied placeholders, in text order and disjoint (so their ends are sorted too).
-            let blanks: Vec<(usize, usize)> = self.placeholders.as_ref().map_or(Vec::new(), |p| {
-                p.find_iter(body_text)
-                    .map(|m| (body.0 + m.start(), body.0 + m.end()))
-                    .collect()
-            });
-            let counts = |s: usize, e: usize| {
-                let i = blanks.partition_point(|b| b.1 <= s);
-                blanks.get(i).is_none_or(|b| b.0 >= e)
-                    && !prose.is_quoted(s, e)
-                    && !prose.is_hidden(s, e)
-                    && !copied(s, e)
-            };
             for (s, e) in re.find_iter(body_text) {
                 let (s, e) = (body.0 + s, body.0 + e);
                 if counts(s, e) && !found.iter().any(|h| h.start <= s && e <= h.end) {
@@ -316,6 +354,29 @@ mod tests {
         let t =
             "Analysis of the agreement in full detail.\n\n## Not checked / missing information\n";
         assert_eq!(run(t).verdict, Verdict::Fail);
+    }
+
+    #[test]
+    fn a_judged_title_counts_only_over_content_that_states_a_limit() {
+        let mut r = rule();
+        r.headings = None;
+        r.judged = Some((
+            Regex::new(r"(?i)^[\W]*(?:limitations|disclaimers)\W*$").unwrap(),
+            Regex::new(r"(?i)\bnot\s+provided\b").unwrap(),
+        ));
+        let run = |t: &str| {
+            let body = (0, t.len());
+            let copied = |_: usize, _: usize| false;
+            let (p, l) = (ProseMap::new(t, body), Layout::markdown(t, body));
+            r.apply(t, body, &p, &l, &copied).verdict
+        };
+        let t = "Analysis of the agreement in full detail.\n\n## Limitations\n\n- Exhibit B was not provided.\n\n## Next\n\nText.";
+        assert_eq!(run(t), Verdict::Pass);
+        // The limit stated under another title is not this title's content.
+        let t = "Analysis of the agreement in full detail.\n\n## Limitations\n\nThe licence excludes source code.\n\n## Next\n\nExhibit B was not provided.";
+        assert_eq!(run(t), Verdict::Fail);
+        let t = "Analysis of the agreement in full detail.\n\n**DISCLAIMERS**\n\nLicensor makes no other warranties of any kind.";
+        assert_eq!(run(t), Verdict::Fail);
     }
 
     #[test]
