@@ -15,12 +15,17 @@ use super::clock::{
 
 #[path = "context_clauses.rs"]
 mod clauses;
+#[path = "context_jotted.rs"]
+mod jotted;
 #[path = "context_rules.rs"]
 pub(super) mod rules;
+#[path = "context_tasks.rs"]
+mod tasks;
 #[path = "context_words.rs"]
 mod words;
-use super::timex::{self, Day};
+use super::timex;
 use crate::engine::ascii_regex;
+use tasks::{Section, heading, is_heading, task};
 use words::words;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -79,32 +84,6 @@ static LONG_BLOCK: LazyLock<Regex> = LazyLock::new(|| words("long_block"));
 /// matching them against the plan stays linear in the input.
 pub const MAX_EXTRACTED: usize = 1000;
 
-/// What a heading line ("Must do today:", "## Tomorrow", "Maybe, if time:") says about
-/// the tasks listed under it.
-#[derive(Debug, Clone, Copy, Default)]
-struct Section {
-    must: bool,
-    optional: bool,
-    deferred: bool,
-}
-
-fn heading(content: &str, today: Option<Weekday>) -> Section {
-    Section {
-        must: MUST_HEADING.is_match(content),
-        optional: OPTIONAL.is_match(content),
-        deferred: DEFERRED.is_match(content) && !said_today(content)
-            || timex::days(content).any(|(d, _)| later_day(d, today)),
-    }
-}
-
-static MUST_HEADING: LazyLock<Regex> = LazyLock::new(|| words("must_heading"));
-
-/// A heading: a markdown `#` line, or a line that is not a list item and ends with `:`.
-fn is_heading(line: &str, is_bullet: bool) -> bool {
-    let t = line.trim();
-    t.starts_with('#') || !is_bullet && t.ends_with(':')
-}
-
 /// Read the notes. `today` (the weekday of `current_time`) decides whether "due Fri" is
 /// today's work.
 pub fn extract(notes: &str, today: Option<Weekday>) -> Context {
@@ -125,8 +104,19 @@ pub fn extract(notes: &str, today: Option<Weekday>) -> Context {
             continue;
         }
         let mut constraint = false;
+        let mut unplaced = Vec::new();
         for (a, b) in clauses::clauses(content) {
-            constraint |= constraint_line(&mut cx, content[a..b].trim(), content, today);
+            let clause = content[a..b].trim();
+            if constraint_line(&mut cx, clause, content, today) {
+                constraint = true;
+            } else {
+                unplaced.push(clause);
+            }
+        }
+        if constraint {
+            // Fail closed: a clause beside the read ones with a time no rule placed.
+            cx.unread
+                .extend(unplaced.into_iter().filter_map(rules::unplaced_clause));
         }
         if constraint || rules::preference(content) {
             continue;
@@ -206,6 +196,7 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>
         || rules::keep_free(cx, s, today)
         || rules::work_until(cx, s)
         || clauses::prose_rule(cx, s)
+        || jotted::presence_start(cx, s)
     {
         return true;
     }
@@ -253,6 +244,11 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>
     if times.is_empty() {
         return false;
     }
+    // "family dinner at 7": the event's half of the day.
+    let times: Vec<Found> = times
+        .into_iter()
+        .map(|t| jotted::part_of_day(s, t))
+        .collect();
     if rules::optional_appointment(s) {
         return true;
     }
@@ -356,87 +352,6 @@ fn label_of(s: &str, t: Found) -> String {
     let after = &s[t.at.1..];
     let after = after.split(['.', ';', ',', '(']).next().unwrap_or("");
     clean(after)
-}
-
-fn said_today(s: &str) -> bool {
-    timex::days(s).any(|(d, _)| d == Day::Relative(0))
-}
-
-/// A day after today: tomorrow, or a weekday that is not today's.
-fn later_day(d: Day, today: Option<Weekday>) -> bool {
-    match d {
-        Day::Relative(n) => n > 0,
-        Day::Weekday(_) => !timex::is_today(d, today),
-    }
-}
-
-static DUE_WORD: LazyLock<Regex> = LazyLock::new(|| words("due_word"));
-static EVENT_WORD: LazyLock<Regex> = LazyLock::new(|| words("event_word"));
-
-/// Whether a task is for a later day: a later day as its due date ("due Fri", "by
-/// tomorrow") or in the task's own first clause ("call the bank tomorrow",
-/// "Tomorrow: call the bank"), not a later event the work is for ("— goes live
-/// tomorrow", "(launch is Friday)", "slides for Thursday's review", "prep for Friday").
-fn deferred(s: &str, today: Option<Weekday>) -> bool {
-    if said_today(s) {
-        return false;
-    }
-    if DEFERRED.is_match(s) {
-        return true;
-    }
-    let first_clause = s
-        .find([',', ';', '(', '—', '–'])
-        .or_else(|| s.find(" - "))
-        .unwrap_or(s.len());
-    timex::days(s).any(|(d, (at, end))| {
-        let before = &s[..at];
-        let possessive = s[end..].starts_with("'s") || s[end..].starts_with("’s");
-        later_day(d, today)
-            && !possessive
-            && !EVENT_WORD.is_match(before)
-            && (DUE_WORD.is_match(before) || at < first_clause)
-    })
-}
-
-/// A bullet's task before the reason or remark that follows a dash or a parenthesis
-/// ("Finish the incident report — goes live tomorrow, must be done"), when that part has
-/// words of its own; the whole line still decides whether the task is a must-do.
-fn intent_part(s: &str) -> &str {
-    let cut = [" — ", " – ", " - ", " ("]
-        .iter()
-        .filter_map(|sep| s.find(sep))
-        .min();
-    match cut {
-        Some(i) if !super::intent::tokens(&s[..i]).is_empty() => s[..i].trim(),
-        _ => s,
-    }
-}
-
-/// A task from a bullet, or from a prose sentence with a cue ("need to …"), under the
-/// heading `section`.
-fn task(cx: &mut Context, s: &str, bullet: bool, section: Section, today: Option<Weekday>) {
-    let s = s.trim().trim_end_matches(['.', ';']);
-    if s.is_empty() || OPTIONAL.is_match(s) || section.optional {
-        return;
-    }
-    if deferred(s, today) || section.deferred && !said_today(s) {
-        return;
-    }
-    let text = if bullet {
-        intent_part(s).to_string()
-    } else {
-        match TASK_CUE.find(s) {
-            Some(m) => s[m.end()..].to_string(),
-            None => return,
-        }
-    };
-    if super::intent::tokens(&text).is_empty() {
-        return;
-    }
-    cx.tasks.push(Task {
-        must: MUST.is_match(s) || section.must,
-        text,
-    });
 }
 
 #[cfg(test)]

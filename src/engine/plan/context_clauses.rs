@@ -56,6 +56,18 @@ pub fn meeting_hour(s: &str) -> Option<Found> {
     None
 }
 
+/// "swim at 4", "kids ~3": the first bare hour written after `at`, `@` or `~`.
+pub fn at_bare_hour(s: &str) -> Option<Found> {
+    let mut from = 0;
+    while let Some(h) = find_bare_hour(s, from) {
+        if AT_HOUR.is_match(&s[..h.at.0]) {
+            return Some(h);
+        }
+        from = h.at.1;
+    }
+    None
+}
+
 /// Whether the clause gives a time the notes rules read: a written time, a bare hour after
 /// a stop, start or return word, or a bare range beside a work or meeting word.
 fn timed(s: &str) -> bool {

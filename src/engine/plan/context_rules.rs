@@ -12,7 +12,7 @@ use jiff::civil::Weekday;
 use regex::Regex;
 
 use super::words::words;
-use super::{Block, Context, MEETING, NO_WORK, OPTIONAL, STOP, WORK, cap_end};
+use super::{Block, Context, MEETING, MUST, NO_WORK, OPTIONAL, STOP, TASK_CUE, WORK, cap_end};
 use crate::engine::plan::clock::{Found, Minute, find_bare_hour, find_meeting_range, find_times};
 use crate::engine::plan::timex;
 
@@ -26,6 +26,10 @@ static KEEP_FREE: LazyLock<Regex> = LazyLock::new(|| words("keep_free"));
 static UNTIL: LazyLock<Regex> = LazyLock::new(|| words("until"));
 /// "deep work 9-11", "focus block 2-4pm".
 static FOCUS: LazyLock<Regex> = LazyLock::new(|| words("focus"));
+/// "woke at 6 again": a remark about what already happened places nothing today.
+static PAST: LazyLock<Regex> = LazyLock::new(|| words("past"));
+/// "clocks go back at 3am": about the clock, not the day.
+static CLOCK_WORDS: LazyLock<Regex> = LazyLock::new(|| words("clock_change"));
 /// A plan item that is a meeting, for the meeting rules.
 static MEETING_ITEM: LazyLock<Regex> = LazyLock::new(|| words("meeting_item"));
 
@@ -128,7 +132,7 @@ pub fn keep_free(cx: &mut Context, s: &str, today: Option<Weekday>) -> bool {
     let Some(c) = KEEP_FREE.captures(s) else {
         return false;
     };
-    let later = timex::days(s).any(|(d, _)| super::later_day(d, today));
+    let later = timex::days(s).any(|(d, _)| super::tasks::later_day(d, today));
     if later {
         return true;
     }
@@ -154,16 +158,39 @@ const UNREAD_WORDS: usize = 4;
 /// ("dinner 7pm"): whether it blocks the day cannot be told, so its time is returned for
 /// the time math to fail closed on.
 pub fn unread_time(s: &str) -> Option<Minute> {
-    let times = find_times(s);
+    let mut times = find_times(s);
+    // "swim at 4": a bare hour after `at`, `@` or `~` is a time too (1–6 is afternoon).
+    if times.is_empty() {
+        times.extend(super::clauses::at_bare_hour(s));
+    }
     let [t] = times.as_slice() else {
         return None;
     };
+    if PAST.is_match(s) {
+        return None;
+    }
+    let t = &super::jotted::part_of_day(s, *t);
     let rest = format!("{} {}", &s[..t.at.0], &s[t.at.1..]);
     let words = rest
         .split_whitespace()
         .filter(|w| w.chars().any(char::is_alphabetic))
         .count();
     (words <= UNREAD_WORDS).then_some(t.start)
+}
+
+/// A clause beside clauses the rules read ("online 21:00, off at 03:30") with a time no rule
+/// placed, that is neither a deadline nor a task: its time, for the time math to fail
+/// closed on, as a short line's.
+pub fn unplaced_clause(clause: &str) -> Option<Block> {
+    let c = clause.trim_start_matches([',', ';', '.', ' ']);
+    if MUST.is_match(c) || TASK_CUE.is_match(c) || CLOCK_WORDS.is_match(c) {
+        return None;
+    }
+    unread_time(c).map(|at| Block {
+        label: c.to_string(),
+        start: at,
+        end: at,
+    })
 }
 
 /// Whether a line names a meeting in any word the notes reader or the meeting rules know

@@ -165,7 +165,8 @@ fn deadlines_today_are_must_dos() {
         ("- file the motion (due 5pm)", true),
         ("- deadline 5pm: file the motion", true),
         ("- file the motion before lunch", true),
-        ("- file the motion - high priority", false),
+        ("- file the motion - high priority", true),
+        ("- file the motion - important", false),
     ] {
         let cx = read(line);
         assert_eq!(cx.tasks.len(), 1, "{line}");
@@ -177,7 +178,8 @@ fn deadlines_today_are_must_dos() {
 #[test]
 fn unread_times_both_ways() {
     for (notes, unread) in [
-        ("dinner 7pm", vec![1140]),
+        ("recital 7pm", vec![1140]),
+        ("dinner 7pm", vec![]),
         ("kids' party 6:30pm", vec![1110]),
         ("dinner 7-8pm", vec![]),
         ("call at 2:30", vec![]),

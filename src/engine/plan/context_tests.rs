@@ -297,11 +297,11 @@ fn rules_for_tasks() {
         ("- Call the bank tomorrow", None, &[]),
         ("- Send the invoice, due Fri", Some(Monday), &[]),
         ("- Board deck due Thursday", None, &[]),
-        // ... unless that day is today.
+        // ... unless that day is today: then it is due today, a must-do.
         (
             "- Send the invoice, due Fri",
             Some(Friday),
-            &[("Send the invoice, due Fri", false)],
+            &[("Send the invoice, due Fri", true)],
         ),
         // Headings carry over to the items under them and are not tasks themselves.
         ("Tomorrow:\n- Call the bank", None, &[]),

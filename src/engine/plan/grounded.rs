@@ -214,7 +214,7 @@ fn flags_in(text: &str, task: bool, notes: &Notes, at: (usize, usize), out: &mut
     } else {
         plan_entities::extract(text)
     };
-    // A made-up meeting is one invention, not one per name in it.
+    // A made-up meeting is one invention, not one per name or day in it.
     let invented_meeting = found
         .iter()
         .any(|e| e.kind == PlanEntityKind::Meeting && !notes.grounds_meeting(e, text));
@@ -222,6 +222,13 @@ fn flags_in(text: &str, task: bool, notes: &Notes, at: (usize, usize), out: &mut
         let grounded = match e.kind {
             PlanEntityKind::Meeting => notes.grounds_meeting(e, text),
             PlanEntityKind::Name if invented_meeting => continue,
+            // "before Friday's offsite": the day is the made-up meeting's, one invention.
+            PlanEntityKind::Deadline
+                if invented_meeting
+                    && (text[e.end..].starts_with("'s") || text[e.end..].starts_with("’s")) =>
+            {
+                continue;
+            }
             PlanEntityKind::Name => e.key.split(' ').any(|w| notes.names(w)),
             PlanEntityKind::Deadline => notes.has_deadline(&e.key),
         };

@@ -25,6 +25,16 @@ fn names_in_an_invented_meeting_are_one_flag() {
     );
 }
 
+/// A day that is the made-up meeting's ("before Friday's offsite") is part of it; a day
+/// deadline of its own beside a made-up meeting is not.
+#[test]
+fn a_day_of_an_invented_meeting_is_one_flag() {
+    let plan = r#"{"plan":[{"task":"Fix the export","timebox_minutes":20,"why":"before Friday's offsite"}],"assumptions":[],"questions":[]}"#;
+    assert_eq!(flags(plan).0, 1, "{:?}", flags(plan).1);
+    let plan = r#"{"plan":[{"task":"Fix the export","timebox_minutes":20,"why":"before Friday, then the offsite"}],"assumptions":[],"questions":[]}"#;
+    assert_eq!(flags(plan).0, 2, "{:?}", flags(plan).1);
+}
+
 #[test]
 fn grounded_plan_has_no_flags() {
     let plan = r#"{"plan":[{"task":"Prep for the call with Jonas","timebox_minutes":20,"why":"Brightline at 2pm"},{"task":"Send deck to Acme Corp.","timebox_minutes":60,"why":"due by 3 PM"},{"task":"Email Dana","timebox_minutes":10,"why":"invoice"}],"assumptions":[],"questions":[]}"#;

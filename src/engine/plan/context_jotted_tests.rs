@@ -1,0 +1,162 @@
+//! Notes jotted as a busy person writes them, as tables both ways: each row is a notes text
+//! and what the reader must (and must not) make of it.
+
+use jiff::civil::Weekday;
+
+use crate::engine::plan::context::{Context, extract};
+use crate::engine::plan::timex::Minute;
+
+fn spans(bs: &[super::super::Block]) -> Vec<(Minute, Minute)> {
+    bs.iter().map(|b| (b.start, b.end)).collect()
+}
+
+fn read(notes: &str) -> Context {
+    extract(notes, Some(Weekday::Thursday))
+}
+
+/// An event's hour without am/pm is in the event's half of the day; every "<event> at
+/// <hour>" is a fixed-time commitment.
+#[test]
+fn events_at_a_bare_hour_both_ways() {
+    let table: &[(&str, &[(Minute, Minute)])] = &[
+        ("family dinner at 7", &[(1140, 1170)]),
+        ("dinner 7:30", &[(1170, 1200)]),
+        ("drinks w/ Sam 6:30", &[(1110, 1140)]),
+        ("dinner 7-9", &[(1140, 1260)]),
+        ("date night at 8", &[(1200, 1230)]),
+        ("breakfast meeting at 6", &[(360, 390)]),
+        ("pick up kids 3:15", &[(915, 945)]),
+        ("gym 6-7", &[(1080, 1140)]),
+        // Written with am/pm or as 24-hour: as written.
+        ("dinner 7am", &[(420, 450)]),
+        ("dinner at 08:00", &[(480, 510)]),
+        ("dinner at 11:00", &[(1380, 1410)]),
+        ("breakfast at 16:00", &[(960, 990)]),
+        // Not an evening event: the 7–11 morning rule stands.
+        ("standup at 9", &[(540, 570)]),
+        ("lunch at 1", &[(780, 810)]),
+    ];
+    for (notes, blocks) in table {
+        let cx = read(notes);
+        assert_eq!(spans(&cx.blocks), *blocks, "{notes}");
+        assert!(cx.tasks.is_empty(), "{notes}: {:?}", cx.tasks);
+    }
+    // An evening stop: "bed by 11" is 23:00, not 11 AM.
+    assert_eq!(read("bed by 11").window_end, Some(1380));
+}
+
+/// Every "<verb of finishing or leaving> at/by <hour>" is the end of the day.
+#[test]
+fn ends_of_the_day_both_ways() {
+    let table: &[(&str, Option<Minute>, Option<Minute>)] = &[
+        ("in at 8:30, done at 4", Some(510), Some(960)),
+        ("desk from 9, finish by 6", Some(540), Some(1080)),
+        ("off at 5", None, Some(1020)),
+        ("online 21:00, off at 03:30", Some(1260), Some(1650)),
+        ("I'm off at 5:30", None, Some(1050)),
+        ("knock off at 4", None, Some(960)),
+        ("heading out by 5", None, Some(1020)),
+        ("finished by 5:30 latest", None, Some(1050)),
+        // Not the end of the day: a task's deadline, a drop-off, a kickoff.
+        ("drop off at 8:15", None, None),
+        ("kick off at 9", None, None),
+    ];
+    for (notes, start, end) in table {
+        let cx = read(notes);
+        assert_eq!(cx.window_start, *start, "{notes}: start");
+        assert_eq!(cx.window_end, *end, "{notes}: end");
+    }
+    let cx = read("- finish the deck by 3");
+    assert_eq!(cx.window_end, None);
+    assert!(cx.tasks[0].must);
+}
+
+/// A word of being at work alone before one time starts the day.
+#[test]
+fn presence_starts_the_day_both_ways() {
+    let table: &[(&str, Option<Minute>)] = &[
+        ("online 21:00", Some(1260)),
+        ("in 8:30", Some(510)),
+        ("desk 9", Some(540)),
+        ("at my desk by 8:45 sharp", Some(525)),
+        ("online tonight from 9", Some(1260)),
+        // Not a start: a meeting, a task, the office's range is the window.
+        ("in court 9:30", None),
+        ("in 8:30 to prep the deck", None),
+    ];
+    for (notes, start) in table {
+        assert_eq!(read(notes).window_start, *start, "{notes}");
+    }
+    let cx = read("office 8-4");
+    assert_eq!((cx.window_start, cx.window_end), (Some(480), Some(960)));
+}
+
+/// Priorities: P1, high priority, urgent, ASAP are must-dos; P2, nice to have are not.
+#[test]
+fn priorities_both_ways() {
+    for (line, task, must) in [
+        ("- P1: finish the Halvorsen proposal", true, true),
+        ("- call Priya re the lease (high priority)", true, true),
+        ("- URGENT: patch the billing job", true, true),
+        ("- write up INC-2207 — ASAP", true, true),
+        ("- fix the export (priority: high)", true, true),
+        ("- fix the expense export (P2)", true, false),
+        ("- review the budget — medium priority", true, false),
+        ("- update the onboarding doc — nice to have", false, false),
+        ("- tidy the runbook — low priority", false, false),
+    ] {
+        let cx = read(line);
+        assert_eq!(cx.tasks.len(), usize::from(task), "{line}");
+        if task {
+            assert_eq!(cx.tasks[0].must, must, "{line}");
+        }
+    }
+}
+
+/// Days: due on today's weekday is due today; a later day as the remark after a dash is
+/// when the task is done; a later event the work is for keeps it today's.
+#[test]
+fn days_both_ways() {
+    // Today is Thursday. (line, today's task, must-do)
+    for (line, task, must) in [
+        ("- send invoices to Brightwater — due Thu", true, true),
+        ("- send invoices by Thursday", true, true),
+        ("- send invoices — due Fri", false, false),
+        ("- reply to the auditors — tomorrow morning", false, false),
+        ("- reply to the auditors (tomorrow)", false, false),
+        ("- book the venue, Monday", false, false),
+        ("- prep slides for Friday's board review", true, false),
+        ("- finish the page — goes live tomorrow", true, false),
+        ("- finish the page — tomorrow's launch", true, false),
+    ] {
+        let cx = read(line);
+        assert_eq!(cx.tasks.len(), usize::from(task), "{line}");
+        if task {
+            assert_eq!(cx.tasks[0].must, must, "{line}");
+        }
+    }
+}
+
+/// Fail closed: a time no rule places is reported, not dropped; a remark about the past
+/// and a deadline are not.
+#[test]
+fn unplaced_times_both_ways() {
+    let table: &[(&str, &[Minute])] = &[
+        ("swim at 4", &[960]),
+        ("recital 7pm", &[1140]),
+        ("online 21:00, recital 22:30", &[1350]),
+        ("in 8:30, kids 3:15", &[915]),
+        // Beside a meeting, a single time is the meeting's.
+        ("standup 9:15-9:30, kids 3:15", &[]),
+        // Read by a rule, or not an appointment.
+        ("family dinner at 7", &[]),
+        ("woke at 6 again", &[]),
+        ("standup 9:15-9:30, send the deck by 3pm", &[]),
+        ("online 21:00, clocks go back at 3am", &[]),
+    ];
+    for (notes, unread) in table {
+        let cx = read(notes);
+        let got: Vec<Minute> = cx.unread.iter().map(|b| b.start).collect();
+        assert_eq!(got, *unread, "{notes}");
+    }
+}

@@ -1,0 +1,125 @@
+//! The tasks in the user's notes: list items and prose sentences with a cue, which are
+//! today's (not a later day's, not optional) and which must be done today (a must word,
+//! a must heading, a deadline today).
+
+use std::sync::LazyLock;
+
+use jiff::civil::Weekday;
+use regex::Regex;
+
+use super::timex::{self, Day};
+use super::words::words;
+use super::{Context, DEFERRED, MUST, OPTIONAL, TASK_CUE, Task, jotted};
+
+/// What a heading line ("Must do today:", "## Tomorrow", "Maybe, if time:") says about
+/// the tasks listed under it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Section {
+    must: bool,
+    optional: bool,
+    deferred: bool,
+}
+
+pub(super) fn heading(content: &str, today: Option<Weekday>) -> Section {
+    Section {
+        must: MUST_HEADING.is_match(content),
+        optional: OPTIONAL.is_match(content),
+        deferred: DEFERRED.is_match(content) && !said_today(content)
+            || timex::days(content).any(|(d, _)| later_day(d, today)),
+    }
+}
+
+static MUST_HEADING: LazyLock<Regex> = LazyLock::new(|| words("must_heading"));
+
+/// A heading: a markdown `#` line, or a line that is not a list item and ends with `:`.
+pub(super) fn is_heading(line: &str, is_bullet: bool) -> bool {
+    let t = line.trim();
+    t.starts_with('#') || !is_bullet && t.ends_with(':')
+}
+
+fn said_today(s: &str) -> bool {
+    timex::days(s).any(|(d, _)| d == Day::Relative(0))
+}
+
+/// A day after today: tomorrow, or a weekday that is not today's.
+pub(super) fn later_day(d: Day, today: Option<Weekday>) -> bool {
+    match d {
+        Day::Relative(n) => n > 0,
+        Day::Weekday(_) => !timex::is_today(d, today),
+    }
+}
+
+pub(super) static DUE_WORD: LazyLock<Regex> = LazyLock::new(|| words("due_word"));
+static EVENT_WORD: LazyLock<Regex> = LazyLock::new(|| words("event_word"));
+
+/// Whether a task is for a later day: a later day as its due date ("due Fri", "by
+/// tomorrow") or in the task's own first clause ("call the bank tomorrow",
+/// "Tomorrow: call the bank"), not a later event the work is for ("— goes live
+/// tomorrow", "(launch is Friday)", "slides for Thursday's review", "prep for Friday").
+fn deferred(s: &str, today: Option<Weekday>) -> bool {
+    if said_today(s) {
+        return false;
+    }
+    if DEFERRED.is_match(s) {
+        return true;
+    }
+    let first_clause = s
+        .find([',', ';', '(', '—', '–'])
+        .or_else(|| s.find(" - "))
+        .unwrap_or(s.len());
+    timex::days(s).any(|(d, (at, end))| {
+        let before = &s[..at];
+        let possessive = s[end..].starts_with("'s") || s[end..].starts_with("’s");
+        later_day(d, today)
+            && !possessive
+            && !EVENT_WORD.is_match(before)
+            && (DUE_WORD.is_match(before) || jotted::day_remark(before) || at < first_clause)
+    })
+}
+
+/// A bullet's task before the reason or remark that follows a dash or a parenthesis
+/// ("Finish the incident report — goes live tomorrow, must be done"), when that part has
+/// words of its own; the whole line still decides whether the task is a must-do.
+fn intent_part(s: &str) -> &str {
+    let cut = [" — ", " – ", " - ", " ("]
+        .iter()
+        .filter_map(|sep| s.find(sep))
+        .min();
+    match cut {
+        Some(i) if !super::super::intent::tokens(&s[..i]).is_empty() => s[..i].trim(),
+        _ => s,
+    }
+}
+
+/// A task from a bullet, or from a prose sentence with a cue ("need to …"), under the
+/// heading `section`.
+pub(super) fn task(
+    cx: &mut Context,
+    s: &str,
+    bullet: bool,
+    section: Section,
+    today: Option<Weekday>,
+) {
+    let s = s.trim().trim_end_matches(['.', ';']);
+    if s.is_empty() || OPTIONAL.is_match(s) || section.optional {
+        return;
+    }
+    if deferred(s, today) || section.deferred && !said_today(s) {
+        return;
+    }
+    let text = if bullet {
+        intent_part(s).to_string()
+    } else {
+        match TASK_CUE.find(s) {
+            Some(m) => s[m.end()..].to_string(),
+            None => return,
+        }
+    };
+    if super::super::intent::tokens(&text).is_empty() {
+        return;
+    }
+    cx.tasks.push(Task {
+        must: MUST.is_match(s) || section.must || jotted::due_today(s, today),
+        text,
+    });
+}
