@@ -1,6 +1,8 @@
 //! Time limits, references and unquoted defined terms in the phrasings of a fifth tuning
 //! writer (`scripts/tuning_evidence_fifth.py`): a duration stated as a time limit without a
-//! claim marker word, and the real corpus sentences that must stay quiet. One table, each
+//! claim marker word; a capitalised term after "a", a possessive or "the concept of", or as a
+//! sentence's subject; "the Agreement uses X to mean"; a reference after "Pursuant to"; and
+//! the real corpus sentences that must stay quiet. One table, each
 //! rule both ways: the planted value the source lacks is flagged; the source's own value in
 //! the same phrasing is grounded; the output's own drafting, recommendation or scenario is
 //! not a claim.
@@ -92,6 +94,86 @@ const ROWS: &[Row] = &[
         source: SRC_003,
         output: "If the buyer pays late, the supplier may suspend after 40 days.\n",
         span: "40 days",
+        flagged: false,
+    },
+    Row {
+        cause: "a term after 'a' following a verb",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "The buyer earns a Milestone Rebate for each late delivery.\n",
+        span: "Milestone Rebate",
+        flagged: true,
+    },
+    Row {
+        cause: "a term after a possessive",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "Each party's Early Pay Incentive is capped at the fees paid in that year.\n",
+        span: "Early Pay Incentive",
+        flagged: true,
+    },
+    Row {
+        cause: "a bare plural term as the sentence's subject",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "- Hardship Events are calculated monthly and credited against the next invoice.\n",
+        span: "Hardship Events",
+        flagged: true,
+    },
+    Row {
+        cause: "'the concept of' a term (read as a term, not a person's name)",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "The concept of Rollover Allowance drives the whole pricing model.\n",
+        span: "Rollover Allowance",
+        flagged: true,
+    },
+    Row {
+        cause: "'the Agreement uses X to mean' names the source as where X is defined",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "The Agreement uses Service Uplift to mean the rebate owed for a missed deadline.\n",
+        span: "Service Uplift",
+        flagged: true,
+    },
+    Row {
+        cause: "the source's own term after 'a'",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "The contract ties the start of the term to an Effective Date it leaves blank.\n",
+        span: "Effective Date",
+        flagged: false,
+    },
+    Row {
+        cause: "a capitalised phrase the output also writes in lower case (010_review_2 gpt-5)",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "  - Main Agreement (Section 10): Initial Term is a fixed 1 year. There is no at-will termination right during the initial term.\n",
+        span: "Initial Term",
+        flagged: false,
+    },
+    Row {
+        cause: "a verb before a party the output names alone (005_add_clause_2 glm-4.6)",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "3. **Moral Rights Waiver**: Ensures Company has complete control over the use and modification of work product. The Company owns it.\n",
+        span: "Ensures Company",
+        flagged: false,
+    },
+    Row {
+        cause: "a reference after 'Pursuant to' in the analysis",
+        check: "references_grounded",
+        source: SRC_003,
+        output: "Pursuant to Section 76.5, the licensee must keep the source code in escrow.\n",
+        span: "Section 76.5",
+        flagged: true,
+    },
+    Row {
+        cause: "the source's own section after 'Pursuant to'",
+        check: "references_grounded",
+        source: SRC_003,
+        output: "Pursuant to Section 10, either party may end the Agreement on notice.\n",
+        span: "Section 10",
         flagged: false,
     },
 ];

@@ -20,6 +20,7 @@ pub mod quotes;
 pub mod references;
 mod source;
 mod term_list;
+pub mod term_runs;
 pub mod time_limits;
 pub mod words;
 

@@ -8,7 +8,9 @@ use super::params::claim_kind;
 use super::{GroundingRule, Tally};
 use crate::engine::ascii_regex;
 use crate::engine::grounding::drafted::Drafted;
-use crate::engine::grounding::{EntityKind, Source, entities, lexicon, names, time_limits};
+use crate::engine::grounding::{
+    EntityKind, Source, entities, lexicon, names, term_runs, time_limits,
+};
 use crate::engine::rules::claim_voice::{in_label, under_skipped_lead, whole_share};
 use crate::engine::rules::kind::{Hit, RuleContext};
 use crate::engine::rules::markdown::is_heading_line;
@@ -137,16 +139,20 @@ impl GroundingRule {
 }
 
 /// Every fact the output states, in text order: the context-free recognisers
-/// (`entities::extract_in`), then people named without an honorific and capitalised terms
-/// used once after "the" (`names`), which need the vocabulary of the output and the source
-/// and are kept only where no other recogniser already read the words.
+/// (`entities::extract_in`), then capitalised terms used once after "the" (`names`) or read
+/// by the words around them (`term_runs`), then people named without an honorific (`names`,
+/// which needs the vocabulary of the output and the source); each kept only where no
+/// earlier recogniser already read the words.
 fn claims(cx: &RuleContext, source: &Source) -> Vec<entities::Entity> {
     let mut all = entities::extract_in(cx.text, cx.body);
     let lower = names::lower_words(&cx.text[cx.body.0..cx.body.1]);
     let common = |w: &str| names::starts_a_word(&lower, w) || source.has_lower_word(w);
-    let extra = names::people_in(cx.text, cx.body, &common)
+    // Terms first: a run read as a term by the word before it ("the concept of Rollover
+    // Allowance") is that term, not a person's name.
+    let extra = names::terms_in(cx.text, cx.body)
         .into_iter()
-        .chain(names::terms_in(cx.text, cx.body));
+        .chain(term_runs::terms_in(cx.text, cx.body))
+        .chain(names::people_in(cx.text, cx.body, &common));
     let mut more: Vec<entities::Entity> = Vec::new();
     for e in extra {
         let taken = |o: &entities::Entity| o.start < e.end && e.start < o.end;
@@ -226,14 +232,15 @@ fn own_definition(cx: &RuleContext, e: &entities::Entity) -> bool {
     is_definition(cx.text, e) && !names_the_source(cx, e)
 }
 
-/// `"X" means …` in a sentence that names the source as where X is defined and has no
-/// other drafting or proposal word: the word "means" alone made it read as drafting.
+/// `"X" means …` (or "the Agreement uses X to mean …") in a sentence that names the source
+/// as where X is defined and has no other drafting or proposal word: the word "means" alone
+/// made it read as drafting.
 fn source_definition(cx: &RuleContext, e: &entities::Entity) -> bool {
     let after = cx.text[e.end..].trim_start_matches(['"', '”', '*', '_', ' ']);
     let (s, end) = cx.prose.sentence(cx.text, e.start);
     let sentence = cx.text.get(s.min(e.start)..end.max(e.end)).unwrap_or("");
     e.kind == EntityKind::DefinedTerm
-        && after.starts_with("means")
+        && (after.starts_with("means") || after.starts_with("to mean "))
         && lexicon::NAMES_THE_SOURCE.is_match(sentence)
         && !lexicon::DRAFTING_WORDS.is_match(sentence)
 }

@@ -1,0 +1,177 @@
+//! Capitalised terms used once without quotation marks, read by the word around them: after
+//! "a", "its" or a possessive ("earns a Milestone Rebate", "Each party's Early Pay
+//! Incentive"), after "the concept of", or as the subject opening a sentence ("Hardship Events
+//! are calculated monthly"). A run followed by a noun it describes ("an Intellectual Property
+//! Assignment clause") or ending in a document's word ("an Internet Channel Cooperation
+//! Arrangement") is a description, not a term. The words are data (`term_runs.toml`).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::Deserialize;
+
+use super::entities::{Entity, EntityKind, words_key};
+use super::names::{NOT_NAME, is_label};
+use super::words::tokens;
+use crate::engine::ascii_regex;
+
+const DATA: &str = include_str!("term_runs.toml");
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Words {
+    before: Vec<String>,
+    before_pairs: Vec<String>,
+    subject_verbs: Vec<String>,
+    modified_nouns: Vec<String>,
+    document_heads: Vec<String>,
+    #[cfg_attr(not(test), allow(dead_code))]
+    matches: Vec<String>,
+    #[cfg_attr(not(test), allow(dead_code))]
+    not_matches: Vec<String>,
+}
+
+static WORDS: LazyLock<Words> =
+    LazyLock::new(|| toml::from_str(DATA).expect("grounding/term_runs.toml is valid (tested)"));
+
+/// Capitalised words (an inner hyphen allowed), "of"/"and" joining them, single spaces.
+static RUN: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex::compile(
+        r"[A-Z][a-z]+(?:-[A-Z][a-z]+)?(?: (?:of |and )?[A-Z][a-z]+(?:-[A-Z][a-z]+)?)+",
+    )
+    .expect("term-run regex")
+});
+
+/// Sentence openers a run may start with; the term is the words after it.
+const OPENERS: &[&str] = &["A", "An", "Its", "Their"];
+
+/// Terms in `text[range]` read by the words around them, whole-text offsets.
+pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
+    let Some(hay) = text.get(range.0..range.1) else {
+        return Vec::new();
+    };
+    let w = &*WORDS;
+    let has = |list: &[String], t: &str| list.iter().any(|x| x == t);
+    let mut out = Vec::new();
+    for m in RUN.find_iter(hay) {
+        let (mut s, e) = (m.start(), m.end());
+        let mut opener = None;
+        if let Some((first, rest)) = m.as_str().split_once(' ')
+            && OPENERS.contains(&first)
+        {
+            opener = Some(first.to_ascii_lowercase());
+            s = e - rest.len();
+        }
+        let term = &hay[s..e];
+        let words: Vec<&str> = term
+            .split([' ', '-'])
+            .filter(|x| !matches!(*x, "of" | "and"))
+            .collect();
+        if !(2..=4).contains(&words.len())
+            || term.split(' ').any(|x| NOT_NAME.contains(&x))
+            || has(&w.document_heads, term.rsplit(' ').next().unwrap_or(""))
+        {
+            continue;
+        }
+        let after = hay[e..].trim_start_matches(['*', '_']);
+        let next = tokens(after).next().filter(|t| t.1 <= 1).map(|t| t.0);
+        if next.as_deref().is_some_and(|n| has(&w.modified_nouns, n))
+            || hay.matches(term).take(2).count() > 1
+            // The output writes the same words in lower case elsewhere ("Initial Term is …
+            // during the initial term"): an ordinary phrase capitalised, not a name.
+            || hay.contains(&term.to_lowercase())
+            || is_label(hay, s, e)
+        {
+            continue;
+        }
+        let before = hay[..m.start()].trim_end_matches(['*', '_', ' ']);
+        let prev: Vec<String> = {
+            let from = before.len().saturating_sub(40);
+            let from = (from..=before.len())
+                .find(|&i| before.is_char_boundary(i))
+                .unwrap_or(before.len());
+            tokens(&before[from..]).map(|t| t.0).collect()
+        };
+        let prev_word = opener.clone().or_else(|| {
+            let glued = before.ends_with(char::is_alphanumeric);
+            glued.then(|| prev.last().cloned()).flatten()
+        });
+        let pair = prev
+            .len()
+            .checked_sub(2)
+            .map(|i| format!("{} {}", prev[i], prev[i + 1]));
+        let by_word = prev_word.as_deref().is_some_and(|p| has(&w.before, p))
+            || pair.as_deref().is_some_and(|p| has(&w.before_pairs, p));
+        // A subject whose last word the output also uses alone ("Ensures Company has",
+        // "Initial Term is", "Whether Consultant can") is a word before a party or term the
+        // output names anyway, not a term of its own.
+        let subject = opener.is_none()
+            && opens_clause(before)
+            && next.as_deref().is_some_and(|n| has(&w.subject_verbs, n))
+            && !used_alone(hay, term.rsplit(' ').next().unwrap_or(""));
+        if by_word || subject {
+            out.push(Entity {
+                kind: EntityKind::DefinedTerm,
+                start: range.0 + s,
+                end: range.0 + e,
+                text: term.to_string(),
+                normalized: words_key(term),
+            });
+        }
+    }
+    out
+}
+
+/// Does `hay` use the capitalised word `w` without a name's word right before it ("the
+/// Company", "The Company", "Consultant shall")?
+fn used_alone(hay: &str, w: &str) -> bool {
+    hay.match_indices(w).any(|(i, _)| {
+        let before = &hay[..i];
+        let after = &hay[i + w.len()..];
+        let glued = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '-');
+        if glued(before.chars().next_back()) || glued(after.chars().next()) {
+            return false;
+        }
+        let prev = before.trim_end_matches([' ', '*', '_']);
+        !prev
+            .rsplit([' ', '\n', '(', '"', '“'])
+            .next()
+            .is_some_and(|p| p.starts_with(char::is_uppercase) && !NOT_NAME.contains(&p))
+    })
+}
+
+/// Does the run after `before` open its sentence (after list markers, a label, emphasis), or
+/// follow a short opening phrase and a comma ("Under this structure, …")?
+fn opens_clause(before: &str) -> bool {
+    let cut = before
+        .rfind(['.', '!', '?', ':', '\n'])
+        .map_or(0, |i| i + 1);
+    let lead = before[cut..].trim_start_matches(|c: char| {
+        c.is_whitespace()
+            || c.is_ascii_digit()
+            || matches!(c, '#' | '*' | '_' | '-' | '+' | '>' | '•' | ')' | '(')
+    });
+    lead.is_empty()
+        || lead
+            .strip_suffix(',')
+            .is_some_and(|p| !p.contains(',') && tokens(p).count() <= 4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_data_examples_hold_both_ways() {
+        for s in &WORDS.matches {
+            assert!(
+                !terms_in(s, (0, s.len())).is_empty(),
+                "should read a term: {s}"
+            );
+        }
+        for s in &WORDS.not_matches {
+            let got = terms_in(s, (0, s.len()));
+            assert!(got.is_empty(), "should read no term: {s}: {got:?}");
+        }
+    }
+}
