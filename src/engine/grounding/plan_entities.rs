@@ -48,7 +48,7 @@ static MEETING: LazyLock<Regex> = LazyLock::new(|| {
         .expect("meeting regex")
 });
 static DEADLINE: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex::compile(r"(?i)\b(?:(?:due|deadline(?:\s+is)?|by|before)\s+(?:at\s+)?(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|eod|end of (?:the )?day|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:the\s+)?(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:['’]s)?\s+deadline|(?:the\s+)?(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|eod)\s+deadline)\b")
+    ascii_regex::compile(r"(?i)\b(?:(?:due|deadline(?:\s+is)?|by|before)\s+(?:at\s+)?(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|eod|end of (?:the )?day|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:the\s+)?(tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:['’]s)?\s+deadline|(?:the\s+)?(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|noon|eod)\s+deadline|(?:before|by|ahead of|for)\s+(?:the|a|our|my)\s+(?:[a-z-]+\s+){1,2}on\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)|(?:before|by|ahead of)\s+the\s+(\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2})\s+[a-z]+)\b")
         .expect("deadline regex")
 });
 
@@ -167,6 +167,13 @@ static REQUESTER: LazyLock<Regex> = LazyLock::new(|| {
         .expect("requester regex")
 });
 
+/// What follows a verb opening a task, not a name: a determiner or a particle ("Nudge the
+/// landlord", "Touch base with Jo", "Loop in Jo", "Kick off the audit").
+static VERB_NEXT: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex::compile(r"^\s+(?:the|a|an|my|our|your|his|her|their|this|that|these|those|all|some|any|off|out|in|back|up|down|over|through|base|around)\b")
+        .expect("verb-next regex")
+});
+
 /// "Dr. Chen": the shared person entities read a name after an honorific.
 fn after_honorific(text: &str, at: usize) -> bool {
     let before = text[..at].trim_end().trim_end_matches('.');
@@ -233,7 +240,7 @@ fn extract_with(text: &str, task: bool) -> Vec<PlanEntity> {
     for m in CAPITALISED.find_iter(text) {
         let word = m.as_str().trim_end_matches("'s").trim_end_matches("’s");
         let lower = word.to_ascii_lowercase();
-        let opens_task = task && m.start() == opening;
+        let opens_task = task && m.start() == opening && !VERB_NEXT.is_match(&text[m.end()..]);
         let asks = REQUESTER.is_match(&text[m.end()..]);
         if NOT_NAMES.contains(&lower.as_str())
             || sentence_start(text, m.start())
@@ -283,6 +290,8 @@ fn extract_with(text: &str, task: bool) -> Vec<PlanEntity> {
                 .get(1)
                 .or_else(|| c.get(2))
                 .or_else(|| c.get(3))
+                .or_else(|| c.get(4))
+                .or_else(|| c.get(5))
                 .map_or("", |k| k.as_str())
                 .to_ascii_lowercase()
                 .split_whitespace()

@@ -35,6 +35,10 @@ struct Notes<'a> {
     names: Vec<&'a str>,
     /// The notes' lines, for a meeting with a named person.
     lines: Vec<&'a str>,
+    /// Clock minutes (within the day) the notes' blocked windows start at.
+    block_starts: Vec<u32>,
+    /// Capitalised words the notes write inside a line (not opening it): their names.
+    inner_names: BTreeSet<&'a str>,
 }
 
 /// The grounding index of the notes as [`grounded_entities`] reads them ("w/" read as
@@ -78,7 +82,37 @@ impl<'a> Notes<'a> {
                 .filter(|w| w.starts_with(|c: char| c.is_uppercase()))
                 .collect(),
             lines: text.lines().collect(),
+            block_starts: cx.blocks.iter().map(|b| b.start % (24 * 60)).collect(),
+            inner_names: text
+                .lines()
+                .flat_map(|l| {
+                    l.split(|c: char| !c.is_alphanumeric())
+                        .filter(|w| !w.is_empty())
+                        .skip(1)
+                })
+                .filter(|w| w.starts_with(|c: char| c.is_uppercase()))
+                .collect(),
         }
+    }
+
+    /// Whether the notes have the plan's meeting at its clock time ("the 4pm client call",
+    /// "the team standup at 4"): a blocked window starting then, or a notes line with the
+    /// meeting's word and that time. A meeting with no time in the plan is not checked.
+    fn meeting_at_its_time(&self, e: &plan_entities::PlanEntity, text: &str) -> bool {
+        let Some(at) = meeting_time(e, text) else {
+            return true;
+        };
+        let key = plan_entities::meeting_key(&meeting_spelling(&e.text));
+        let word = key.rsplit(' ').next().unwrap_or("");
+        self.block_starts.contains(&at)
+            || self.lines.iter().any(|l| {
+                meeting_spelling(&l.to_lowercase()).contains(word)
+                    && timex::scan(l).iter().any(|t| match t.expr {
+                        timex::Expr::Clock(c) => c.minute() % (24 * 60) == at,
+                        timex::Expr::Range(a, _) => a.minute() % (24 * 60) == at,
+                        _ => false,
+                    })
+            })
     }
 
     /// Whether the notes hold this meeting, its names written in full or not.
@@ -90,8 +124,21 @@ impl<'a> Notes<'a> {
     /// Whether the notes hold the plan's meeting `e` (in `text`): its words in their one
     /// spelling, or a meeting with the person named right after it.
     fn grounds_meeting(&self, e: &plan_entities::PlanEntity, text: &str) -> bool {
-        self.has_meeting(&plan_entities::meeting_key(&meeting_spelling(&e.text)))
-            || self.meeting_with(&text[e.end..])
+        (self.has_meeting(&plan_entities::meeting_key(&meeting_spelling(&e.text)))
+            || self.meeting_with(&text[e.end..]))
+            && self.meeting_at_its_time(e, text)
+    }
+
+    /// Whether the capitalised word right before `at` is a name the notes have: "Acme
+    /// Corp" is the notes' Acme, one name written longer.
+    fn after_a_notes_name(&self, text: &str, at: usize) -> bool {
+        let before = &text[..at];
+        let trimmed = before.trim_end();
+        trimmed.len() < before.len()
+            && trimmed
+                .rsplit(|c: char| !c.is_alphanumeric())
+                .next()
+                .is_some_and(|w| self.inner_names.contains(w))
     }
 
     /// Whether the notes have a meeting, in any word, with the person named right after
@@ -142,9 +189,12 @@ impl<'a> Notes<'a> {
 
     /// Whether the notes state this deadline: a deadline or stop at the same clock time,
     /// or the same day word.
-    fn has_deadline(&self, key: &str) -> bool {
+    fn has_deadline(&self, key: &str, text: &str) -> bool {
         if let Some(t) = find_times(key).first() {
-            return self.stated.contains(&t.start);
+            // "before the 11:00 call": a meeting's time the notes block.
+            let meeting = crate::engine::plan::context::rules::names_meeting(text);
+            return self.stated.contains(&t.start)
+                || meeting && self.block_starts.contains(&(t.start % (24 * 60)));
         }
         // "the Monday deadline" is grounded by "due Mon" in the notes.
         if let Some((day, _)) = timex::days(key).next() {
@@ -194,6 +244,28 @@ static MEETING_PERSON: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::
 static W_SLASH: std::sync::LazyLock<regex::Regex> =
     std::sync::LazyLock::new(|| ascii_regex::compile(r"(?i)\bw/\s*").expect("w/ regex"));
 
+/// "at 4" (or "@ 4") right after a plan's meeting words.
+static AT_TIME: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    ascii_regex::compile(r"(?i)^\s*(?:at|@)\s*").expect("at-time regex")
+});
+
+/// The clock time (within the day) of a plan's meeting: written in its words ("the 4pm
+/// client call") or right after them ("the team standup at 4"; a bare hour 1–6 is
+/// afternoon).
+fn meeting_time(e: &plan_entities::PlanEntity, text: &str) -> Option<u32> {
+    if let Some(t) = find_times(&e.text).first() {
+        return Some(t.start % (24 * 60));
+    }
+    let after = &text[e.end..];
+    let lead = AT_TIME.find(after)?.end();
+    let rest = &after[lead..];
+    find_times(rest)
+        .into_iter()
+        .find(|t| t.at.0 == 0)
+        .or_else(|| super::clock::find_bare_hour(rest, 0).filter(|t| t.at.0 == 0))
+        .map(|t| t.start % (24 * 60))
+}
+
 fn shared_grounded(e: &Entity, source: &Source) -> bool {
     source.contains(e).is_some()
 }
@@ -215,22 +287,28 @@ fn flags_in(text: &str, task: bool, notes: &Notes, at: (usize, usize), out: &mut
         plan_entities::extract(text)
     };
     // A made-up meeting is one invention, not one per name or day in it.
-    let invented_meeting = found
+    let invented: Vec<(usize, usize)> = found
         .iter()
-        .any(|e| e.kind == PlanEntityKind::Meeting && !notes.grounds_meeting(e, text));
+        .filter(|e| e.kind == PlanEntityKind::Meeting && !notes.grounds_meeting(e, text))
+        .map(|e| (e.start, e.end))
+        .collect();
+    let invented_meeting = !invented.is_empty();
+    // "before the 4pm client call", "before Friday's offsite": a deadline that is the
+    // made-up meeting's time or day (overlapping it, or its possessive) is part of it.
+    let of_invented = |e: &plan_entities::PlanEntity| {
+        invented
+            .iter()
+            .any(|&(s, en)| e.start < en && s <= e.end + "'s ".len())
+    };
     for e in &found {
         let grounded = match e.kind {
             PlanEntityKind::Meeting => notes.grounds_meeting(e, text),
             PlanEntityKind::Name if invented_meeting => continue,
-            // "before Friday's offsite": the day is the made-up meeting's, one invention.
-            PlanEntityKind::Deadline
-                if invented_meeting
-                    && (text[e.end..].starts_with("'s") || text[e.end..].starts_with("’s")) =>
-            {
-                continue;
+            PlanEntityKind::Deadline if of_invented(e) => continue,
+            PlanEntityKind::Name => {
+                e.key.split(' ').any(|w| notes.names(w)) || notes.after_a_notes_name(text, e.start)
             }
-            PlanEntityKind::Name => e.key.split(' ').any(|w| notes.names(w)),
-            PlanEntityKind::Deadline => notes.has_deadline(&e.key),
+            PlanEntityKind::Deadline => notes.has_deadline(&e.key, &e.text),
         };
         if !grounded {
             let shown = if e.kind == PlanEntityKind::Meeting {

@@ -167,3 +167,46 @@ fn grounding_rules_both_ways() {
         assert_eq!(grounded_entities(&a).errors, *want, "{notes} / {why}");
     }
 }
+
+/// Grounding rules for plans as chat models write them, both ways: verbs opening a task
+/// are not names, a name written longer is the notes' name, a meeting at a time is the
+/// notes' only at that time, a day or time of an event is a deadline.
+#[test]
+fn chat_plan_grounding_both_ways() {
+    let notes = "desk 8-5\nstandup 9:15-9:30\ncall w/ Jo Park @ 11\n- finish the Q3 budget for Acme by noon\n- review Mara's PR\n- email the landlord\n";
+    let n = |task: &str, why: &str| {
+        let plan = format!(
+            r#"{{"plan":[{{"task":"{task}","timebox_minutes":20,"why":"{why}"}}],"assumptions":[],"questions":[]}}"#
+        );
+        let a = analyze(&plan, (0, plan.len()), Some(notes));
+        let p = grounded_entities(&a);
+        match p.metrics[0] {
+            Metric::HallucinationFlags(n) => (n, p.errors),
+            _ => unreachable!(),
+        }
+    };
+    for (task, why, want) in [
+        // A verb before a determiner or particle opens the task: not a name.
+        ("Touch base with Jo", "x", 0),
+        ("Loop in Jo on the budget", "x", 0),
+        ("Nudge the landlord", "x", 0),
+        ("Kick off the Q3 budget", "x", 0),
+        ("Globex draft review", "x", 1),
+        // A name the notes have, written longer.
+        ("Finish the Q3 budget", "Acme Corp wants it", 0),
+        ("Finish the Q3 budget", "Initech Corp wants it", 1),
+        // A meeting at a time: grounded only at the notes' time.
+        ("Finish the Q3 budget", "Needed before the 11:00 call", 0),
+        ("Finish the Q3 budget", "Jo needs it for the 11am call", 0),
+        ("Finish the Q3 budget", "Before the 4pm client call", 1),
+        ("Review Mara's PR", "Before the standup at 9:15", 0),
+        ("Review Mara's PR", "The team standup at 4", 1),
+        // An event on a day or at a time the notes do not give is a deadline.
+        ("Review Mara's PR", "Before the release on Friday", 1),
+        ("Review Mara's PR", "Before the 2pm release", 1),
+        ("Review Mara's PR", "Before the release", 0),
+    ] {
+        let (got, errors) = n(task, why);
+        assert_eq!(got, want, "{task} / {why}: {errors:?}");
+    }
+}
