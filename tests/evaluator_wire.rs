@@ -53,7 +53,7 @@ fn check(id: &str) -> Check {
 fn check_prompt(id: &str) -> CheckPrompt {
     let inputs = Inputs {
         ai_output: OUTPUT.into(),
-        source_document: String::new(),
+        source_document: "".into(),
         prompt: "How long is the notice period?".into(),
     };
     prompt::build(&check(id), &inputs, &[])

@@ -36,8 +36,8 @@ pub fn build(check: &Check, inputs: &Inputs, candidates: &[Candidate]) -> CheckP
 pub fn fence_nonce(inputs: &Inputs) -> String {
     let canonical = canonical_json(&serde_json::json!({
         "ai_output": inputs.ai_output,
-        "source_document": inputs.source_document,
-        "prompt": inputs.prompt,
+        "source_document": &*inputs.source_document,
+        "prompt": &*inputs.prompt,
     }));
     sha256_hex(canonical.as_bytes())[..24].to_string()
 }
@@ -172,7 +172,7 @@ mod tests {
         Inputs {
             ai_output: output.into(),
             source_document: "Lease between A and B.".into(),
-            prompt: String::new(),
+            prompt: "".into(),
         }
     }
 

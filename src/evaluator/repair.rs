@@ -130,7 +130,7 @@ mod tests {
         let inputs = Inputs {
             ai_output: "The NDA is fine.".into(),
             source_document: "NDA text".into(),
-            prompt: String::new(),
+            prompt: "".into(),
         };
         let errors = vec![ValidationError {
             check_id: "unchecked_areas_disclosure".into(),

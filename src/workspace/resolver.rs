@@ -401,8 +401,8 @@ mod tests {
         let doc_path = dir.path().join("r.ai.md");
         std::fs::write(&doc_path, "---\nbyop:\n  source: src/nda.txt\n---\nReview").unwrap();
         let d = load(&doc_path).doc;
-        assert_eq!(d.inputs.source_document, "NDA text");
-        assert_eq!(d.inputs.prompt, "");
+        assert_eq!(&*d.inputs.source_document, "NDA text");
+        assert_eq!(&*d.inputs.prompt, "");
         std::fs::write(&doc_path, "---\nbyop:\n  prompt: missing.txt\n---\nReview").unwrap();
         let r = load(&doc_path);
         let e = &r.problems[0];
@@ -444,12 +444,12 @@ mod tests {
         // The language server's resolver reads the file as it is now.
         let server = Resolver::new();
         assert_eq!(
-            resolve(&server, &p1, &t1).inputs.source_document,
+            &*resolve(&server, &p1, &t1).inputs.source_document,
             "Second text"
         );
         std::fs::write(dir.path().join("nda.txt"), "Third text").unwrap();
         assert_eq!(
-            resolve(&server, &p2, &t2).inputs.source_document,
+            &*resolve(&server, &p2, &t2).inputs.source_document,
             "Third text"
         );
     }

@@ -21,6 +21,7 @@ mod template;
 mod trials;
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use crate::engine::document::Document;
 use crate::engine::playbook::LoadedPlaybook;
@@ -309,7 +310,7 @@ fn neutral(req: &Request<'_>, frame: &slots::Frame, slot: &str) -> String {
 #[derive(Default)]
 struct Variants {
     docs: Vec<Document>,
-    index: HashMap<(String, String), usize>,
+    index: HashMap<(String, Arc<str>), usize>,
 }
 
 impl Variants {

@@ -252,7 +252,7 @@ mod tests {
         let a = f.variant(&d, &fill_with("a senior partner")).unwrap();
         let b = f.variant(&d, &fill_with("x")).unwrap();
         assert_eq!(a.doc.inputs.ai_output, "Review by a senior partner.");
-        assert_eq!(a.doc.inputs.prompt, "Asked by a senior partner.");
+        assert_eq!(&*a.doc.inputs.prompt, "Asked by a senior partner.");
         assert!(a.doc.text.starts_with("---\nbyop:\n  prompt: p.txt\n---\n"));
         assert_eq!(a.facts_hash, b.facts_hash);
         assert_eq!(a.facts_hash, f.facts_hash);

@@ -51,7 +51,7 @@ pub struct Companion {
 #[derive(Debug, Default)]
 pub struct CompanionText {
     text: String,
-    normalized: OnceLock<String>,
+    normalized: OnceLock<Arc<str>>,
     /// `normalized` as a JSON string, as the inputs fingerprint hashes it.
     normalized_json: OnceLock<String>,
     injection: OnceLock<Vec<InjectionWarning>>,
@@ -87,9 +87,14 @@ impl Companion {
 
     /// The copy that is hashed and sent to the evaluator.
     pub fn normalized(&self) -> &str {
+        self.normalized_shared()
+    }
+
+    /// [`Companion::normalized`], shared rather than copied.
+    fn normalized_shared(&self) -> &Arc<str> {
         self.content
             .normalized
-            .get_or_init(|| normalize(&self.content.text))
+            .get_or_init(|| normalize(&self.content.text).into())
     }
 
     /// [`Companion::normalized`] as a JSON string literal.
@@ -261,7 +266,7 @@ impl Document {
 
     /// Attach a companion's text; the normalized copy goes into the hashed inputs.
     pub fn attach(&mut self, role: CompanionRole, companion: Companion) {
-        let normalized = companion.normalized().to_string();
+        let normalized = companion.normalized_shared().clone();
         self.fingerprint = std::sync::OnceLock::new();
         self.derived = OnceLock::new();
         match role {
@@ -350,7 +355,7 @@ mod tests {
             CompanionRole::Prompt,
             Companion::new("p.txt".into(), "Review it\r\n".into()),
         );
-        assert_eq!(one.inputs.source_document, "Contract\n§ 1 \u{1}\\ “x”");
+        assert_eq!(&*one.inputs.source_document, "Contract\n§ 1 \u{1}\\ “x”");
         assert_eq!(one.fingerprint(), one.inputs.fingerprint());
         assert_eq!(two.fingerprint(), two.inputs.fingerprint());
         assert_ne!(one.fingerprint(), two.fingerprint());
