@@ -6,7 +6,7 @@ the places an analysis puts a statement: its own paragraph, after a label, as a 
 end of an existing paragraph, under a risk heading. Proposed-text positions are left out on
 purpose (tuning_evidence_third.py has them).
 
-  scripts/tuning_evidence_fifth.py [BIN] [--show-misses] [--kinds=a,b]
+  scripts/tuning_evidence_fifth.py [BIN] [--show-misses] [--kinds=a,b] [--second]
 
 Every planted value is invented and checked absent from the output's source, so every planted
 sentence is expected to be flagged; that expectation was written before byop ran on the set.
@@ -114,6 +114,46 @@ DUR_PHRASINGS = [
     ("The customer gets {d} to report a security incident.", "hours", "digits"),
     ("Payment falls due {d} after the end of each month.", "days", "digits"),
 ]
+# A second batch (`--second`), written after the first batch's rules landed and measured
+# before any rule was changed for it: how those rules carry to phrasings they were not made
+# on. Same kinds, positions and "caught" rule; its own seed.
+SEED_SECOND = 88213
+TERM_SECOND = [
+    "The reseller loses its Exit Support Window if it misses a payment.",
+    "A Float Reserve sits with the escrow agent until completion.",
+    "Lock-Up Amounts are released in two tranches.",
+    "The supplier's Tier Two Incident obligations are vague.",
+    "Customers can convert a Rollover Allowance into service credits.",
+    "Only the licensor can declare a Continuity Event.",
+    "The Agreement ties every price review to the Service Uplift.",
+    "Nothing limits how often a Hardship Event can be invoked.",
+    "The notion of Early Pay Incentive appears only in the payment terms.",
+    "On termination the buyer owes a Demobilisation Charge.",
+]
+REF_SECOND = [
+    ("{R} would let the supplier suspend performance without notice.", "sec_plain"),
+    ("{R} could be read as excluding indirect losses.", "clause"),
+    ("Read together, {r} and the fee schedule leave the customer without a remedy.", "sec_dotted"),
+    ("The reference to {r} is the only place the fees appear.", "schedule"),
+    ("{R}, which the Agreement incorporates, sets the price list.", "exhibit"),
+    ("The cap in {r} is unusually low.", "paragraph"),
+    ("The termination right in {r} is mutual.", "article"),
+    ("The definitions in {r} are narrow.", "clause_sub"),
+    ("Audit rights ({r}) extend to subcontractors.", "para_sign"),
+    ("The carve-outs listed at {r} swallow the rule.", "nested"),
+]
+DUR_SECOND = [
+    ("The licensee has {d} to cure a payment default.", "days", "words"),
+    ("Rent reviews happen every {d}.", "months", "digits"),
+    ("The customer is locked in for {d} from signing.", "months", "both"),
+    ("Claims are barred unless brought within {d}.", "years", "words"),
+    ("The supplier gives {d}' notice of any price change.", "days", "digits"),
+    ("A {h} exclusivity period follows launch.", "month", "hyphen"),
+    ("Refunds are processed {d} after cancellation.", "business days", "digits"),
+    ("Support requests get a response in {d}.", "hours", "digits"),
+    ("The non-solicit lasts {d} after the last project.", "months", "words"),
+    ("Payment is due no later than {d} after acceptance.", "days", "digits"),
+]
 POSITIONS = ["paragraph", "label", "bullet", "append", "heading"]
 
 
@@ -198,11 +238,14 @@ def main():
     bin_ = os.path.realpath(args[0] if args else os.path.join(te.ROOT, "target", "release", "byop"))
     show = "--show-misses" in sys.argv
     only = next((a.split("=", 1)[1].split(",") for a in sys.argv if a.startswith("--kinds=")), None)
-    rng = random.Random(SEED)
+    second = "--second" in sys.argv
+    rng = random.Random(SEED_SECOND if second else SEED)
     pool = te.tuning_pool(rng)
-    jobs = ([("defined_term", p, None) for p in TERM_PHRASINGS]
-            + [("reference", p, s) for p, s in REF_PHRASINGS]
-            + [("duration", p, (u, f)) for p, u, f in DUR_PHRASINGS])
+    terms, refs, durs = ((TERM_SECOND, REF_SECOND, DUR_SECOND) if second
+                         else (TERM_PHRASINGS, REF_PHRASINGS, DUR_PHRASINGS))
+    jobs = ([("defined_term", p, None) for p in terms]
+            + [("reference", p, s) for p, s in refs]
+            + [("duration", p, (u, f)) for p, u, f in durs])
     jobs = [j for j in jobs if not only or j[0] in only]
     tmp = te.workspace("byop-tuning-fifth-")
     plants, names = [], iter(pool)
