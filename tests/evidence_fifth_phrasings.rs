@@ -1,8 +1,9 @@
 //! Time limits, references and unquoted defined terms in the phrasings of a fifth tuning
 //! writer (`scripts/tuning_evidence_fifth.py`): a duration stated as a time limit without a
 //! claim marker word; a capitalised term after "a", a possessive or "the concept of", or as a
-//! sentence's subject; "the Agreement uses X to mean"; a reference after "Pursuant to"; and
-//! the real corpus sentences that must stay quiet. One table, each
+//! sentence's subject; "the Agreement uses X to mean"; a reference after "Pursuant to" or
+//! with a modal verb, and a numbered sub-part read as the source's decimal ("Article V(3)" is
+//! 5.3); and the real corpus sentences that must stay quiet. One table, each
 //! rule both ways: the planted value the source lacks is flagged; the source's own value in
 //! the same phrasing is grounded; the output's own drafting, recommendation or scenario is
 //! not a claim.
@@ -14,6 +15,9 @@ use support::evidence::{Row, assert_rows, assert_rows_without_a_finding_examine_
 // Real source excerpts (corpus contracts 005 and 003, as extracted).
 const SRC_005: &str = "Article 2 COMPENSATION 2.1 Remuneration. (a) The Consultant's monthly base consulting fee shall be three thousand two hundred fifty United States dollars ($75,000 (together with any increases thereto as hereinafter provided, the \"Base Consulting Fee\") through 19 August 2020. Commencing on 20 August 2020, Consultant's Base Consulting Fee shall be increased to $8,500 per calendar month. All subsequent monthly payments of Base Consulting Fee shall be paid within the first five days of the following calendar month.\n\n2.2 Incentive Plans. The Consultant's bonus payment level will be set at a minimum of 25% of the annual gross Base Consulting Fee.\n";
 const SRC_003: &str = "9. Principal will grant Distributor a discount based on the Products and Prices. 10. This Agreement shall be in effect until March 18. 2021, unless sooner terminated by either party upon (30) days written notice, without cause. The Effective Date is the date of signature.\n";
+
+// Corpus contract 017 (as extracted), Articles V to VIII.
+const SRC_017: &str = "ARTICLE V RIGHTS AND OBLIGATIONS   5.1 Each of the Parties warrants that its execution and performance of this Agreement is in no violation of any third party interests or PRC laws.   5.2 Party B will be responsible for server configuration, bandwidth, operation, maintenance, users and user services management.   5.3 Party B warrants that any and all information provided or released onto the Cooperation Channel during the Cooperation is in no violation of PRC laws, and indemnify Party A for any loss incurred by Party A thereof.   5.4 Any delay of service by Party B due to any force majeure will be notified to Party A immediately.   ARTICLE VI   OWNERSHIP   Party A maintains its ownership of all rights.   ARTICLE VII EXCLUSIVITY   During the term of this Agreement, Party B and its affiliates will be the exclusive cooperator.   ARTICLE VIII CONFIDENTIALITY   8.1 Unless with express prior written consent from the other Party, none of the Parties may make any public announcement.   8.2 Subject to written consent from the other Party, any Party may make press release.   8.3 Any Party will keep in strict confidence any business secret.   8.4 The provisions under this Article VIII will have effect during and after the term of this Agreement.\n";
 
 const ROWS: &[Row] = &[
     Row {
@@ -175,6 +179,38 @@ const ROWS: &[Row] = &[
         output: "Pursuant to Section 10, either party may end the Agreement on notice.\n",
         span: "Section 10",
         flagged: false,
+    },
+    Row {
+        cause: "a modal verb in the analysis does not make a reference drafted",
+        check: "references_grounded",
+        source: SRC_017,
+        output: "Article XLVI would let Party A suspend the channel without notice.\n",
+        span: "Article XLVI",
+        flagged: true,
+    },
+    Row {
+        cause: "a numbered sub-part is the source's decimal (017_review_2 o3-mini)",
+        check: "references_grounded",
+        source: SRC_017,
+        output: "  – Although Article V(3) addresses certain indemnification issues in connection with content violations, additional detail would strengthen the contract.\n",
+        span: "Article V(3)",
+        flagged: false,
+    },
+    Row {
+        cause: "a numbered sub-part the source lacks in either reading",
+        check: "references_grounded",
+        source: SRC_017,
+        output: "Article V(9) addresses indemnification for content violations.\n",
+        span: "Article V(9)",
+        flagged: true,
+    },
+    Row {
+        cause: "a duration as the subject after an opening article",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "A 14-month exclusivity period follows launch.\n",
+        span: "14-month",
+        flagged: true,
     },
 ];
 

@@ -176,6 +176,20 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Reference> {
     out
 }
 
+/// The same reference with its first numbered sub-part written as a decimal: "Article V(3)",
+/// "Section 12(3)" → "5.3", "12.3" (contracts number a part's paragraphs either way).
+pub fn as_dotted(r: &Reference) -> Option<Reference> {
+    let first = r.parts.first()?;
+    (r.kind == RefKind::Numbered
+        && first.chars().all(|c| c.is_ascii_digit())
+        && r.label.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    .then(|| Reference {
+        label: format!("{}.{first}", r.label),
+        parts: r.parts[1..].to_vec(),
+        ..r.clone()
+    })
+}
+
 /// A parenthetical after a number that titles it ("(IP)", "(SITE)", "(Term)"): two or more
 /// letters that are neither a roman numeral ("(iv)") nor a doubled letter ("(aa)").
 fn is_title(p: &str) -> bool {

@@ -306,8 +306,15 @@ impl<'a> Source<'a> {
             })
     }
 
-    /// Where the referenced part is numbered or named in the source.
+    /// Where the referenced part is numbered or named in the source; a numbered sub-part may
+    /// be the source's decimal ("Article V(3)" is its 5.3).
     pub fn reference(&self, r: &Reference) -> Option<Span> {
+        self.reference_as_written(r)
+            .or_else(|| references::as_dotted(r).and_then(|d| self.reference_as_written(&d)))
+    }
+
+    /// `reference` without the decimal reading of a numbered sub-part.
+    fn reference_as_written(&self, r: &Reference) -> Option<Span> {
         let Some(places) = self.numbering.get(&(r.kind, r.label.clone())) else {
             // "Section 11A", "Section 5b": sub-paragraph A of 11 ("A.During…", "b) …").
             let (num, letter) = r.label.split_at(r.label.len().saturating_sub(1));
@@ -318,7 +325,7 @@ impl<'a> Source<'a> {
             {
                 let mut parts = vec![letter.to_string()];
                 parts.extend(r.parts.iter().cloned());
-                return self.reference(&Reference {
+                return self.reference_as_written(&Reference {
                     label: num.trim_end_matches('.').to_string(),
                     parts,
                     ..r.clone()

@@ -75,13 +75,7 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
         }
         let after = hay[e..].trim_start_matches(['*', '_']);
         let next = tokens(after).next().filter(|t| t.1 <= 1).map(|t| t.0);
-        if next.as_deref().is_some_and(|n| has(&w.modified_nouns, n))
-            || hay.matches(term).take(2).count() > 1
-            // The output writes the same words in lower case elsewhere ("Initial Term is …
-            // during the initial term"): an ordinary phrase capitalised, not a name.
-            || hay.contains(&term.to_lowercase())
-            || is_label(hay, s, e)
-        {
+        if next.as_deref().is_some_and(|n| has(&w.modified_nouns, n)) {
             continue;
         }
         let before = hay[..m.start()].trim_end_matches(['*', '_', ' ']);
@@ -107,9 +101,16 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
         // output names anyway, not a term of its own.
         let subject = opener.is_none()
             && opens_clause(before)
-            && next.as_deref().is_some_and(|n| has(&w.subject_verbs, n))
-            && !used_alone(hay, term.rsplit(' ').next().unwrap_or(""));
-        if by_word || subject {
+            && next.as_deref().is_some_and(|n| has(&w.subject_verbs, n));
+        // The checks that read the whole text last, for the few runs the words around them
+        // make a candidate.
+        if (by_word || (subject && !used_alone(hay, term.rsplit(' ').next().unwrap_or(""))))
+            && hay.matches(term).take(2).count() == 1
+            // The output writes the same words in lower case elsewhere ("Initial Term is …
+            // during the initial term"): an ordinary phrase capitalised, not a name.
+            && !hay.contains(&term.to_lowercase())
+            && !is_label(hay, s, e)
+        {
             out.push(Entity {
                 kind: EntityKind::DefinedTerm,
                 start: range.0 + s,

@@ -47,6 +47,14 @@ pub fn states_time_limit(sentence: &str, start: usize, end: usize) -> bool {
     }
     let framed = (first > 0 && has(&w.before, &toks[first - 1].0))
         || toks.get(last + 1).is_some_and(|t| has(&w.after, &t.0));
+    // The duration as the subject, after an opening article ("A 14-month exclusivity period
+    // follows launch"): a period named by the after-words, then a statement verb.
+    let opens = first == 1 && matches!(toks[0].0.as_str(), "a" | "an" | "the");
+    if opens
+        && let Some(k) = (last + 1..(last + 3).min(toks.len())).find(|&k| has(&w.after, &toks[k].0))
+    {
+        return toks.get(k + 1).is_some_and(|t| has(&w.verbs, &t.0));
+    }
     // The first statement verb before the duration, with a subject before it that is not the
     // output's own voice, and the duration close after it.
     let Some(verb) = toks[..first].iter().position(|t| has(&w.verbs, &t.0)) else {
