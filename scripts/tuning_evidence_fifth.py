@@ -15,7 +15,9 @@ planted sentence (tuning_evidence.py's rule).
 
 Baseline at its first commit (main 441fb91, debug build): 70/124 = 56.5 % (defined terms 9/40,
 references 40/44, durations 21/40; by position paragraph 13/25, label 15/25, bullet 12/25,
-append 16/25, heading 14/24).
+append 16/25, heading 14/24). After the time-limit, term-reading and reference rounds
+(5d0872e): 115/124 = 92.7 % (terms 35/40, references 41/44, durations 39/40). Second batch:
+45/60 before any change for it, 53/60 after.
 """
 import importlib.util, os, random, re, sys
 
