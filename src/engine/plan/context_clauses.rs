@@ -28,6 +28,13 @@ static CLOCK_CHANGE: LazyLock<Regex> = LazyLock::new(|| super::words::words("clo
 /// A clause boundary: `;`, a comma or a sentence's full stop before a space, or `then`.
 static BOUNDARY: LazyLock<Regex> =
     LazyLock::new(|| re(r"(?i)(;\s*|,\s+|\.\s+|\s+(?:and )?then\s+)"));
+/// Nothing, or the person a meeting is with ("w/ boss", "with Dr. Lim"), between a
+/// meeting word and its bare hour.
+static WITH_WHOM: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)^\s*(?:(?:w/|with)\s*(?:(?:dr|mr|mrs|ms|prof)\.?\s+)?[a-z]+(?:\s+[a-z]+)?\s*)?$")
+});
+/// A parenthesised remark.
+static PARENS: LazyLock<Regex> = LazyLock::new(|| re(r"\([^()]*\)"));
 /// Words before a full stop that do not end a sentence ("Dr. Chen at 3pm").
 static ABBREV: LazyLock<Regex> = LazyLock::new(|| super::words::words("abbrev"));
 /// Words a clause may have beside its times and still not say anything of its own.
@@ -43,11 +50,12 @@ pub fn meeting_hour(s: &str) -> Option<Found> {
     }
     let mut from = 0;
     while let Some(h) = find_bare_hour(s, from) {
-        // "standup 9": right after the meeting word, and nothing but punctuation after it.
+        // "standup 9", "1:1 w/ boss 10": right after the meeting word or the person it is
+        // with, and nothing but punctuation after it.
         let right_after = MEETING
             .find_iter(&s[..h.at.0])
-            .any(|m| s[m.end()..h.at.0].trim().is_empty())
-            && !s[h.at.1..].trim_start().starts_with(char::is_alphanumeric);
+            .any(|m| WITH_WHOM.is_match(&s[m.end()..h.at.0]))
+            && !s[h.at.1..].contains(char::is_alphanumeric);
         if AT_HOUR.is_match(&s[..h.at.0]) || right_after {
             return Some(h);
         }
@@ -80,6 +88,7 @@ fn timed(s: &str) -> bool {
         || [&*STOP, &*NOT_BEFORE, &*UNTIL].into_iter().any(bare_after)
         || (WORK.is_match(s) || MEETING.is_match(s)) && find_bare_range(s).is_some()
         || meeting_hour(s).is_some()
+        || super::jotted::presence_time(s)
 }
 
 /// Whether the clause has words of its own beside its times ("12-1pm" alone has none).
@@ -165,7 +174,9 @@ fn not_before(cx: &mut Context, s: &str) -> bool {
 /// "available 8-12 and again 14:00-18:00": two working windows are one day from the first
 /// start to the last end, with the time between them blocked.
 fn windows(cx: &mut Context, s: &str) -> bool {
-    if !WORK.is_match(s) || MEETING.is_match(s) || NO_WORK.is_match(s) {
+    // A remark in parentheses ("(recital in between)") is not what the line is about.
+    let outside = PARENS.replace_all(s, " ");
+    if !WORK.is_match(s) || MEETING.is_match(&outside) || NO_WORK.is_match(s) {
         return false;
     }
     let mut spans: Vec<(Minute, Minute)> = find_ranges(s)

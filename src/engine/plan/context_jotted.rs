@@ -71,7 +71,8 @@ pub fn part_of_day(s: &str, t: Found) -> Found {
 }
 
 /// "online 21:00", "in 8:30", "desk 9", "I'm in by 8": a word of being at work alone
-/// before one time starts the day then (a later start wins). Returns whether it applied.
+/// before one time starts the day then (as "start at 8:30" does). Returns whether it
+/// applied.
 pub fn presence_start(cx: &mut Context, s: &str) -> bool {
     if STOP.is_match(s) || MEETING.is_match(s) {
         return false;
@@ -100,8 +101,17 @@ pub fn presence_start(cx: &mut Context, s: &str) -> bool {
             at: first.at,
         },
     );
-    cx.window_start = Some(cx.window_start.map_or(at.start, |w| w.max(at.start)));
+    cx.window_start = Some(at.start);
     true
+}
+
+/// Whether a word of being at work stands alone before the clause's first time ("start
+/// 9", "online 21:00"): the clause gives a time.
+pub fn presence_time(s: &str) -> bool {
+    timex::scan(s)
+        .into_iter()
+        .find(|t| matches!(t.expr, Expr::Clock(_) | Expr::Range(..)))
+        .is_some_and(|t| PRESENCE.is_match(&s[..t.at.0]))
 }
 
 /// "send invoices to Brightwater — due Thu" on a Thursday: a deadline on today's weekday

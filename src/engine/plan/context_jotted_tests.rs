@@ -27,6 +27,12 @@ fn events_at_a_bare_hour_both_ways() {
         ("breakfast meeting at 6", &[(360, 390)]),
         ("pick up kids 3:15", &[(915, 945)]),
         ("gym 6-7", &[(1080, 1140)]),
+        ("soccer practice 5:30", &[(1050, 1080)]),
+        ("piano lesson at 4", &[(960, 990)]),
+        ("1:1 w/ boss 10", &[(600, 630)]),
+        ("movie at 9", &[(1260, 1290)]),
+        ("coffee w/ Li 10:30", &[(630, 660)]),
+        ("kids' recital 6:30pm", &[(1110, 1140)]),
         // Written with am/pm or as 24-hour: as written.
         ("dinner 7am", &[(420, 450)]),
         ("dinner at 08:00", &[(480, 510)]),
@@ -56,6 +62,10 @@ fn ends_of_the_day_both_ways() {
         ("I'm off at 5:30", None, Some(1050)),
         ("knock off at 4", None, Some(960)),
         ("heading out by 5", None, Some(1020)),
+        ("quit at 5:30", None, Some(1050)),
+        ("close the laptop by 6", None, Some(1080)),
+        ("airport by 4", None, Some(960)),
+        ("start 9, call it a day at 5", Some(540), Some(1020)),
         ("finished by 5:30 latest", None, Some(1050)),
         // Not the end of the day: a task's deadline, a drop-off, a kickoff.
         ("drop off at 8:15", None, None),
@@ -66,6 +76,10 @@ fn ends_of_the_day_both_ways() {
         assert_eq!(cx.window_start, *start, "{notes}: start");
         assert_eq!(cx.window_end, *end, "{notes}: end");
     }
+    // A meeting word in a parenthesised remark does not make two windows a meeting.
+    let cx = read("available 8-12 and again 14:00-18:00 (recital in between)");
+    assert_eq!((cx.window_start, cx.window_end), (Some(480), Some(1080)));
+    assert_eq!(spans(&cx.blocks), [(720, 840)]);
     let cx = read("- finish the deck by 3");
     assert_eq!(cx.window_end, None);
     assert!(cx.tasks[0].must);
@@ -142,14 +156,18 @@ fn days_both_ways() {
 #[test]
 fn unplaced_times_both_ways() {
     let table: &[(&str, &[Minute])] = &[
-        ("swim at 4", &[960]),
-        ("recital 7pm", &[1140]),
-        ("online 21:00, recital 22:30", &[1350]),
+        ("report at 4", &[960]),
+        ("plumber coming 10-12", &[600]),
+        ("plumber 3pm", &[900]),
+        ("plumber 7pm", &[1140]),
+        ("online 21:00, plumber 22:30", &[1350]),
         ("in 8:30, kids 3:15", &[915]),
         // Beside a meeting, a single time is the meeting's.
         ("standup 9:15-9:30, kids 3:15", &[]),
         // Read by a rule, or not an appointment.
         ("family dinner at 7", &[]),
+        ("yoga 6pm", &[]),
+        ("kids' recital 3pm", &[]),
         ("woke at 6 again", &[]),
         ("standup 9:15-9:30, send the deck by 3pm", &[]),
         ("online 21:00, clocks go back at 3am", &[]),

@@ -151,7 +151,7 @@ pub fn preference(s: &str) -> bool {
 }
 
 /// At most this many words beside its time make a prose line short enough to be an
-/// appointment ("dinner 7pm", "kids' recital 6:30pm") rather than a remark.
+/// appointment ("plumber 3pm", "kids 3:15") rather than a remark.
 const UNREAD_WORDS: usize = 4;
 
 /// A short prose line with one written time that no rule read and that is not a task
@@ -160,8 +160,9 @@ const UNREAD_WORDS: usize = 4;
 pub fn unread_time(s: &str) -> Option<Minute> {
     let mut times = find_times(s);
     // "swim at 4": a bare hour after `at`, `@` or `~` is a time too (1–6 is afternoon).
+    // "plumber coming 10-12": a bare range no rule read is reported too.
     if times.is_empty() {
-        times.extend(super::clauses::at_bare_hour(s));
+        times.extend(super::clauses::at_bare_hour(s).or_else(|| find_meeting_range(s)));
     }
     let [t] = times.as_slice() else {
         return None;

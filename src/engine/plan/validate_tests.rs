@@ -360,14 +360,14 @@ fn an_unread_notes_time_inside_the_day_fails_closed() {
     };
     let a = run(
         &doc("2026-06-01T09:00:00-04:00", &plan),
-        Some(&notes("recital 3pm")),
+        Some(&notes("plumber 3pm")),
     );
     let t = time_budget(&a);
     assert_eq!(t.verdict, Verdict::Indeterminate);
     assert_eq!(
         t.errors,
         [
-            "Notes could not be read: “recital 3pm” gives a time (3 PM) inside the working day that no rule reads; write an appointment with a meeting word or a range (“dinner 7–8pm”) so the available time can be worked out"
+            "Notes could not be read: “plumber 3pm” gives a time (3 PM) inside the working day that no rule reads; write an appointment with a meeting word or a range (“dinner 7–8pm”) so the available time can be worked out"
         ]
     );
     let v = all(&a);
@@ -375,7 +375,7 @@ fn an_unread_notes_time_inside_the_day_fails_closed() {
     assert_eq!(v.metrics.time_available_minutes, 0);
     // Read, or outside the day: the time math goes ahead.
     for extra in [
-        "recital 7pm",
+        "plumber 7pm",
         "recital 3-4pm",
         "dentist 3pm",
         "so tired, slept badly, woke at 6am again",

@@ -330,6 +330,7 @@ const DAY_WORDS: &[(&str, Day)] = &[
     ("tomorrow", Day::Relative(1)),
     ("tmrw", Day::Relative(1)),
     ("tmr", Day::Relative(1)),
+    ("tmw", Day::Relative(1)),
     ("tonight", Day::Relative(0)),
     ("today", Day::Relative(0)),
     ("yesterday", Day::Relative(-1)),
