@@ -181,7 +181,7 @@ fn references_are_indeterminate_when_the_source_numbering_cannot_be_read() {
 
 #[test]
 fn verbose_text_lists_the_claims_set_aside_and_plain_text_does_not() {
-    let (ws, _, _) = planted("");
+    let (ws, _, report) = planted("");
     let args = check_args("text", "review.ai.md");
     let plain = stdout(&ws.run(&args));
     assert!(!plain.contains("set aside reference"), "{plain}");
@@ -192,7 +192,22 @@ fn verbose_text_lists_the_claims_set_aside_and_plain_text_does_not() {
         .lines()
         .find(|l| l.contains("set aside reference"))
         .unwrap_or_else(|| panic!("no set-aside reference listed:\n{v}"));
-    // `line:col kind “text” — reason (what it means)`
-    assert!(line.contains("“Section 2.2"), "{line}");
-    assert!(line.contains(" — drafting_"), "{line}");
+    // `line:col kind “text” — reason (what it means)`, the JSON report's first reference
+    // set aside, written for a reader.
+    let c = check(&report, "references_grounded");
+    let s = c["skipped_claims"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["kind"] == "reference")
+        .expect("the JSON report sets a reference aside too");
+    let (text, reason) = (s["text"].as_str().unwrap(), s["reason"].as_str().unwrap());
+    let place = format!("{}:{} ", s["line"], s["column"]);
+    assert!(line.trim_start().starts_with(&place), "{line} / {place}");
+    assert!(line.contains(&format!("“{text}”")), "{line} / {text}");
+    assert!(
+        line.contains(&format!(" — {reason} (")),
+        "{line} / {reason}"
+    );
+    assert!(reason.starts_with("drafting_"), "{reason}");
 }
