@@ -56,13 +56,46 @@ pub fn store(path: &Path, head: &Head) -> Result<(), String> {
     }
     let dir = path.parent().expect("head files live in a folder");
     super::secret::private_dir(dir).map_err(|e| e.0)?;
-    let tmp = tempfile::NamedTempFile::new_in(dir)
+    sweep_orphans(dir);
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!("{TMP_PREFIX}{}-", std::process::id()))
+        .tempfile_in(dir)
         .map_err(|e| format!("cannot write in {}: {e}", dir.display()))?;
     let text = serde_json::to_string_pretty(head).expect("heads serialize");
     std::fs::write(tmp.path(), text).map_err(|e| format!("cannot write the audit head: {e}"))?;
     tmp.persist(path)
         .map(|_| ())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Temporary head files are named `.head-PID-…`: the writer's process id says whose it is.
+const TMP_PREFIX: &str = ".head-";
+
+/// Remove temporary head files whose writer is gone (killed between writing and renaming):
+/// without this each such crash leaves one behind for good. Only where `/proc` says which
+/// processes live; a file of a live process, this one included, is never touched.
+fn sweep_orphans(dir: &Path) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(TMP_PREFIX))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !proc.join(pid.to_string()).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 #[cfg(test)]
@@ -85,11 +118,52 @@ mod tests {
         assert_eq!(load(&path).unwrap(), Some(head(5)), "a later head stays");
         store(&path, &head(7)).unwrap();
         assert_eq!(load(&path).unwrap(), Some(head(7)));
+        let names: Vec<String> = std::fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 1, "no temporary file is left: {names:?}");
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
             let mode = std::fs::metadata(&path).unwrap().permissions().mode();
             assert_eq!(mode & 0o077, 0, "private to the user: {mode:o}");
         }
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_temporary_head_left_by_a_killed_writer_is_removed_and_a_live_one_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = head_path(dir.path(), Path::new("/ws/.byop/byop.db"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let heads = path.parent().unwrap();
+        // A process that has exited: its id is free (and not reused within the test).
+        let mut gone = std::process::Command::new("true").spawn().unwrap();
+        let gone_pid = gone.id();
+        gone.wait().unwrap();
+        let orphan = heads.join(format!("{TMP_PREFIX}{gone_pid}-abc"));
+        let live = heads.join(format!("{TMP_PREFIX}{}-def", std::process::id()));
+        let other = heads.join("notes.txt");
+        for f in [&orphan, &live, &other] {
+            std::fs::write(f, "{").unwrap();
+        }
+        store(
+            &path,
+            &Head {
+                database: "/ws/.byop/byop.db".into(),
+                first_hash: "f".into(),
+                last_id: 1,
+                last_hash: "h1".into(),
+            },
+        )
+        .unwrap();
+        assert!(!orphan.exists(), "the killed writer's file is removed");
+        assert!(live.exists(), "a live writer's file is kept");
+        assert!(
+            other.exists(),
+            "files that are not temporary heads are kept"
+        );
+        assert!(load(&path).unwrap().is_some());
     }
 }
