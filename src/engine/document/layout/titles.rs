@@ -109,21 +109,25 @@ impl Layout {
 
     /// Does a block with text follow `id` (and its contents) before the next heading of
     /// `level` or higher (any heading when `level` is `None`)?
+    /// The blocks after `id` are read from the slice itself: stepping an iterator past the
+    /// first `id` blocks made every title cost its position (quadratic in titles).
     fn followed(&self, id: BlockId, level: Option<u8>) -> bool {
-        self.blocks()
-            .skip(id.0 + 1)
-            .take_while(|(_, b)| match b.kind {
+        self.blocks
+            .get(id.0 + 1..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|b| match b.kind {
                 BlockKind::Heading { level: l, .. } => level.is_some_and(|lv| l > lv),
                 _ => true,
             })
-            .any(|(_, b)| b.text.is_some())
+            .any(|b| b.text.is_some())
     }
 
     /// Is the block after `id` (its next sibling, or its own first child) a list?
     fn list_follows(&self, id: BlockId) -> bool {
-        self.blocks()
-            .nth(id.0 + 1)
-            .is_some_and(|(_, b)| matches!(b.kind, BlockKind::List { .. }))
+        self.blocks
+            .get(id.0 + 1)
+            .is_some_and(|b| matches!(b.kind, BlockKind::List { .. }))
     }
 }
 
