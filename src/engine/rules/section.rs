@@ -42,6 +42,10 @@ struct Params {
     judged_headings: Vec<String>,
     #[serde(default)]
     title_content: Vec<String>,
+    /// Content under a title that states nothing ("None.", "N/A", "[TBD]"), matched against
+    /// its words (lower case, one space between): such a title does not count.
+    #[serde(default)]
+    empty_content: Vec<String>,
     /// Texts that must pass (`disclosure`) and fail (`not_disclosure`); run by a test.
     #[serde(default)]
     #[allow(dead_code)]
@@ -75,6 +79,7 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
     }
     let mut rule = SectionRule::new(h, s, p.min_body_chars);
     rule.placeholders = compile_all("placeholders", &p.placeholders)?;
+    rule.empty = compile_all("empty_content", &p.empty_content)?;
     rule.judged = match (
         compile_all("judged_headings", &p.judged_headings)?,
         compile_all("title_content", &p.title_content)?,
@@ -129,6 +134,8 @@ pub struct SectionRule {
     placeholders: Option<Regex>,
     /// Titles judged by their content, and the content that makes them count.
     judged: Option<(Regex, Regex)>,
+    /// Content that states nothing: a title over it does not count.
+    empty: Option<Regex>,
     /// Heading and statement pattern counts, for the documentation page.
     counts: (usize, usize),
 }
@@ -145,6 +152,7 @@ impl SectionRule {
             min_body_chars,
             placeholders: None,
             judged: None,
+            empty: None,
             counts: (0, 0),
         }
     }
@@ -186,6 +194,9 @@ impl SectionRule {
                 && !copied(s, e)
         };
         let mut found = Vec::new();
+        // Titles over content that states nothing ("## Missing information" over "[TBD]"):
+        // their words do not count as a statement either. In text order.
+        let mut silenced: Vec<(usize, usize)> = Vec::new();
         // A title over nothing (a heading closing the output) states nothing.
         for t in layout.titles(text) {
             let (s, e) = t.span;
@@ -193,6 +204,10 @@ impl SectionRule {
                 continue;
             }
             let title = &text[s..e];
+            if self.states_nothing(text, t.content) {
+                silenced.push((s, e));
+                continue;
+            }
             let counted = self.headings.as_ref().is_some_and(|re| re.is_match(title))
                 || self.judged.as_ref().is_some_and(|(re, content)| {
                     re.is_match(title) && {
@@ -211,10 +226,14 @@ impl SectionRule {
                 });
             }
         }
+        let heard = |s: usize, e: usize| {
+            let i = silenced.partition_point(|t| t.1 <= s);
+            silenced.get(i).is_none_or(|t| t.0 >= e) && counts(s, e)
+        };
         if let Some(re) = &self.statements {
             for (s, e) in re.find_iter(body_text) {
                 let (s, e) = (body.0 + s, body.0 + e);
-                if counts(s, e) && !found.iter().any(|h| h.start <= s && e <= h.end) {
+                if heard(s, e) && !found.iter().any(|h| h.start <= s && e <= h.end) {
                     found.push(statement(s, e));
                 }
             }
@@ -225,7 +244,7 @@ impl SectionRule {
                 };
                 for (s, e) in re.find_iter(&r.text) {
                     let (s, e) = r.span(s, e);
-                    if counts(s, e) && !found.iter().any(|h| h.start < e && s < h.end) {
+                    if heard(s, e) && !found.iter().any(|h| h.start < e && s < h.end) {
                         found.push(statement(s, e));
                     }
                 }
@@ -253,6 +272,20 @@ code: None,
                 grounding: None,
             }
         }
+    }
+}
+
+impl SectionRule {
+    /// Does the content under a title state nothing: no words once copied placeholders are
+    /// left out ("[*****]", "..."), or words `empty_content` matches ("None.", "N/A")?
+    fn states_nothing(&self, text: &str, (cs, ce): (usize, usize)) -> bool {
+        let content = &text[cs..ce];
+        let own = match &self.placeholders {
+            Some(p) => p.replace_all(content, " "),
+            None => content.into(),
+        };
+        let words = words_key(&own);
+        words.is_empty() || self.empty.as_ref().is_some_and(|re| re.is_match(&words))
     }
 }
 
