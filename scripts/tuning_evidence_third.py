@@ -16,20 +16,10 @@ by position: paragraph 40/54, drafting heading 8/54, copied 28/44, lettered 0/34
 label 34/52). Some phrasings carry a modal ("may", "must") and so read as proposals under the
 present voice rules; whether that is right is a question this set raises, not settles.
 """
-import importlib.util, os, random, re, sys
+import os, random, re, sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def load(name):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, name + ".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-te = load("tuning_evidence")
-broad = load("tuning_evidence_broad")
+import tuning_evidence as te  # beside this script: Python puts its folder on the path
+import tuning_evidence_broad as broad  # beside this script: Python puts its folder on the path
 
 SEED = 51733
 N = 60
