@@ -168,3 +168,7 @@ pub struct Part {
     /// The check's notes: the errors, or what was found when there are none.
     pub notes: String,
 }
+
+#[cfg(test)]
+#[path = "linear_tests.rs"]
+mod linear_tests;

@@ -24,6 +24,9 @@ fn word_end(input: &mut &str) -> Result<()> {
     }
 }
 
+/// The longest unit word `clock_end` looks for ("minute").
+const UNIT_LOOKAHEAD: usize = 6;
+
 /// After a clock time: no unit, percent sign, or more digits (a date, a version, a
 /// ratio); `-` and a digit only where a range goes on.
 fn clock_end(input: &mut &str, range_start: bool) -> Result<()> {
@@ -34,11 +37,18 @@ fn clock_end(input: &mut &str, range_start: bool) -> Result<()> {
         (Some('-'), Some(d)) if d.is_ascii_digit() && !range_start => fail(),
         (Some('/' | '.' | ':' | ','), Some(d)) if d.is_ascii_digit() => fail(),
         _ => {
-            let rest = input.trim_start().to_ascii_lowercase();
+            // Only the next few bytes are looked at: a copy of the rest of the text at
+            // every number made a scan of long notes quadratic in their length.
+            let rest = input.trim_start().as_bytes();
+            super::count_work(rest.len().min(UNIT_LOOKAHEAD));
+            let starts = |u: &str| {
+                rest.get(..u.len())
+                    .is_some_and(|h| h.eq_ignore_ascii_case(u.as_bytes()))
+            };
             let unit = ["hour", "hr", "h ", "min", "minute"]
                 .iter()
-                .any(|u| rest.starts_with(u))
-                || rest == "h";
+                .any(|u| starts(u))
+                || rest.eq_ignore_ascii_case(b"h");
             if unit { fail() } else { Ok(()) }
         }
     }

@@ -151,9 +151,30 @@ fn starts_word(s: &str, i: usize) -> bool {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Count `bytes` of text the grammar reads (tests only): a test doubles the notes and
+/// checks that the work doubles, not quadruples.
+fn count_work(bytes: usize) {
+    #[cfg(test)]
+    WORK.with(|w| w.set(w.get() + bytes as u64));
+    #[cfg(not(test))]
+    let _ = bytes;
+}
+
+/// The bytes of text the grammar has read on this thread so far (tests only).
+#[cfg(test)]
+pub fn work() -> u64 {
+    WORK.with(std::cell::Cell::get)
+}
+
 /// Every time expression in `s`, left to right, not overlapping (at each place the
 /// grammar's first reading wins: a duration, a range, a clock time, a day).
 pub fn scan(s: &str) -> Vec<Token> {
+    count_work(s.len());
     let mut out = Vec::new();
     let mut i = 0;
     while i < s.len() {
