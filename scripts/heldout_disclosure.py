@@ -3,16 +3,22 @@
 (tests/data/heldout/disclosure/unchecked_areas_disclosure.json). Never tune on this set;
 share figures only.
 
-  scripts/heldout_disclosure.py [BIN] [PLAYBOOK]
+  scripts/heldout_disclosure.py [--fresh] [BIN] [PLAYBOOK]
 
 A rule `pass` agrees with `yes`, `fail` with `no`; a false pass is a `no` output the rule
 passes. Figures for the whole set and for the outputs that copy redaction markers.
+
+--fresh measures the second held-out set instead (tests/data/heldout/disclosure2/): 40 outputs
+written for it by a writer who had not seen the rule, answering corpus prompts against corpus
+contracts, labelled by the writer and again blind by a second reader (they agree on all 40).
+Each output is checked against its contract and prompt, named in a copy's front matter.
 """
-import json, os, subprocess, sys, tempfile
+import json, os, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.normpath(os.path.join(ROOT, "..", "shared", "corpus", "contract-reviews"))
 LABELS = os.path.join(ROOT, "tests", "data", "heldout", "disclosure", "unchecked_areas_disclosure.json")
+FRESH = os.path.join(ROOT, "tests", "data", "heldout", "disclosure2")
 CHECK = "unchecked_areas_disclosure"
 
 
@@ -24,25 +30,51 @@ def local_verdict(c):
     return "fail" if "No required text found" in c["notes"].split("Local rules:", 1)[1] else "pass"
 
 
-def main():
-    args = sys.argv[1:]
-    bin_ = os.path.realpath(args[0]) if args else os.path.join(ROOT, "target", "release", "byop")
-    playbook = os.path.realpath(args[1]) if len(args) > 1 else os.path.join(ROOT, "playbooks", "ai_plugin_observability_v1.json")
-    rows = json.load(open(LABELS))["rows"]
-    with tempfile.TemporaryDirectory() as tmp:
-        p = subprocess.run([bin_, "check", "--mode", "deterministic", "--format", "json", "--fail-on", "never",
-                            "--db", os.path.join(tmp, "db.sqlite"), "--playbook", playbook]
-                           + [os.path.join("outputs", r["file"]) for r in rows],
-                           cwd=CORPUS, capture_output=True, text=True)
+def run(bin_, playbook, files, cwd, tmp):
+    p = subprocess.run([bin_, "check", "--mode", "deterministic", "--format", "json", "--fail-on", "never",
+                        "--db", os.path.join(tmp, "db.sqlite"), "--playbook", playbook] + files,
+                       cwd=cwd, capture_output=True, text=True)
     if p.returncode not in (0, 1, 3):
         sys.exit(p.stderr)
-    reports = [r["byop_report"] for r in json.loads(p.stdout)]
+    return [r["byop_report"] for r in json.loads(p.stdout)]
+
+
+def fresh_copies(rows, tmp):
+    """The fresh outputs laid out as the corpus is, in `tmp` (a source must lie in the checked
+    workspace): each output copied with front matter naming its contract and prompt, copied
+    beside it. Returns the outputs' paths relative to `tmp`."""
+    files = []
+    for r in rows:
+        for companion in (r["source"], r["prompt"]):
+            os.makedirs(os.path.join(tmp, os.path.dirname(companion)), exist_ok=True)
+            shutil.copyfile(os.path.join(CORPUS, companion), os.path.join(tmp, companion))
+        text = open(os.path.join(FRESH, r["file"]), encoding="utf-8").read()
+        path = os.path.join("outputs", os.path.basename(r["file"]))
+        os.makedirs(os.path.join(tmp, "outputs"), exist_ok=True)
+        with open(os.path.join(tmp, path), "w", encoding="utf-8") as f:
+            f.write(f"---\nbyop:\n  source: ../{r['source']}\n  prompt: ../{r['prompt']}\n---\n{text}")
+        files.append(path)
+    return files
+
+
+def main():
+    args = sys.argv[1:]
+    fresh = "--fresh" in args
+    args = [a for a in args if a != "--fresh"]
+    bin_ = os.path.realpath(args[0]) if args else os.path.join(ROOT, "target", "release", "byop")
+    playbook = os.path.realpath(args[1]) if len(args) > 1 else os.path.join(ROOT, "playbooks", "ai_plugin_observability_v1.json")
+    rows = json.load(open(os.path.join(FRESH, "labels.json") if fresh else LABELS))["rows"]
+    with tempfile.TemporaryDirectory() as tmp:
+        if fresh:
+            reports = run(bin_, playbook, fresh_copies(rows, tmp), tmp, tmp)
+        else:
+            reports = run(bin_, playbook, [os.path.join("outputs", r["file"]) for r in rows], CORPUS, tmp)
     got = {}
     for r, rep in zip(rows, reports):
         c = next(c for c in rep["check_results"] if c["check_id"] == CHECK)
         got[r["file"]] = local_verdict(c)
     want = {"yes": "pass", "no": "fail"}
-    print(f"held-out {CHECK} ({bin_})")
+    print(f"held-out {'(fresh) ' if fresh else ''}{CHECK} ({bin_})")
     for name, sel in [("all", rows), ("copying redaction markers", [r for r in rows if r["copies_markers"]])]:
         sel = [r for r in sel if r["label"] in want]
         agree = sum(got[r["file"]] == want[r["label"]] for r in sel)
