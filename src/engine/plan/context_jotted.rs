@@ -12,7 +12,7 @@ use regex::Regex;
 
 use super::tasks::DUE_WORD;
 use super::words::words;
-use super::{Context, MEETING, STOP};
+use super::{Context, MEETING, STOP, cap_end};
 use crate::engine::plan::clock::Found;
 use crate::engine::plan::timex::{self, Expr, Form, Minute};
 
@@ -22,6 +22,8 @@ static EVENING: LazyLock<Regex> = LazyLock::new(|| words("evening"));
 static MORNING: LazyLock<Regex> = LazyLock::new(|| words("morning"));
 /// "online", "in", "desk" alone before a single time: the day starts then.
 static PRESENCE: LazyLock<Regex> = LazyLock::new(|| words("presence"));
+/// "gotta bounce at", "out from", "flight at" just before a time: leaving then.
+static DEPARTURE: LazyLock<Regex> = LazyLock::new(|| words("departure"));
 /// A later day right after a dash, parenthesis or comma: when the task is done.
 static DAY_REMARK: LazyLock<Regex> = LazyLock::new(|| words("day_remark"));
 
@@ -102,6 +104,31 @@ pub fn presence_start(cx: &mut Context, s: &str) -> bool {
         },
     );
     cx.window_start = Some(at.start);
+    true
+}
+
+/// "gotta bounce at 1pm", "out from 1pm (flight)", "flight at 1pm": leaving at a single
+/// time ends the working day then, as a hard stop ("done at 4" does the same). A range
+/// after the words ("out from 12-1pm") is an absence and left to the other rules.
+/// Returns whether it applied.
+pub fn departure(cx: &mut Context, s: &str) -> bool {
+    let Some(t) = timex::scan(s).into_iter().find(|t| {
+        matches!(t.expr, Expr::Clock(_) | Expr::Range(..)) && DEPARTURE.is_match(&s[..t.at.0])
+    }) else {
+        return false;
+    };
+    let Expr::Clock(c) = t.expr else {
+        return false;
+    };
+    let at = part_of_day(
+        s,
+        Found {
+            start: c.minute(),
+            end: None,
+            at: t.at,
+        },
+    );
+    cap_end(cx, at.start, true);
     true
 }
 

@@ -178,3 +178,54 @@ fn unplaced_times_both_ways() {
         assert_eq!(got, *unread, "{notes}");
     }
 }
+
+/// Leaving at a single time, said informally or as the trip itself, ends the working
+/// window as a hard stop; an arrival, an absence with an end, or a task is not a departure.
+#[test]
+fn departures_end_the_day_both_ways() {
+    type Row<'a> = (
+        &'a str,
+        Option<Minute>,
+        Option<Minute>,
+        &'a [(Minute, Minute)],
+    );
+    let table: &[Row] = &[
+        ("Gotta bounce at 1pm", None, Some(780), &[]),
+        ("gotta bounce at 1", None, Some(780), &[]),
+        ("Out from 1pm (flight)", None, Some(780), &[]),
+        ("Flight at 1pm", None, Some(780), &[]),
+        ("head out at 3", None, Some(900), &[]),
+        ("leaving around 4:30", None, Some(990), &[]),
+        ("gone from 2pm", None, Some(840), &[]),
+        ("gone after 3", None, Some(900), &[]),
+        ("out after 4", None, Some(960), &[]),
+        ("catch the train at 5:40", None, Some(1060), &[]),
+        ("my flight to Denver at 6pm", None, Some(1080), &[]),
+        ("train to Boston 5:40pm", None, Some(1060), &[]),
+        ("in at 8:30, duck out at 3:30", Some(510), Some(930), &[]),
+        ("working 9-5, out from 1pm", Some(540), Some(780), &[]),
+        // Not a departure: an absence with an end, an arrival, a pickup.
+        ("out from 12-1pm", None, None, &[(720, 780)]),
+        ("flight lands at 3pm", None, None, &[(900, 930)]),
+        (
+            "pick up Dad from his flight at 3",
+            None,
+            None,
+            &[(900, 930)],
+        ),
+    ];
+    for (notes, start, end, blocks) in table {
+        let cx = read(notes);
+        assert_eq!(cx.window_start, *start, "{notes}: start");
+        assert_eq!(cx.window_end, *end, "{notes}: end");
+        assert_eq!(spans(&cx.blocks), *blocks, "{notes}: blocks");
+        assert!(cx.tasks.is_empty(), "{notes}: {:?}", cx.tasks);
+        assert_eq!(cx.hard_stop, end.is_some(), "{notes}: hard stop");
+    }
+    // Tasks stay tasks.
+    for notes in ["- Book the train to Munich", "- bounce the idea off Dana"] {
+        let cx = read(notes);
+        assert_eq!(cx.window_end, None, "{notes}");
+        assert_eq!(cx.tasks.len(), 1, "{notes}");
+    }
+}

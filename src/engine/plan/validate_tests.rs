@@ -387,3 +387,39 @@ fn an_unread_notes_time_inside_the_day_fails_closed() {
         assert_eq!(time_budget(&a).verdict, Verdict::Pass, "{extra}");
     }
 }
+
+/// Leaving at a time ends the day, however informally said: a plan that overruns it
+/// fails its time budget. An arrival, an absence with an end, or a later departure does
+/// not shorten the day that much.
+#[test]
+fn a_departure_ends_the_time_budget() {
+    // 270 minutes of work from 9:00: over the 240 before 1 PM, inside the 480 before 5 PM.
+    let plan = json_plan(&[
+        ("Draft the brief", 60),
+        ("Email Dana invoice", 120),
+        ("Review vendor contract", 90),
+    ]);
+    let notes = |extra: &str| {
+        format!(
+            "working 9-5\n{extra}\n- Draft the brief\n- Email Dana about the invoice\n- Review the vendor contract\n"
+        )
+    };
+    let table = [
+        ("Gotta bounce at 1pm", Verdict::Fail, 240),
+        ("- Out from 1pm (flight)", Verdict::Fail, 240),
+        ("Flight at 1pm", Verdict::Fail, 240),
+        ("heading out at 1", Verdict::Fail, 240),
+        ("gotta bounce at 5pm", Verdict::Pass, 480),
+        ("flight lands at 3pm", Verdict::Pass, 450),
+        ("out from 12-1pm", Verdict::Pass, 420),
+    ];
+    for (extra, verdict, available) in table {
+        let a = run(
+            &doc("2026-06-01T09:00:00-04:00", &plan),
+            Some(&notes(extra)),
+        );
+        let t = time_budget(&a);
+        assert_eq!(t.verdict, verdict, "{extra}: {:?}", t.errors);
+        assert_eq!(all(&a).metrics.time_available_minutes, available, "{extra}");
+    }
+}
