@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
-use regex::RegexSet;
+use regex::{Regex, RegexSet};
 use serde::Deserialize;
 
 const LEXICON: &str = include_str!("lexicon.toml");
@@ -33,6 +33,21 @@ impl Words {
     }
 }
 
+/// One compiled entry that also says where it matches (its patterns joined into one).
+pub struct Finder(Regex);
+
+impl Finder {
+    pub fn find<'t>(&self, text: &'t str) -> Option<regex::Match<'t>> {
+        self.0.find(text)
+    }
+    pub fn find_iter<'r, 't>(&'r self, text: &'t str) -> regex::Matches<'r, 't> {
+        self.0.find_iter(text)
+    }
+    pub fn is_match(&self, text: &str) -> bool {
+        self.0.is_match(text)
+    }
+}
+
 fn entries() -> BTreeMap<String, Entry> {
     toml::from_str(LEXICON).expect("grounding/lexicon.toml is valid (tested)")
 }
@@ -44,6 +59,34 @@ fn compile(name: &str) -> Words {
         .unwrap_or_else(|| panic!("grounding/lexicon.toml has `{name}` (tested)"));
     Words(RegexSet::new(&e.patterns).expect("lexicon patterns compile (tested)"))
 }
+
+fn finder(name: &str) -> Finder {
+    let all = entries();
+    let e = all
+        .get(name)
+        .unwrap_or_else(|| panic!("grounding/lexicon.toml has `{name}` (tested)"));
+    let joined = e
+        .patterns
+        .iter()
+        .map(|p| format!("(?:{p})"))
+        .collect::<Vec<_>>()
+        .join("|");
+    Finder(Regex::new(&joined).expect("lexicon patterns compile (tested)"))
+}
+
+/// The subject and verb of a clause stating what the source says, anywhere in a sentence
+/// ("… Section 14.7 caps …", "… clause 57, which sets …").
+pub static STATING_CLAUSE: LazyLock<Finder> = LazyLock::new(|| finder("stating_clause"));
+/// Where a stating clause ends after its verb ("…, which should be raised", "; this …").
+pub static CLAUSE_END: LazyLock<Finder> = LazyLock::new(|| finder("clause_end"));
+/// Words before a stating clause's subject that make it proposed ("a new", "whether").
+pub static PROPOSED_SUBJECT_BEFORE: LazyLock<Words> =
+    LazyLock::new(|| compile("proposed_subject_before"));
+/// Words before a stating clause's subject that make it a condition or question ("whether").
+pub static OPEN_QUESTION_BEFORE: LazyLock<Words> =
+    LazyLock::new(|| compile("open_question_before"));
+/// A colon lead-in of drafted text before a claim ("Consider adding: …").
+pub static PROPOSED_TEXT_LEAD: LazyLock<Words> = LazyLock::new(|| compile("proposed_text_lead"));
 
 /// A sentence stating, in the output's own words, what the source says ("Section 9
 /// provides …", "The Agreement expires on …").

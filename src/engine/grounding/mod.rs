@@ -19,6 +19,7 @@ pub mod plan_entities;
 pub mod quotes;
 pub mod references;
 mod source;
+pub mod stating;
 mod term_list;
 pub mod term_runs;
 pub mod time_limits;

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::params::claim_kind;
-use super::{GroundingRule, Tally};
+use super::{GroundingRule, Tally, states_the_source};
 use crate::engine::ascii_regex;
 use crate::engine::grounding::drafted::Drafted;
 use crate::engine::grounding::{
@@ -76,6 +76,7 @@ impl GroundingRule {
             } else if !names_own_vocabulary(cx.text, e)
                 && !self.attributed(cx, e.start)
                 && !time_limit(cx, e)
+                && !states_the_source(cx, e.start, e.end)
             {
                 Some(SetAside::NoClaimMarker)
             } else {

@@ -27,7 +27,7 @@ use super::markdown::is_heading_line;
 use super::skip::{SkipRules, Skipped, label_end, label_line};
 use crate::engine::citations::{Tier, Tiers};
 use crate::engine::grounding::drafted::{self, Drafted};
-use crate::engine::grounding::{EntityKind, Source, lexicon, references};
+use crate::engine::grounding::{EntityKind, Source, references, stating};
 use crate::model::text::ceil_char_boundary;
 use crate::model::{ClaimKind, SetAside, Verdict};
 
@@ -339,9 +339,12 @@ impl GroundingRule {
     }
 }
 
-/// Is the sentence holding `start..end` the output's own statement of what the source says
-/// ("Section 9 provides …", "The Agreement expires on …")?
+/// Is the claim at `start..end` the output's own statement of what the source says, by its
+/// sentence ("Section 9 provides …", "The Agreement expires on …") or by the clause holding
+/// it ("Consider that Section 14.7 caps liability at $2,500,000, which should be raised")?
 fn states_the_source(cx: &RuleContext, start: usize, end: usize) -> bool {
     let (s, e) = cx.prose.sentence(cx.text, start);
-    lexicon::states_the_source(cx.text.get(s..e.max(end)).unwrap_or(""))
+    let s = s.min(start);
+    let sentence = cx.text.get(s..e.max(end)).unwrap_or("");
+    stating::states_the_source_at(sentence, start - s)
 }

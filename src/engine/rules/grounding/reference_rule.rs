@@ -1,7 +1,7 @@
 //! `references_grounded`: sections, clauses, exhibits the output says the source has.
 
 use super::{GroundingRule, Tally, states_the_source};
-use crate::engine::document::layout::{clause_number, only_decoration};
+use crate::engine::document::layout::{BlockKind, clause_number, only_decoration};
 use crate::engine::grounding::drafted::Drafted;
 use crate::engine::grounding::{RefKind, Source, references};
 use crate::engine::rules::kind::{Hit, RuleContext};
@@ -29,7 +29,9 @@ impl GroundingRule {
         let own: std::collections::HashSet<(RefKind, String)> = all
             .iter()
             .filter(|r| {
-                ((starts_line(cx.text, r.start) && titles_line(cx.text, r))
+                ((starts_line(cx.text, r.start)
+                    && titles_line(cx.text, r)
+                    && !in_table_cell(cx, r.start))
                     || references::introduced(cx.text, r))
                     && !stated((r.start, r.end))
             })
@@ -130,6 +132,14 @@ fn titles_line(text: &str, r: &references::Reference) -> bool {
 fn starts_line(text: &str, at: usize) -> bool {
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     only_decoration(&text[line_start..at])
+}
+
+/// Is `at` in a table cell? A reference opening a cell ("| Section 14.7 | Caps liability at
+/// … |") names the contract's part the row is about; the output's own numbering of its rows
+/// is an item number ("1", "Issue 1"), never a section reference.
+fn in_table_cell(cx: &RuleContext, at: usize) -> bool {
+    cx.layout()
+        .within(at, |k| matches!(k, BlockKind::TableCell { .. }))
 }
 
 /// Numbers that start lines of the output ("8.7 Limitation of Liability", "**5.3** …").
