@@ -2,7 +2,7 @@
 //! material (the AI quoting a contract, not asserting), where sentences end,
 //! and which lines are headings.
 
-use crate::engine::document::layout::split_sentences;
+use crate::engine::document::layout::{split_sentences, unrendered};
 use std::sync::OnceLock;
 
 /// Regions of the body that are quotation, block quote or code; and, built on first use,
@@ -13,8 +13,10 @@ pub struct ProseMap {
     quoted: Vec<(usize, usize)>,
     /// `quoted_max_end[i]` = the largest end among `quoted[..=i]` (spans may nest).
     quoted_max_end: Vec<usize>,
-    /// HTML comments (`<!-- … -->`, or to the end when unterminated): text a reader of the
-    /// rendered output never sees, so it may not count as evidence that a check passes.
+    /// Text a reader of the rendered output never sees, so it may not count as evidence that
+    /// a check passes: HTML comments (`<!-- … -->`, or to the end when unterminated) and
+    /// what the layout finds unrendered (link reference definitions, `[//]: # (note)`).
+    /// In text order and disjoint.
     hidden: Vec<(usize, usize)>,
     body: (usize, usize),
     bounds: OnceLock<Bounds>,
@@ -90,7 +92,7 @@ impl ProseMap {
             shared: Default::default(),
             quoted,
             quoted_max_end,
-            hidden: html_comments(text, body),
+            hidden: merged(html_comments(text, body), unrendered(text, body)),
             body,
             bounds: OnceLock::new(),
         }
@@ -208,6 +210,23 @@ fn html_comments(text: &str, body: (usize, usize)) -> Vec<(usize, usize)> {
     out
 }
 
+/// Two lists of spans, each in text order, as one in text order with overlaps joined.
+fn merged(a: Vec<(usize, usize)>, b: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    if b.is_empty() {
+        return a;
+    }
+    let mut all = [a, b].concat();
+    all.sort_unstable();
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(all.len());
+    for (s, e) in all {
+        match out.last_mut() {
+            Some(last) if s < last.1 => last.1 = last.1.max(e),
+            _ => out.push((s, e)),
+        }
+    }
+    out
+}
+
 /// Is the line `line_start..line_end` a markdown heading or a line that is all bold?
 pub fn is_heading_line(text: &str, line_start: usize, line_end: usize) -> bool {
     let line = text[line_start..line_end].trim();
@@ -228,6 +247,25 @@ mod tests {
         assert!(p.is_hidden(at("hidden"), at("hidden") + 6));
         assert!(!p.is_hidden(at(" seen"), at(" seen") + 5));
         assert!(p.is_hidden(at("open"), text.len()));
+    }
+
+    #[test]
+    fn link_reference_definitions_are_hidden_and_a_look_alike_in_a_paragraph_is_not() {
+        let text = "Seen.\n\n[//]: # (one note)\n[//]: # (two <!-- x --> note)\n\n- [c]: <> \"three\"\n  shown\n\nfour\n[//]: # (five)\n";
+        let p = ProseMap::new(text, (0, text.len()));
+        let hidden = |w: &str| {
+            let s = text.find(w).unwrap();
+            p.is_hidden(s, s + w.len())
+        };
+        assert!(!hidden("Seen"));
+        assert!(hidden("one"));
+        // The second definition of a label, an HTML comment inside one, a list item's.
+        assert!(hidden("two"));
+        assert!(hidden("note)\n\n"));
+        assert!(hidden("three"));
+        assert!(!hidden("shown"));
+        // A definition cannot interrupt a paragraph: it is the paragraph's text, shown.
+        assert!(!hidden("five"));
     }
 
     #[test]

@@ -7,11 +7,15 @@ use super::numbering::read_numbering;
 use super::sentences::split_sentences;
 use super::{Block, BlockId, BlockKind, Inline, InlineKind, Layout, Sentence, Span};
 
+/// CommonMark with tables, strike-through and footnotes.
+pub(super) const OPTIONS: Options = Options::ENABLE_TABLES
+    .union(Options::ENABLE_STRIKETHROUGH)
+    .union(Options::ENABLE_FOOTNOTES);
+
 pub(super) fn markdown(text: &str, range: Span) -> Layout {
     let base = range.0;
-    let opts = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_FOOTNOTES;
     let mut b = Builder::new(range);
-    for (event, r) in Parser::new_ext(&text[range.0..range.1], opts).into_offset_iter() {
+    for (event, r) in Parser::new_ext(&text[range.0..range.1], OPTIONS).into_offset_iter() {
         let span = (base + r.start, base + r.end);
         match event {
             Event::Start(tag) => b.start(text, tag, span),

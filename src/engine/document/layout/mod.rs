@@ -26,6 +26,9 @@
 //!   lead-in lines before a list, each saying whether content follows.
 //! - [`Layout::reading`]: a block's text as read, emphasis and strong delimiters left out,
 //!   each byte mapped back to the document ([`Reading::span`]).
+//! - [`Layout::unrendered`]: text the parser reads but a reader never sees (link reference
+//!   definitions, the `[//]: # (note)` comment idiom among them); [`unrendered`] builds
+//!   only that, for a reader that has no layout at hand.
 
 mod build;
 mod lead;
@@ -35,6 +38,7 @@ mod sentences;
 #[cfg(test)]
 mod tests;
 mod titles;
+mod unrendered;
 
 pub use lead::{LineLead, clause_number, line_lead, only_decoration};
 pub use numbering::{Numbering, read_numbering, roman_value};
@@ -140,12 +144,26 @@ pub struct Layout {
     sentences: Vec<Sentence>,
     /// Heading blocks in document order, and each one's parent heading.
     headings: Vec<(BlockId, Option<BlockId>)>,
+    /// Link reference definitions: read by the parser, never rendered. In text order.
+    unrendered: Vec<Span>,
+}
+
+/// The unrendered spans of `text[range]` read as markdown (see [`Layout::unrendered`]);
+/// the layout is built only when the text holds a definition's `]:`.
+pub fn unrendered(text: &str, range: Span) -> Vec<Span> {
+    if text[range.0..range.1].contains("]:") {
+        Layout::markdown(text, range).unrendered
+    } else {
+        Vec::new()
+    }
 }
 
 impl Layout {
     /// Parse `text[range]` as CommonMark with tables, strike-through and footnotes.
     pub fn markdown(text: &str, range: Span) -> Layout {
-        build::markdown(text, range)
+        let mut layout = build::markdown(text, range);
+        layout.unrendered = unrendered::unrendered(text, &layout);
+        layout
     }
 
     /// Plain text: paragraphs are separated by blank lines; no other markup is read.
@@ -169,6 +187,13 @@ impl Layout {
     /// The range it was built on.
     pub fn range(&self) -> Span {
         self.range
+    }
+
+    /// Text read but never rendered: link reference definitions, among them the
+    /// "markdown comment" idiom `[//]: # (note)`. In text order and disjoint; none in plain
+    /// text.
+    pub fn unrendered(&self) -> &[Span] {
+        &self.unrendered
     }
 
     /// Every block in document order, containers before their contents.

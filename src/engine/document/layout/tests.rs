@@ -297,3 +297,20 @@ fn reading_every_block_of_a_long_document_is_linear() {
         .count();
     assert_eq!(read, 30_000);
 }
+
+#[test]
+fn link_reference_definitions_are_unrendered_wherever_they_stand() {
+    let t = "[//]: # (top)\n\nText [a][x].\n\n[x]: https://x.test \"t\"\n[//]: # (again)\n\n> [q]: <> (quoted)\n> after\n\nplain text [not]: here\n";
+    let l = md(t);
+    let got: Vec<&str> = l.unrendered().iter().map(|&s| slice(t, s)).collect();
+    assert_eq!(
+        got,
+        [
+            "[//]: # (top)",
+            "[x]: https://x.test \"t\"\n[//]: # (again)",
+            "> [q]: <> (quoted)\n>"
+        ]
+    );
+    assert!(Layout::plain(t, (0, t.len())).unrendered().is_empty());
+    assert_eq!(unrendered(t, (0, t.len())), l.unrendered());
+}
