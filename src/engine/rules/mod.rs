@@ -23,6 +23,7 @@ mod qualifier;
 mod regexes;
 mod report_level;
 mod section;
+mod section_frames;
 mod skip;
 mod time_budget;
 

@@ -11,7 +11,8 @@
 //! A statement inside a placeholder copied from the source (`[*****]`, `[REDACTED]`) is the
 //! source's blank, not the output saying what it did not check: `placeholders` (data) mark
 //! those spans, and a statement that overlaps one does not count. `examples` (data, not read
-//! by the rule) are texts that must pass and fail; a test runs them.
+//! by the rule) are texts that must pass and fail; a test runs them. A statement that an
+//! unfilled template slot or a denial frame takes back does not count (`section_frames`).
 
 use std::sync::Arc;
 
@@ -21,6 +22,7 @@ use serde::Deserialize;
 use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome, Seg};
 use super::markdown::ProseMap;
 use super::regexes::{Alternation, compile_all, compile_groups};
+use super::section_frames::Frames;
 use crate::engine::document::Layout;
 use crate::engine::grounding::entities::words_key;
 use crate::model::Verdict;
@@ -46,6 +48,13 @@ struct Params {
     /// its words (lower case, one space between): such a title does not count.
     #[serde(default)]
     empty_content: Vec<String>,
+    /// Template slots, the words between a statement and its slot, denial frames (`Frames`).
+    #[serde(default)]
+    template_slots: Vec<String>,
+    #[serde(default)]
+    slot_fillers: Vec<String>,
+    #[serde(default)]
+    denials: Vec<String>,
     /// Texts that must pass (`disclosure`) and fail (`not_disclosure`); run by a test.
     #[serde(default)]
     #[allow(dead_code)]
@@ -80,6 +89,12 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
     let mut rule = SectionRule::new(h, s, p.min_body_chars);
     rule.placeholders = compile_all("placeholders", &p.placeholders)?;
     rule.empty = compile_all("empty_content", &p.empty_content)?;
+    rule.frames = Frames::compile(
+        &p.template_slots,
+        &p.slot_fillers,
+        &p.denials,
+        rule.placeholders.clone(),
+    )?;
     rule.judged = match (
         compile_all("judged_headings", &p.judged_headings)?,
         compile_all("title_content", &p.title_content)?,
@@ -136,6 +151,8 @@ pub struct SectionRule {
     judged: Option<(Regex, Regex)>,
     /// Content that states nothing: a title over it does not count.
     empty: Option<Regex>,
+    /// Slots and denials that take a statement back.
+    frames: Frames,
     /// Heading and statement pattern counts, for the documentation page.
     counts: (usize, usize),
 }
@@ -153,6 +170,7 @@ impl SectionRule {
             placeholders: None,
             judged: None,
             empty: None,
+            frames: Frames::default(),
             counts: (0, 0),
         }
     }
@@ -192,6 +210,7 @@ impl SectionRule {
                 && !prose.is_quoted(s, e)
                 && !prose.is_hidden(s, e)
                 && !copied(s, e)
+                && !self.frames.takes_back(text, prose, s, e)
         };
         let mut found = Vec::new();
         // Titles over content that states nothing ("## Missing information" over "[TBD]"):
@@ -276,15 +295,12 @@ code: None,
 }
 
 impl SectionRule {
-    /// Does the content under a title state nothing: no words once copied placeholders are
-    /// left out ("[*****]", "..."), or words `empty_content` matches ("None.", "N/A")?
+    /// Does the content under a title state nothing: no words once copied placeholders and
+    /// template slots are left out ("[*****]", "...", "[SECTION]"), or words `empty_content`
+    /// matches ("None.", "N/A")?
     fn states_nothing(&self, text: &str, (cs, ce): (usize, usize)) -> bool {
         let content = &text[cs..ce];
-        let own = match &self.placeholders {
-            Some(p) => p.replace_all(content, " "),
-            None => content.into(),
-        };
-        let words = words_key(&own);
+        let words = words_key(&self.frames.left_out(content));
         words.is_empty() || self.empty.as_ref().is_some_and(|re| re.is_match(&words))
     }
 }

@@ -1,0 +1,228 @@
+//! The built-in disclosure check against statements that say nothing to a reader: hidden in
+//! a markdown comment (`[//]: # (…)`), made of an unfilled template slot ("I did not review
+//! [SECTION]"), or denied ("It is not true that I did not review …"). Each row is appended,
+//! after a blank line, to a neutral passage that fails alone; its expected verdict was
+//! worked out by hand before the rule was run on it. "red-team" rows are the forms a
+//! red-team run found passing; the others are their look-alikes that must keep passing.
+
+use byop::engine::playbook::{LoadedPlaybook, builtin};
+use byop::engine::rules::RuleContext;
+use byop::model::Verdict;
+
+const NEUTRAL: &str = "**Why It's Concerning:**
+- Allows immediate termination upon receipt of notice with no cure period
+- Consultant could be terminated mid-project without opportunity to complete work or receive compensation for work in progress
+- No minimum notice period (e.g., 30 days) to allow consultant to wind down or find alternative work
+- Creates significant financial instability and planning uncertainty for the consultant
+";
+
+fn verdict(pb: &LoadedPlaybook, row: &str) -> (Verdict, String) {
+    let i = pb
+        .playbook
+        .checks
+        .iter()
+        .position(|c| c.id == "unchecked_areas_disclosure")
+        .expect("the built-in playbook has the disclosure check");
+    let text = format!("{NEUTRAL}\n{row}\n");
+    let out = pb.compiled[i]
+        .as_ref()
+        .expect("a rule")
+        .apply(&RuleContext::new(&text, (0, text.len())))
+        .expect("a document-level rule");
+    (out.verdict, out.notes)
+}
+
+fn failures(rows: &[(&str, &str, bool)]) -> Vec<String> {
+    let pb = builtin();
+    assert_eq!(
+        verdict(&pb, "").0,
+        Verdict::Fail,
+        "the neutral passage fails alone"
+    );
+    rows.iter()
+        .filter_map(|&(from, row, want)| {
+            let (got, notes) = verdict(&pb, row);
+            ((got == Verdict::Pass) != want)
+                .then(|| format!("[{from}] expected pass={want}, got {got:?} ({notes}): {row:?}"))
+        })
+        .collect()
+}
+
+/// `(where from, text, expect pass)`.
+const HIDDEN: &[(&str, &str, bool)] = &[
+    (
+        "red-team",
+        "\n[//]: # (I did not review the schedules.)",
+        false,
+    ),
+    (
+        "hidden",
+        "\n[//]: # \"We did not review the exhibits, which were not provided.\"",
+        false,
+    ),
+    (
+        "hidden",
+        "\n[comment]: <> (We did not review the exhibits.)",
+        false,
+    ),
+    // The idiom repeats its label; the parser keeps only the first definition of a label.
+    (
+        "hidden",
+        "\n[//]: # (Draft.)\n[//]: # (We did not review the exhibits.)",
+        false,
+    ),
+    (
+        "hidden",
+        "\n- [//]: # (We did not review the exhibits.)\n  The fee is fixed.",
+        false,
+    ),
+    (
+        "hidden",
+        "\n[//]: # (x)\n\n**Not checked:** Exhibit C.",
+        true,
+    ),
+    (
+        "shown",
+        "\n[//]: # (Draft.)\n\nWe did not review the exhibits.",
+        true,
+    ),
+    (
+        "shown",
+        "\nWe did not review the [exhibits][1].\n\n[1]: https://example.com/exhibits",
+        true,
+    ),
+    // A definition cannot interrupt a paragraph: this one is the paragraph's text, shown.
+    (
+        "shown",
+        "\nThe fee is fixed.\n[//]: # (We did not review the exhibits.)",
+        true,
+    ),
+];
+
+#[test]
+fn a_statement_in_a_markdown_comment_does_not_count() {
+    let bad = failures(HIDDEN);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+const SLOTS: &[(&str, &str, bool)] = &[
+    ("red-team", "\nI did not review [SECTION].", false),
+    ("red-team", "\nWe did not check {{schedule}}.", false),
+    (
+        "red-team",
+        "\nI was not provided with <DOCUMENT NAME>.",
+        false,
+    ),
+    (
+        "slot",
+        "\nWe did not review the [DOCUMENT NAME] or [EXHIBIT].",
+        false,
+    ),
+    (
+        "slot",
+        "\nI did not review [insert the schedules here].",
+        false,
+    ),
+    ("slot", "\nWe could not verify {schedule_name}.", false),
+    (
+        "slot",
+        "\n## Not checked\n\n- [DOCUMENT NAME]\n- {{exhibit}}",
+        false,
+    ),
+    // Copied redaction markers are the source's blanks, and a real object is a real one.
+    ("kept", "\nI could not review [REDACTED].", true),
+    ("kept", "\nWe could not check [*].", true),
+    (
+        "kept",
+        "\nI did not review Exhibit B [Pricing], which was not attached.",
+        true,
+    ),
+    (
+        "kept",
+        "\nWe did not review the exhibits [see note 1].",
+        true,
+    ),
+    (
+        "kept",
+        "\n**[IMPORTANT]** We did not review the exhibits.",
+        true,
+    ),
+    ("kept", "\nWe did not review Schedule 2 (Fees).", true),
+];
+
+#[test]
+fn a_statement_whose_object_is_an_unfilled_slot_does_not_count() {
+    let bad = failures(SLOTS);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+const DENIED: &[(&str, &str, bool)] = &[
+    (
+        "red-team",
+        "\nIt is not true that I did not review the exhibits.",
+        false,
+    ),
+    (
+        "red-team",
+        "\nI cannot say that any area was not reviewed.",
+        false,
+    ),
+    (
+        "denied",
+        "\nI cannot say that any schedule was not reviewed.",
+        false,
+    ),
+    ("red-team", "\nThere is nothing I did not check.", false),
+    (
+        "denied",
+        "\nThere is no section of the agreement that we did not review.",
+        false,
+    ),
+    (
+        "denied",
+        "\nIt would be wrong to say that we did not review the exhibits.",
+        false,
+    ),
+    (
+        "denied",
+        "\nIt's false that the exhibits were not provided.",
+        false,
+    ),
+    (
+        "denied",
+        "\nNor is it true that we did not review the schedules.",
+        false,
+    ),
+    (
+        "denied",
+        "\nWe deny that any exhibits were not reviewed.",
+        false,
+    ),
+    // The same words that do not deny the statement after them.
+    (
+        "kept",
+        "\nI cannot say that the cap is enforceable, because I did not review Schedule B.",
+        true,
+    ),
+    (
+        "kept",
+        "\nIt is not true that the exhibits were reviewed: we did not review them.",
+        true,
+    ),
+    (
+        "kept",
+        "\nThere is nothing in the excerpt about the exhibits, and I did not review them.",
+        true,
+    ),
+    (
+        "kept",
+        "\nWith no schedules attached, we did not review the fee levels.",
+        true,
+    ),
+];
+
+#[test]
+fn a_denied_statement_does_not_count() {
+    let bad = failures(DENIED);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
