@@ -16,6 +16,7 @@ pub mod lexicon;
 pub mod names;
 pub mod numbers;
 pub mod plan_entities;
+pub mod plan_events;
 pub mod quotes;
 pub mod references;
 mod source;

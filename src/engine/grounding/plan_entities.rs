@@ -18,6 +18,9 @@ pub enum PlanEntityKind {
     Meeting,
     /// A due time or day: "due at noon", "by 3 PM", "before Friday".
     Deadline,
+    /// An event on a day or by its deadline: "Friday's board review", "the Q3 audit
+    /// deadline" (`plan_events`).
+    Event,
 }
 
 impl PlanEntityKind {
@@ -26,6 +29,7 @@ impl PlanEntityKind {
             PlanEntityKind::Name => "person or organisation",
             PlanEntityKind::Meeting => "meeting",
             PlanEntityKind::Deadline => "deadline",
+            PlanEntityKind::Event => "event",
         }
     }
 }

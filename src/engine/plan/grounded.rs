@@ -9,8 +9,13 @@ use super::context::Context;
 use super::timex::{self, Day};
 use super::{Analysis, Metric, Part, Spot};
 use crate::engine::ascii_regex;
+use crate::engine::grounding::entities::words_key;
 use crate::engine::grounding::plan_entities::{self, PlanEntityKind};
+use crate::engine::grounding::plan_events;
 use crate::engine::grounding::{Entity, EntityKind, Source, entities};
+
+#[path = "grounded_names.rs"]
+mod names;
 use crate::model::Verdict;
 
 /// Notes words that make a deadline's day grounded: "eod" = "end of day" = "today".
@@ -29,8 +34,6 @@ struct Notes<'a> {
     lower: String,
     /// Clock minutes of the notes' own deadlines and of their stop.
     stated: Vec<u32>,
-    /// The days the notes name ("due Fri", "tomorrow"), by the time grammar.
-    days: Vec<Day>,
     /// The notes' capitalised words, for short forms of their names ("Sam" of "Samantha").
     names: Vec<&'a str>,
     /// The notes' lines, for a meeting with a named person.
@@ -39,6 +42,10 @@ struct Notes<'a> {
     block_starts: Vec<u32>,
     /// Capitalised words the notes write inside a line (not opening it): their names.
     inner_names: BTreeSet<&'a str>,
+    /// Names the notes write as a person's ("coffee w/ Maya", "Dr. Lim").
+    people: BTreeSet<&'a str>,
+    /// The days the notes give a deadline on ("due Mon", "by Friday", "Monday deadline").
+    deadline_days: Vec<Day>,
 }
 
 /// The grounding index of the notes as [`grounded_entities`] reads them ("w/" read as
@@ -72,11 +79,17 @@ impl<'a> Notes<'a> {
             .filter_map(|e| find_times(&e.key).first().map(|f| f.start))
             .collect();
         stated.extend(cx.window_end);
+        let days: Vec<(Day, (usize, usize))> = timex::days(text).collect();
         Notes {
             source: Source::indexed(text, index.index.clone()),
             lower: text.to_lowercase(),
             stated,
-            days: timex::days(text).map(|(d, _)| d).collect(),
+            deadline_days: days
+                .iter()
+                .filter(|(_, at)| names::deadline_on(text, *at))
+                .map(|(d, _)| *d)
+                .collect(),
+            people: names::people(text),
             names: text
                 .split(|c: char| !c.is_alphanumeric())
                 .filter(|w| w.starts_with(|c: char| c.is_uppercase()))
@@ -129,16 +142,17 @@ impl<'a> Notes<'a> {
             && self.meeting_at_its_time(e, text)
     }
 
-    /// Whether the capitalised word right before `at` is a name the notes have: "Acme
-    /// Corp" is the notes' Acme, one name written longer.
-    fn after_a_notes_name(&self, text: &str, at: usize) -> bool {
+    /// Whether the name `key` at `at` is company suffixes right after a name the notes
+    /// have as a company: "Acme Corp wants it" is the notes' Acme, written longer.
+    fn after_a_notes_name(&self, text: &str, at: usize, key: &str) -> bool {
         let before = &text[..at];
         let trimmed = before.trim_end();
         trimmed.len() < before.len()
+            && key.split(' ').all(names::company_suffix)
             && trimmed
                 .rsplit(|c: char| !c.is_alphanumeric())
                 .next()
-                .is_some_and(|w| self.inner_names.contains(w))
+                .is_some_and(|w| self.inner_names.contains(w) && !self.people.contains(w))
     }
 
     /// Whether the notes have a meeting, in any word, with the person named right after
@@ -159,34 +173,6 @@ impl<'a> Notes<'a> {
         })
     }
 
-    /// A meeting's words with each short form of a name written in full ("the call with
-    /// Sam" → "the call with Samantha"), as the notes would write it.
-    fn in_full(&self, key: &str) -> String {
-        let full = |w: &str| {
-            (w.chars().count() >= 3 && self.source.find_words(w).is_none())
-                .then(|| {
-                    self.names.iter().find(|n| {
-                        n.len() > w.len() && n.to_lowercase().starts_with(&w.to_lowercase())
-                    })
-                })
-                .flatten()
-                .map_or_else(|| w.to_string(), |n| n.to_string())
-        };
-        key.split(' ').map(full).collect::<Vec<_>>().join(" ")
-    }
-
-    /// Whether the notes name `word`: the word itself, or a name it is the short form of
-    /// (at least three letters that open a longer capitalised word: "Sam" of "Samantha";
-    /// "Nanette" is not a short form of "Nani").
-    fn names(&self, word: &str) -> bool {
-        self.source.find_words(word).is_some()
-            || word.chars().count() >= 3
-                && word.chars().all(char::is_alphabetic)
-                && self.names.iter().any(|n| {
-                    n.len() > word.len() && n.to_lowercase().starts_with(&word.to_lowercase())
-                })
-    }
-
     /// Whether the notes state this deadline: a deadline or stop at the same clock time,
     /// or the same day word.
     fn has_deadline(&self, key: &str, text: &str) -> bool {
@@ -196,9 +182,13 @@ impl<'a> Notes<'a> {
             return self.stated.contains(&t.start)
                 || meeting && self.block_starts.contains(&(t.start % (24 * 60)));
         }
-        // "the Monday deadline" is grounded by "due Mon" in the notes.
+        // "the Monday deadline" is grounded by "due Mon" in the notes, not by any Monday;
+        // "before the release on Friday" by a notes line with the release on Friday.
         if let Some((day, _)) = timex::days(key).next() {
-            return self.days.contains(&day);
+            return match names::event_of(text) {
+                Some(what) => self.has_event(&what, Some(day)),
+                None => self.deadline_days.contains(&day),
+            };
         }
         self.source.find_words(key).is_some()
             || same_day_words(key).iter().any(|w| self.lower.contains(w))
@@ -281,15 +271,32 @@ struct Flag {
 /// Flags in one piece of plan text (a task or its why), `at` locating its item.
 fn flags_in(text: &str, task: bool, notes: &Notes, at: (usize, usize), out: &mut Vec<Flag>) {
     let source = &notes.source;
-    let found = if task {
+    let mut found = if task {
         plan_entities::extract_task(text)
     } else {
         plan_entities::extract(text)
     };
-    // A made-up meeting is one invention, not one per name or day in it.
+    found.extend(plan_events::extract(text));
+    found.sort_by_key(|e| (e.start, e.kind));
+    // An event on a day ("Friday's board review") is read as one: what is inside it is
+    // not read again.
+    let events: Vec<(usize, usize)> = found
+        .iter()
+        .filter(|e| e.kind == PlanEntityKind::Event)
+        .map(|e| (e.start, e.end))
+        .collect();
+    let in_event = |e: &plan_entities::PlanEntity| {
+        e.kind != PlanEntityKind::Event && events.iter().any(|&(s, en)| e.start < en && s < e.end)
+    };
+    let found: Vec<_> = found.iter().filter(|e| !in_event(e)).collect();
+    // A made-up meeting or event is one invention, not one per name or day in it.
     let invented: Vec<(usize, usize)> = found
         .iter()
-        .filter(|e| e.kind == PlanEntityKind::Meeting && !notes.grounds_meeting(e, text))
+        .filter(|e| match e.kind {
+            PlanEntityKind::Meeting => !notes.grounds_meeting(e, text),
+            PlanEntityKind::Event => !notes.grounds_event(e),
+            _ => false,
+        })
         .map(|e| (e.start, e.end))
         .collect();
     let invented_meeting = !invented.is_empty();
@@ -300,13 +307,14 @@ fn flags_in(text: &str, task: bool, notes: &Notes, at: (usize, usize), out: &mut
             .iter()
             .any(|&(s, en)| e.start < en && s <= e.end + "'s ".len())
     };
-    for e in &found {
+    for &e in &found {
         let grounded = match e.kind {
             PlanEntityKind::Meeting => notes.grounds_meeting(e, text),
+            PlanEntityKind::Event => notes.grounds_event(e),
             PlanEntityKind::Name if invented_meeting => continue,
             PlanEntityKind::Deadline if of_invented(e) => continue,
             PlanEntityKind::Name => {
-                e.key.split(' ').any(|w| notes.names(w)) || notes.after_a_notes_name(text, e.start)
+                notes.grounds_name(&e.key) || notes.after_a_notes_name(text, e.start, &e.key)
             }
             PlanEntityKind::Deadline => notes.has_deadline(&e.key, &e.text),
         };
@@ -334,7 +342,7 @@ fn flags_in(text: &str, task: bool, notes: &Notes, at: (usize, usize), out: &mut
             | EntityKind::Person => e.kind,
             _ => continue,
         };
-        let short_form = e.kind == EntityKind::Person && e.text.split(' ').any(|w| notes.names(w));
+        let short_form = e.kind == EntityKind::Person && notes.grounds_name(&words_key(&e.text));
         if names.iter().any(|&(s, en)| s < e.end && e.start < en)
             || shared_grounded(&e, source)
             || short_form
@@ -377,7 +385,14 @@ pub fn grounded_entities(a: &Analysis) -> Part {
     flags.retain(|f| seen.insert((f.kind, f.key.clone())));
     let errors: Vec<String> = flags
         .iter()
-        .map(|f| format!("Mentions a {} not in the notes: “{}”", f.kind, f.text))
+        .map(|f| {
+            let a = if f.kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            format!("Mentions {a} {} not in the notes: “{}”", f.kind, f.text)
+        })
         .collect();
     let spots = flags
         .iter()

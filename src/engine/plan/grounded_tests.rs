@@ -210,3 +210,73 @@ fn chat_plan_grounding_both_ways() {
         assert_eq!(got, want, "{task} / {why}: {errors:?}");
     }
 }
+
+fn flags_against(notes: &str, task: &str, why: &str) -> (u32, Vec<String>) {
+    let plan = format!(
+        r#"{{"plan":[{{"task":"{task}","timebox_minutes":20,"why":"{why}"}}],"assumptions":[],"questions":[]}}"#
+    );
+    let a = analyze(&plan, (0, plan.len()), Some(notes));
+    let p = grounded_entities(&a);
+    let n = match p.metrics[0] {
+        Metric::HallucinationFlags(n) => n,
+        _ => unreachable!(),
+    };
+    (n, p.errors)
+}
+
+/// An event on a day or by its deadline, and a deadline on a day, are grounded only by
+/// the notes naming that event (on that day) or a deadline on that day — not by any
+/// mention of the day.
+#[test]
+fn events_on_a_day_both_ways() {
+    let without = "- Draft the Q3 report\n- coffee w/ Maya 10\n- Review the board pack\n- call mom Monday\n- Book the train for Friday\n- board review 10am\n";
+    let with = "- Draft the Q3 report\n- board review Fri 10am\n- prep for Q3 audit (due Mon)\n- investor call tmrw 2pm\n- release goes out Friday\n- standup 9:30\n";
+    let rows = [
+        ("Prep slides for Friday's board review", "x"),
+        ("Prep for tomorrow's investor call", "x"),
+        ("Finish the Q3 report", "for the Q3 audit deadline"),
+        ("Send the deck", "before the Monday deadline"),
+        ("Fix the export", "before the release on Friday"),
+    ];
+    for (task, why) in rows {
+        let (n, errors) = flags_against(without, task, why);
+        assert_eq!(n, 1, "{task} | {why}: {errors:?}");
+        let (n, errors) = flags_against(with, task, why);
+        assert_eq!(n, 0, "{task} | {why}: {errors:?}");
+    }
+    assert_eq!(
+        flags_against(without, "Prep slides for Friday's board review", "x").1,
+        ["Mentions an event not in the notes: “Friday's board review”"]
+    );
+    // Today's event needs no day in the notes; a task naming no event is not one.
+    assert_eq!(
+        flags_against(with, "Prep notes for today's standup", "x").0,
+        0
+    );
+    assert_eq!(flags_against(without, "Prep the board review", "x").0, 0);
+    assert_eq!(flags_against(without, "Clear tomorrow's inbox", "x").0, 0);
+}
+
+/// A name written longer than the notes write it is another entity, unless what is
+/// added is a company suffix to a notes name that is not a person's there.
+#[test]
+fn longer_names_both_ways() {
+    let notes = "- coffee w/ Maya 10\n- Send the deck to Acme by 3 PM\n- call with Dr. Lim at 11\n- email Samantha Lee\n";
+    for (task, why, want) in [
+        ("Call Maya Holdings LLC", "x", 1),
+        ("Email Maya Chen", "x", 1),
+        ("Send Lim Partners the memo", "x", 1),
+        ("Prep for Acme Health review", "x", 1),
+        ("Send the deck to Acme Corp", "x", 0),
+        ("Send the deck", "Acme Corp wants it", 0),
+        ("Send the deck to Acme Inc", "x", 0),
+        ("Email Sam Lee", "x", 0),
+        ("Coffee with Maya", "x", 0),
+    ] {
+        let (n, errors) = flags_against(notes, task, why);
+        assert_eq!(n, want, "{task} | {why}: {errors:?}");
+    }
+    // The notes write the longer name: it is theirs.
+    let notes = "- coffee w/ Maya 10\n- renew the Maya Holdings lease\n";
+    assert_eq!(flags_against(notes, "Call Maya Holdings LLC", "x").0, 0);
+}

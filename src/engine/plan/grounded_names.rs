@@ -1,0 +1,187 @@
+//! Which names and events of a plan the notes hold: a name written longer than the
+//! notes write it, a person's name against a company's, an event on a day, and a
+//! deadline on a day. Rules (README, "Grounding"):
+//! - a name of several words is the notes' when the notes write it whole, or each of its
+//!   words ("Sam Lee" of "Samantha Lee"); a notes name with words added ("Maya Chen",
+//!   "Maya Holdings" of the notes' "Maya") is another entity, except company suffixes
+//!   ("Acme Corp") added to a notes name that is not a person's there;
+//! - a notes name is a person's when the notes write it after `with` / `w/` or an
+//!   honorific ("coffee w/ Maya", "Dr. Lim");
+//! - an event ("Friday's board review", "the Q3 audit deadline") is the notes' when a
+//!   notes line names it, on the same day unless the day is today;
+//! - a deadline on a day ("the Monday deadline") is the notes' when they give a deadline
+//!   on that day ("due Mon", "by Monday", "Monday deadline"), not when they name the day.
+
+use std::collections::BTreeSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::Notes;
+use crate::engine::ascii_regex;
+use crate::engine::grounding::plan_entities::PlanEntity;
+use crate::engine::plan::timex::{self, Day};
+
+fn re(s: &str) -> Regex {
+    ascii_regex::compile(s).expect("grounding names regex")
+}
+
+/// Words that make a name a company's ("Acme Corp", "Maya Holdings"), capitalised as a
+/// plan's names are read.
+const COMPANY_SUFFIXES: &[&str] = &[
+    "corp",
+    "corporation",
+    "inc",
+    "incorporated",
+    "ltd",
+    "limited",
+    "co",
+    "company",
+    "holdings",
+    "group",
+    "partners",
+    "ventures",
+    "plc",
+    "pty",
+    "industries",
+    "enterprises",
+    "associates",
+    "labs",
+];
+
+pub(super) fn company_suffix(word: &str) -> bool {
+    COMPANY_SUFFIXES.contains(&word.to_ascii_lowercase().as_str())
+}
+
+/// "coffee with Maya" (the notes' "w/" already read as "with"), "Dr. Lim".
+static PERSON: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:\b[Ww]ith\s+|\b(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?([A-Z][a-z]+)",
+    )
+});
+
+/// The names the notes write as a person's.
+pub(super) fn people(text: &str) -> BTreeSet<&str> {
+    PERSON
+        .captures_iter(text)
+        .filter_map(|c| c.get(1).map(|m| m.as_str()))
+        .collect()
+}
+
+/// A due word right before a day ("due Mon", "by Friday", "deadline: Monday").
+static DUE_BEFORE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:due|by|until|till|before|deadline(?:\s+is)?)\s*:?\s*$"));
+/// "Monday deadline", "Monday's deadline".
+static DEADLINE_AFTER: LazyLock<Regex> = LazyLock::new(|| re(r"(?i)^(?:['’]s)?\s+deadline"));
+
+/// Whether the day at `at` in the notes is a deadline's. Only a few bytes either side
+/// are read, so the notes are read once however long.
+pub(super) fn deadline_on(text: &str, at: (usize, usize)) -> bool {
+    let mut from = at.0.saturating_sub(24);
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    let mut to = (at.1 + 16).min(text.len());
+    while !text.is_char_boundary(to) {
+        to += 1;
+    }
+    DUE_BEFORE.is_match(&text[from..at.0]) || DEADLINE_AFTER.is_match(&text[at.1..to])
+}
+
+/// "before the release on Friday": the event a deadline on a day is.
+static ON_DAY_EVENT: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)\b(?:the|a|our|my)\s+((?:[a-z-]+\s+){1,2})on\s+\w+"));
+
+pub(super) fn event_of(deadline: &str) -> Option<String> {
+    ON_DAY_EVENT
+        .captures(deadline)
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str().trim().to_ascii_lowercase())
+}
+
+/// Whether `line` (lower case) has `word` or a form of it ("investors" for "investor")
+/// as a word.
+fn has_word(line: &str, word: &str) -> bool {
+    let stem = word
+        .strip_suffix('s')
+        .filter(|s| s.len() >= 3)
+        .unwrap_or(word);
+    line.match_indices(stem).any(|(i, _)| {
+        !line[..i].ends_with(|c: char| c.is_alphanumeric())
+            && line[i + stem.len()..]
+                .trim_start_matches(|c: char| c.is_alphabetic())
+                .len()
+                + 3
+                >= line[i + stem.len()..].len()
+    })
+}
+
+impl Notes<'_> {
+    /// A meeting's words with each short form of a name written in full ("the call with
+    /// Sam" → "the call with Samantha"), as the notes would write it.
+    pub(super) fn in_full(&self, key: &str) -> String {
+        let full = |w: &str| {
+            (w.chars().count() >= 3 && self.source.find_words(w).is_none())
+                .then(|| {
+                    self.names.iter().find(|n| {
+                        n.len() > w.len() && n.to_lowercase().starts_with(&w.to_lowercase())
+                    })
+                })
+                .flatten()
+                .map_or_else(|| w.to_string(), |n| n.to_string())
+        };
+        key.split(' ').map(full).collect::<Vec<_>>().join(" ")
+    }
+
+    /// Whether the notes name `word`: the word itself, or a name it is the short form of
+    /// (at least three letters that open a longer capitalised word: "Sam" of "Samantha";
+    /// "Nanette" is not a short form of "Nani").
+    pub(super) fn names(&self, word: &str) -> bool {
+        self.source.find_words(word).is_some()
+            || word.chars().count() >= 3
+                && word.chars().all(char::is_alphabetic)
+                && self.names.iter().any(|n| {
+                    n.len() > word.len() && n.to_lowercase().starts_with(&word.to_lowercase())
+                })
+    }
+
+    /// Whether the notes hold the plan name `key` (canonical words), by the rules above.
+    pub(super) fn grounds_name(&self, key: &str) -> bool {
+        let words: Vec<&str> = key.split(' ').filter(|w| !w.is_empty()).collect();
+        if words.is_empty()
+            || self.source.find_words(key).is_some()
+            || words.iter().all(|w| self.names(w))
+        {
+            return true;
+        }
+        // "Acme Corp": the notes' company with a suffix.
+        let Some(cut) = words.iter().position(|w| company_suffix(w)) else {
+            return false;
+        };
+        let (name, rest) = words.split_at(cut);
+        !name.is_empty()
+            && rest.iter().all(|w| company_suffix(w))
+            && name.iter().all(|w| self.names(w))
+            && !self
+                .people
+                .iter()
+                .any(|p| name.iter().any(|w| p.eq_ignore_ascii_case(w)))
+    }
+
+    /// Whether the notes hold the plan's event `e` ("Friday's board review").
+    pub(super) fn grounds_event(&self, e: &PlanEntity) -> bool {
+        let day = timex::days(&e.text).next().map(|(d, _)| d);
+        self.has_event(&e.key, day)
+    }
+
+    /// Whether a notes line names the event `what` (its words, in any form), on `day`
+    /// when that is a day other than today.
+    pub(super) fn has_event(&self, what: &str, day: Option<Day>) -> bool {
+        let words: Vec<&str> = what.split_whitespace().collect();
+        let other_day = day.filter(|d| !matches!(d, Day::Relative(0)));
+        self.lower.lines().any(|l| {
+            words.iter().all(|w| has_word(l, w))
+                && other_day.is_none_or(|d| timex::days(l).any(|(x, _)| x == d))
+        })
+    }
+}
