@@ -129,6 +129,18 @@ const SLOTS: &[(&str, &str, bool)] = &[
         "\n## Not checked\n\n- [DOCUMENT NAME]\n- {{exhibit}}",
         false,
     ),
+    ("slot", "\nWe did not review [Document Name].", false),
+    (
+        "slot",
+        "\nI did not review the attached <Exhibit Title>.",
+        false,
+    ),
+    ("slot", "\nWe did not review XXX.", false),
+    (
+        "slot",
+        "\nWe did not review the following:\n\n- [DOCUMENT NAME]\n- {{exhibit}}",
+        false,
+    ),
     // Copied redaction markers are the source's blanks, and a real object is a real one.
     ("kept", "\nI could not review [REDACTED].", true),
     ("kept", "\nWe could not check [*].", true),
@@ -148,6 +160,26 @@ const SLOTS: &[(&str, &str, bool)] = &[
         true,
     ),
     ("kept", "\nWe did not review Schedule 2 (Fees).", true),
+    (
+        "kept",
+        "\nWe did not review [the pricing schedule](https://example.com/s).",
+        true,
+    ),
+    (
+        "kept",
+        "\nWe did not review the [Exhibits][1].\n\n[1]: https://example.com/e",
+        true,
+    ),
+    (
+        "kept",
+        "\nWe did not review ___the schedules___ at all.",
+        true,
+    ),
+    (
+        "kept",
+        "\nWe did not review the following:\n\n- Exhibit C\n- {{exhibit}}",
+        true,
+    ),
 ];
 
 #[test]
@@ -198,6 +230,36 @@ const DENIED: &[(&str, &str, bool)] = &[
         "\nWe deny that any exhibits were not reviewed.",
         false,
     ),
+    (
+        "denied",
+        "\nI can't say I did not review the exhibits.",
+        false,
+    ),
+    (
+        "denied",
+        "\nThe claim that we did not review the exhibits is false.",
+        false,
+    ),
+    (
+        "denied",
+        "\nIf there were anything I did not check, I would list it here.",
+        false,
+    ),
+    (
+        "denied",
+        "\nIf I did not review a schedule, I would say so.",
+        false,
+    ),
+    (
+        "denied",
+        "\nThere isn't any part of the agreement that I did not review.",
+        false,
+    ),
+    (
+        "denied",
+        "\nNot a single clause that we did not review.",
+        false,
+    ),
     // The same words that do not deny the statement after them.
     (
         "kept",
@@ -217,6 +279,21 @@ const DENIED: &[(&str, &str, bool)] = &[
     (
         "kept",
         "\nWith no schedules attached, we did not review the fee levels.",
+        true,
+    ),
+    (
+        "kept",
+        "\nThere is no doubt that we did not review the exhibits: none were attached.",
+        true,
+    ),
+    (
+        "kept",
+        "\nIt was a mistake that we did not review the exhibits; they were not attached.",
+        true,
+    ),
+    (
+        "kept",
+        "\nI cannot say more, as I did not review the schedules.",
         true,
     ),
 ];
