@@ -46,6 +46,8 @@ struct Notes<'a> {
     people: BTreeSet<&'a str>,
     /// The days the notes give a deadline on ("due Mon", "by Friday", "Monday deadline").
     deadline_days: Vec<Day>,
+    /// The notes' lines by their words, for the plan's events (built when first needed).
+    line_index: std::cell::OnceCell<names::LineIndex>,
 }
 
 /// The grounding index of the notes as [`grounded_entities`] reads them ("w/" read as
@@ -90,6 +92,7 @@ impl<'a> Notes<'a> {
                 .map(|(d, _)| *d)
                 .collect(),
             people: names::people(text),
+            line_index: std::cell::OnceCell::new(),
             names: text
                 .split(|c: char| !c.is_alphanumeric())
                 .filter(|w| w.starts_with(|c: char| c.is_uppercase()))

@@ -12,7 +12,8 @@
 //! - a deadline on a day ("the Monday deadline") is the notes' when they give a deadline
 //!   on that day ("due Mon", "by Monday", "Monday deadline"), not when they name the day.
 
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -99,21 +100,53 @@ pub(super) fn event_of(deadline: &str) -> Option<String> {
         .map(|m| m.as_str().trim().to_ascii_lowercase())
 }
 
-/// Whether `line` (lower case) has `word` or a form of it ("investors" for "investor")
-/// as a word.
-fn has_word(line: &str, word: &str) -> bool {
-    let stem = word
-        .strip_suffix('s')
-        .filter(|s| s.len() >= 3)
-        .unwrap_or(word);
-    line.match_indices(stem).any(|(i, _)| {
-        !line[..i].ends_with(|c: char| c.is_alphanumeric())
-            && line[i + stem.len()..]
-                .trim_start_matches(|c: char| c.is_alphabetic())
-                .len()
-                + 3
-                >= line[i + stem.len()..].len()
-    })
+/// The notes' lines (lower case) by the words on them, for events: built once, the first
+/// time a plan names an event, so each event is looked up, not read against every line.
+#[derive(Default)]
+pub(super) struct LineIndex {
+    /// Byte ranges of the lines in `Notes::lower`.
+    lines: Vec<(usize, usize)>,
+    /// A word → the lines it is on, ascending.
+    by_word: HashMap<String, Vec<usize>>,
+    /// Events already looked up: (words, day) → grounded.
+    seen: RefCell<HashMap<String, bool>>,
+}
+
+fn words_of(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+}
+
+impl LineIndex {
+    fn new(lower: &str) -> LineIndex {
+        let mut index = LineIndex::default();
+        let mut at = 0;
+        for line in lower.split_inclusive('\n') {
+            let n = index.lines.len();
+            for w in words_of(line) {
+                let on = index.by_word.entry(w.to_string()).or_default();
+                if on.last() != Some(&n) {
+                    on.push(n);
+                }
+            }
+            index.lines.push((at, at + line.len()));
+            at += line.len();
+        }
+        index
+    }
+
+    /// The lines with `word` or its singular or plural ("investors" for "investor").
+    fn lines_with(&self, word: &str) -> BTreeSet<usize> {
+        let mut forms = vec![word.to_string(), format!("{word}s"), format!("{word}es")];
+        forms.extend(word.strip_suffix("es").map(str::to_string));
+        forms.extend(word.strip_suffix('s').map(str::to_string));
+        forms
+            .iter()
+            .filter_map(|f| self.by_word.get(f))
+            .flatten()
+            .copied()
+            .collect()
+    }
 }
 
 impl Notes<'_> {
@@ -177,11 +210,22 @@ impl Notes<'_> {
     /// Whether a notes line names the event `what` (its words, in any form), on `day`
     /// when that is a day other than today.
     pub(super) fn has_event(&self, what: &str, day: Option<Day>) -> bool {
-        let words: Vec<&str> = what.split_whitespace().collect();
         let other_day = day.filter(|d| !matches!(d, Day::Relative(0)));
-        self.lower.lines().any(|l| {
-            words.iter().all(|w| has_word(l, w))
-                && other_day.is_none_or(|d| timex::days(l).any(|(x, _)| x == d))
-        })
+        let index = self.line_index.get_or_init(|| LineIndex::new(&self.lower));
+        let key = format!("{what}|{other_day:?}");
+        if let Some(&known) = index.seen.borrow().get(&key) {
+            return known;
+        }
+        let mut on: Vec<BTreeSet<usize>> = words_of(what).map(|w| index.lines_with(w)).collect();
+        on.sort_by_key(BTreeSet::len);
+        let found = on.split_first().is_some_and(|(fewest, rest)| {
+            fewest.iter().any(|&i| {
+                let (a, b) = index.lines[i];
+                rest.iter().all(|s| s.contains(&i))
+                    && other_day.is_none_or(|d| timex::days(&self.lower[a..b]).any(|(x, _)| x == d))
+            })
+        });
+        index.seen.borrow_mut().insert(key, found);
+        found
     }
 }
