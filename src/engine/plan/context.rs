@@ -22,9 +22,10 @@ pub(super) mod rules;
 #[path = "context_tasks.rs"]
 mod tasks;
 #[path = "context_words.rs"]
-mod words;
+pub(super) mod words;
 use super::timex;
 use crate::engine::ascii_regex;
+use crate::engine::document::layout::split_sentences;
 use tasks::{Section, heading, is_heading, task};
 use words::words;
 
@@ -103,40 +104,20 @@ pub fn extract(notes: &str, today: Option<Weekday>) -> Context {
             section = heading(content.trim_start_matches('#').trim(), today);
             continue;
         }
-        let mut constraint = false;
-        let mut unplaced = Vec::new();
-        for (a, b) in clauses::clauses(content) {
-            let clause = content[a..b].trim();
-            if constraint_line(&mut cx, clause, content, today) {
-                constraint = true;
-            } else {
-                unplaced.push(clause);
-            }
-        }
-        if constraint {
-            // Fail closed: a clause beside the read ones with a time no rule placed.
-            cx.unread
-                .extend(unplaced.into_iter().filter_map(rules::unplaced_clause));
-        }
-        if constraint || rules::preference(content) {
-            continue;
-        }
-        if is_bullet {
-            task(&mut cx, content, true, section, today);
+        // A paragraph of prose puts constraints and tasks side by side ("… the dentist from
+        // 10:30-11:30. I need to finish the grant budget today."): each sentence is read
+        // as a line of its own. A list item is one line.
+        let sentences = if is_bullet {
+            Vec::new()
         } else {
-            let before = cx.tasks.len();
-            for sentence in content.split_inclusive(['.', ';', '?']) {
-                task(&mut cx, sentence, false, section, today);
+            split_sentences(content, (0, content.len()))
+        };
+        if sentences.len() > 1 {
+            for (a, b) in sentences {
+                read_line(&mut cx, &content[a..b], false, section, today);
             }
-            if cx.tasks.len() == before
-                && let Some(at) = rules::unread_time(content)
-            {
-                cx.unread.push(Block {
-                    label: content.to_string(),
-                    start: at,
-                    end: at,
-                });
-            }
+        } else {
+            read_line(&mut cx, content, is_bullet, section, today);
         }
     }
     cx.blocks.truncate(MAX_EXTRACTED);
@@ -146,6 +127,52 @@ pub fn extract(notes: &str, today: Option<Weekday>) -> Context {
     overnight(&mut cx);
     cx.blocks.sort_by_key(|b| (b.start, b.end));
     cx
+}
+
+/// One line of the notes (or one sentence of a prose paragraph): its constraints, clause by
+/// clause, else a task.
+fn read_line(
+    cx: &mut Context,
+    content: &str,
+    is_bullet: bool,
+    section: Section,
+    today: Option<Weekday>,
+) {
+    let mut constraint = false;
+    let mut unplaced = Vec::new();
+    for (a, b) in clauses::clauses(content) {
+        let clause = content[a..b].trim();
+        if constraint_line(cx, clause, content, today) {
+            constraint = true;
+        } else {
+            unplaced.push(clause);
+        }
+    }
+    if constraint {
+        // Fail closed: a clause beside the read ones with a time no rule placed.
+        cx.unread
+            .extend(unplaced.into_iter().filter_map(rules::unplaced_clause));
+    }
+    if constraint || rules::preference(content) {
+        return;
+    }
+    if is_bullet {
+        task(cx, content, true, section, today);
+    } else {
+        let before = cx.tasks.len();
+        for sentence in content.split_inclusive(['.', ';', '?']) {
+            task(cx, sentence, false, section, today);
+        }
+        if cx.tasks.len() == before
+            && let Some(at) = rules::unread_time(content)
+        {
+            cx.unread.push(Block {
+                label: content.to_string(),
+                start: at,
+                end: at,
+            });
+        }
+    }
 }
 
 impl Context {

@@ -29,6 +29,8 @@ pub(super) fn heading(content: &str, today: Option<Weekday>) -> Section {
     }
 }
 
+/// "can't before 2": a limit on when a task may start, not a deadline.
+static NOT_A_DEADLINE: LazyLock<Regex> = LazyLock::new(|| words("not_a_deadline"));
 static MUST_HEADING: LazyLock<Regex> = LazyLock::new(|| words("must_heading"));
 
 /// A heading: a markdown `#` line, or a line that is not a list item and ends with `:`.
@@ -119,7 +121,9 @@ pub(super) fn task(
         return;
     }
     cx.tasks.push(Task {
-        must: MUST.is_match(s) || section.must || jotted::due_today(s, today),
+        must: MUST.is_match(&NOT_A_DEADLINE.replace_all(s, " "))
+            || section.must
+            || jotted::due_today(s, today),
         text,
     });
 }

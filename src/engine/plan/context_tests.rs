@@ -369,3 +369,37 @@ fn rules_for_available_time() {
         assert_eq!(got, Some(*want), "{notes} at {now:?}");
     }
 }
+
+/// A paragraph of prose: each sentence is read on its own, so its tasks are read beside its
+/// constraints; "can't before 2" limits when a task may start and is not a deadline.
+#[test]
+fn a_prose_paragraph_gives_constraints_and_tasks() {
+    let cx = extract_(
+        "ok so today is a lot. I'm not starting before 9 because I'm dropping Milo at school, and I've got the dentist from 10:30-11:30, then a quick call with Dr. Lim at 1pm. I need to finish the grant budget today, it's due at 4pm. I should also go through the intern applications. Tomorrow I have to prep the board packet.",
+    );
+    assert_eq!(cx.window_start, Some(540));
+    let blocks: Vec<(Minute, Minute)> = cx.blocks.iter().map(|b| (b.start, b.end)).collect();
+    assert_eq!(blocks, [(630, 690), (780, 810)]);
+    let tasks: Vec<(&str, bool)> = cx.tasks.iter().map(|t| (t.text.as_str(), t.must)).collect();
+    assert_eq!(
+        tasks,
+        [
+            ("finish the grant budget today, it's due at 4pm", true),
+            ("go through the intern applications", false),
+        ]
+    );
+    // One line of several sentences and no constraint reads as before.
+    let cx = extract_("Need to email Dana. Should review the contract.");
+    assert_eq!(cx.tasks.len(), 2);
+    let cx = extract_(
+        "- run the payroll export (can't before 2, finance locks it)\n- email the SOW by 3pm\n",
+    );
+    let tasks: Vec<(&str, bool)> = cx.tasks.iter().map(|t| (t.text.as_str(), t.must)).collect();
+    assert_eq!(
+        tasks,
+        [
+            ("run the payroll export", false),
+            ("email the SOW by 3pm", true)
+        ]
+    );
+}

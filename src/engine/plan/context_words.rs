@@ -24,7 +24,7 @@ static ENTRIES: LazyLock<HashMap<String, Entry>> = LazyLock::new(|| {
 });
 
 /// The list `name` of `notes_words.toml`, compiled.
-pub(super) fn words(name: &str) -> Regex {
+pub(in crate::engine::plan) fn words(name: &str) -> Regex {
     let entry = ENTRIES
         .get(name)
         .unwrap_or_else(|| panic!("notes_words.toml has no list `{name}`"));

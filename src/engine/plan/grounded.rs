@@ -114,8 +114,13 @@ impl<'a> Notes<'a> {
     /// Whether the notes have the plan's meeting at its clock time ("the 4pm client call",
     /// "the team standup at 4"): a blocked window starting then, or a notes line with the
     /// meeting's word and that time. A meeting with no time in the plan is not checked.
-    fn meeting_at_its_time(&self, e: &plan_entities::PlanEntity, text: &str) -> bool {
-        let Some(at) = meeting_time(e, text) else {
+    fn meeting_at_its_time(
+        &self,
+        e: &plan_entities::PlanEntity,
+        text: &str,
+        slot: Option<u32>,
+    ) -> bool {
+        let Some(at) = meeting_time(e, text).or(slot) else {
             return true;
         };
         let key = plan_entities::meeting_key(&meeting_spelling(&e.text));
@@ -139,10 +144,18 @@ impl<'a> Notes<'a> {
 
     /// Whether the notes hold the plan's meeting `e` (in `text`): its words in their one
     /// spelling, or a meeting with the person named right after it.
-    fn grounds_meeting(&self, e: &plan_entities::PlanEntity, text: &str) -> bool {
+    /// `slot`: the clock time (within the day) the plan gives the item whose task is this
+    /// meeting itself ("Weekly sync with Kenji" under "### 15:00–15:45"): a meeting the
+    /// notes have at 14:00 and the plan holds at 15:00 is at a time the notes do not give.
+    fn grounds_meeting(
+        &self,
+        e: &plan_entities::PlanEntity,
+        text: &str,
+        slot: Option<u32>,
+    ) -> bool {
         (self.has_meeting(&plan_entities::meeting_key(&meeting_spelling(&e.text)))
             || self.meeting_with(&text[e.end..]))
-            && self.meeting_at_its_time(e, text)
+            && self.meeting_at_its_time(e, text, slot)
     }
 
     /// Whether the name `key` at `at` is company suffixes right after a name the notes
@@ -242,6 +255,10 @@ static AT_TIME: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
     ascii_regex::compile(r"(?i)^\s*(?:at|@)\s*").expect("at-time regex")
 });
 
+/// Words before a meeting that make a task about it, not the meeting itself.
+static ABOUT_A_MEETING: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| super::context::words::words("about_a_meeting"));
+
 /// The clock time (within the day) of a plan's meeting: written in its words ("the 4pm
 /// client call") or right after them ("the team standup at 4"; a bare hour 1–6 is
 /// afternoon).
@@ -272,7 +289,14 @@ struct Flag {
 }
 
 /// Flags in one piece of plan text (a task or its why), `at` locating its item.
-fn flags_in(text: &str, task: bool, notes: &Notes, at: (usize, usize), out: &mut Vec<Flag>) {
+/// `slot` is the item's start within the day (for a task with a time).
+fn flags_in(
+    text: &str,
+    (task, slot): (bool, Option<u32>),
+    notes: &Notes,
+    at: (usize, usize),
+    out: &mut Vec<Flag>,
+) {
     let source = &notes.source;
     let mut found = if task {
         plan_entities::extract_task(text)
@@ -292,11 +316,17 @@ fn flags_in(text: &str, task: bool, notes: &Notes, at: (usize, usize), out: &mut
         e.kind != PlanEntityKind::Event && events.iter().any(|&(s, en)| e.start < en && s < e.end)
     };
     let found: Vec<_> = found.iter().filter(|e| !in_event(e)).collect();
+    // The item's time is the meeting's only when the task is the meeting itself ("Weekly
+    // sync with Kenji"), not about it ("Prep for the call with Nani").
+    let own = |e: &plan_entities::PlanEntity| {
+        let before = &text[..e.start];
+        slot.filter(|_| before.split_whitespace().count() <= 2 && !ABOUT_A_MEETING.is_match(before))
+    };
     // A made-up meeting or event is one invention, not one per name or day in it.
     let invented: Vec<(usize, usize)> = found
         .iter()
         .filter(|e| match e.kind {
-            PlanEntityKind::Meeting => !notes.grounds_meeting(e, text),
+            PlanEntityKind::Meeting => !notes.grounds_meeting(e, text, own(e)),
             PlanEntityKind::Event => !notes.grounds_event(e),
             _ => false,
         })
@@ -312,7 +342,7 @@ fn flags_in(text: &str, task: bool, notes: &Notes, at: (usize, usize), out: &mut
     };
     for &e in &found {
         let grounded = match e.kind {
-            PlanEntityKind::Meeting => notes.grounds_meeting(e, text),
+            PlanEntityKind::Meeting => notes.grounds_meeting(e, text, own(e)),
             PlanEntityKind::Event => notes.grounds_event(e),
             PlanEntityKind::Name if invented_meeting => continue,
             PlanEntityKind::Deadline if of_invented(e) => continue,
@@ -381,8 +411,9 @@ pub fn grounded_entities(a: &Analysis) -> Part {
     let notes = Notes::new(&index.text, cx, index);
     let mut flags = Vec::new();
     for it in a.plan.items.iter().chain(&a.plan.restated) {
-        flags_in(&it.task, true, &notes, it.at, &mut flags);
-        flags_in(&it.why, false, &notes, it.at, &mut flags);
+        let slot = it.time.map(|t| t.start % (24 * 60));
+        flags_in(&it.task, (true, slot), &notes, it.at, &mut flags);
+        flags_in(&it.why, (false, None), &notes, it.at, &mut flags);
     }
     let mut seen = BTreeSet::new();
     flags.retain(|f| seen.insert((f.kind, f.key.clone())));

@@ -279,4 +279,25 @@ fn longer_names_both_ways() {
     // The notes write the longer name: it is theirs.
     let notes = "- coffee w/ Maya 10\n- renew the Maya Holdings lease\n";
     assert_eq!(flags_against(notes, "Call Maya Holdings LLC", "x").0, 0);
+/// A task that is a notes meeting itself takes the item's time as the meeting's: at another
+/// time than the notes give, it is a meeting the notes do not have; a task about the
+/// meeting ("Prep for …", "Draft the … agenda") keeps its own time.
+#[test]
+fn a_meeting_planned_as_an_item_is_grounded_only_at_its_notes_time() {
+    let notes =
+        "monday\noffice 9:30-18:00\nweekly sync w/ Kenji 14:00-14:45\n- draft the outline\n";
+    let run = |at: &str, task: &str| {
+        let plan = format!(
+            "### {at} · {task}\nWhy it matters.\n\n### 10:00–11:00 · Draft the outline\nQuiet.\n\nAssumptions: none\nQuestions: none\n"
+        );
+        let a = analyze(&plan, (0, plan.len()), Some(notes));
+        grounded_entities(&a).errors
+    };
+    assert_eq!(
+        run("15:00–15:45", "Weekly sync with Kenji"),
+        ["Mentions a meeting not in the notes: “Weekly sync with Kenji”"]
+    );
+    assert!(run("14:00–14:45", "Weekly sync with Kenji").is_empty());
+    assert!(run("13:00–13:30", "Prep for the sync with Kenji").is_empty());
+    assert!(run("13:00–13:30", "Draft the sync agenda for Kenji").is_empty());
 }

@@ -88,7 +88,8 @@ fn enumerator_before(text: &str, lo: usize, dot: usize) -> bool {
     s < dot && (p == lo || bytes[p - 1] == b'\n') && bytes[s..dot].iter().any(u8::is_ascii_digit)
 }
 
-/// Is the word ending at the stop at byte `dot` an abbreviation ("e.g", "Sec", an initial)?
+/// Is the word ending at the stop at byte `dot` an abbreviation ("e.g", "Sec", "Dr", an
+/// initial)?
 pub fn is_abbreviation(text: &str, dot: usize) -> bool {
     // Look back at most 8 bytes: no abbreviation is longer, and a scan per stop stays O(1).
     let from = crate::model::text::floor_char_boundary(text, dot.saturating_sub(8));
@@ -114,5 +115,10 @@ pub fn is_abbreviation(text: &str, dot: usize) -> bool {
             | "co"
             | "u.s"
             | "cf"
+            | "mr"
+            | "mrs"
+            | "ms"
+            | "dr"
+            | "prof"
     ) || (word.len() == 1 && word.chars().all(|c| c.is_ascii_alphabetic()))
 }

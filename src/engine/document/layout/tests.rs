@@ -75,6 +75,19 @@ fn sentences_stay_inside_their_block_and_skip_abbreviations() {
     assert_eq!(s("nested two"), "nested two");
     assert_eq!(s("High"), "High.");
     assert_eq!(s("Quoted"), "Quoted \"words\" here.");
+    let u = "Call with Dr. Lim at 11. Mr. Ode and Ms. Roy sign. Then Prof. Ng reads.";
+    let sentences: Vec<&str> = super::split_sentences(u, (0, u.len()))
+        .into_iter()
+        .map(|sp| slice(u, sp))
+        .collect();
+    assert_eq!(
+        sentences,
+        [
+            "Call with Dr. Lim at 11.",
+            "Mr. Ode and Ms. Roy sign.",
+            "Then Prof. Ng reads."
+        ]
+    );
     // Code has no sentences; a heading's are its title.
     assert!(l.sentence_at(at(t, "Section 99")).is_none());
     assert_eq!(s("Renewal"), "1.1 Renewal");
