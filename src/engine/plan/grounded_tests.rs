@@ -279,6 +279,8 @@ fn longer_names_both_ways() {
     // The notes write the longer name: it is theirs.
     let notes = "- coffee w/ Maya 10\n- renew the Maya Holdings lease\n";
     assert_eq!(flags_against(notes, "Call Maya Holdings LLC", "x").0, 0);
+}
+
 /// A task that is a notes meeting itself takes the item's time as the meeting's: at another
 /// time than the notes give, it is a meeting the notes do not have; a task about the
 /// meeting ("Prep for …", "Draft the … agenda") keeps its own time.
