@@ -7,7 +7,7 @@ against genuine drafting proposals with the same kinds of values ("Consider addi
 not exceed …\"", "We propose the following clause: …", a block-quoted drafted clause) that
 must stay set aside.
 
-  scripts/tuning_evidence_voice.py [BIN] [--show]
+  scripts/tuning_evidence_voice.py [BIN] [--show] [--second]
 
 Outputs come from the pool outside the held-out set (tuning_evidence.py's rule), each plant
 into its own copy at a blank line after a prose paragraph. Every value is invented and checked
@@ -74,6 +74,36 @@ ASIDE = [
      "liability shall not exceed {A}. |\n\n### Other points", "block"),
     ("Consider that a new {R} could cap liability at {A}.", "append"),
 ]
+# A second batch (`--second`), written after the first batch's rules landed and measured
+# before any change for it: other proposal words, verbs and table layouts; its own seed.
+SEED_SECOND = 77405
+FLAG_SECOND = [
+    ("It may be worth revisiting the fact that {R} limits damages to {A}.", "append"),
+    ("We suggest the client push back, since {R} fixes the termination payment at {A}.", "paragraph"),
+    ("Negotiate harder here: {R} already imposes a {A} floor on purchases.", "bullet"),
+    ("Because {R} states that the deposit is {A}, we would ask for a reduction.", "paragraph"),
+    ("The client should note that {R} provides for liquidated damages of {A}.", "append"),
+    ("Recommend seeking a carve-out, as {R} grants the licensor {A} on any change of control.",
+     "paragraph"),
+    ("Propose deleting the penalty, which {R} sets at {A}.", "bullet"),
+    ("Ideally the threshold would be higher; {R} requires only {A} of insurance cover.", "append"),
+    ("| Risk | Clause | Comment |\n|---|---|---|\n| High | {R} | Fixes the early-exit fee at {A}; negotiate down |",
+     "block"),
+    ("| Item | Provision | Current position | Recommendation |\n|---|---|---|---|\n| 3 | {R} | Caps the indemnity at {A} | Seek a higher cap |",
+     "block"),
+]
+ASIDE_SECOND = [
+    ("We suggest inserting a new {R} under which liability is capped at {A}.", "paragraph"),
+    ("Proposed wording: {R} requires the Supplier to maintain cover of {A}.", "paragraph"),
+    ("Ask for a new {R} that fixes the fee at {A}.", "bullet"),
+    ("Replace the current text with: \"{R}. The Customer shall pay {A} on signing.\"", "paragraph"),
+    ("If the parties agree, a new {R} could set the cap at {A}.", "append"),
+    ("Suggested addition:\n\n> {R} Insurance. The Supplier shall maintain cover of at least {A}.",
+     "block"),
+    ("We would include the following text: {R} provides that liability is capped at {A}.",
+     "paragraph"),
+    ("| Clause | Proposed change |\n|---|---|\n| New {R} | Cap liability at {A} |", "block"),
+]
 SHAPES = ["sec_dotted", "clause", "sec_plain", "nested", "clause_sub"]
 
 
@@ -101,10 +131,12 @@ def main():
     args = [a for a in sys.argv[1:] if not a.startswith("-")]
     bin_ = os.path.realpath(args[0] if args else os.path.join(te.ROOT, "target", "release", "byop"))
     show = "--show" in sys.argv
-    rng = random.Random(SEED)
+    second = "--second" in sys.argv
+    rng = random.Random(SEED_SECOND if second else SEED)
     pool = te.tuning_pool(rng)
     tmp = te.workspace("byop-tuning-voice-")
-    jobs = [(t, "flag", p) for t, p in FLAG] + [(t, "aside", p) for t, p in ASIDE]
+    flag, aside = (FLAG_SECOND, ASIDE_SECOND) if second else (FLAG, ASIDE)
+    jobs = [(t, "flag", p) for t, p in flag] + [(t, "aside", p) for t, p in aside]
     plants, names, originals = [], iter(pool), {}
     for copy_no in range(COPIES):
         for i, (tpl, expect, pos) in enumerate(jobs):
