@@ -4,7 +4,9 @@
 //! 14.7 caps liability at $2,500,000, which should be raised"); only the text being proposed
 //! is drafting (after "Consider adding:", a new section, what a section "should" say, a
 //! block-quoted clause after "We propose the following clause:"). A reference in a table cell
-//! names the contract's part; only a part the output numbers itself is its own numbering.
+//! names the contract's part; only a part the output numbers itself is its own numbering. A
+//! paragraph the output labels as its comment ("**Risk:** …") is analysis between the clauses
+//! it drafts.
 //! Each rule both ways: the invented value is flagged, the source's own value grounded, the
 //! proposed value set aside.
 
@@ -193,6 +195,70 @@ const ROWS: &[Row] = &[
         source: SRC_005,
         output: "Consider adding: \"The Supplier's aggregate liability under Section 14.7 shall not exceed $2,500,000.\"\n",
         span: "$2,500,000",
+        flagged: false,
+    },
+    Row {
+        cause: "a comment cell after the claim's cell does not make it proposed",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "| # | Provision | Current position | Recommendation |\n|---|---|---|---|\n| 3 | Section 14.7 | Caps the indemnity at $2,500,000 | Seek a higher cap |\n",
+        span: "$2,500,000",
+        flagged: true,
+    },
+    Row {
+        cause: "a cell under a 'Proposed change' head is proposed",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "| Clause | Proposed change |\n|---|---|\n| Section 2.1 | Raise the fee to $2,500,000 |\n",
+        span: "$2,500,000",
+        flagged: false,
+    },
+    Row {
+        cause: "a row opening with a new section is proposed",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "| Clause | Change |\n|---|---|\n| New Section 14.7 | Cap liability at $2,500,000 |\n",
+        span: "$2,500,000",
+        flagged: false,
+    },
+    Row {
+        cause: "an attribution after 'the following text:' is drafted",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "We would include the following text: Section 14.7 provides that liability is capped at $2,500,000.\n",
+        span: "$2,500,000",
+        flagged: false,
+    },
+    Row {
+        cause: "its reference",
+        check: "references_grounded",
+        source: SRC_005,
+        output: "We would include the following text: Section 14.7 provides that liability is capped at $2,500,000.\n",
+        span: "Section 14.7",
+        flagged: false,
+    },
+    Row {
+        cause: "a quoted clause after 'Replace the current text with:'",
+        check: "references_grounded",
+        source: SRC_005,
+        output: "Replace the current text with: \"Section 14.7. The Customer shall pay $2,500,000 on signing.\"\n",
+        span: "Section 14.7",
+        flagged: false,
+    },
+    Row {
+        cause: "a comment the output labels 'Risk:' between the clauses it drafts",
+        check: "references_grounded",
+        source: SRC_005,
+        output: "17.2 Failure to Meet Minimum. WLI may take one or more of the following steps:\n\n   a. Notice of Default. WLI may issue a written notice of default.\n\n**Risk:** Under clause 49, either party may terminate for insolvency.\n\n   b. Suspension of Rights. WLI may suspend the rights of Power2Ship.\n",
+        span: "clause 49",
+        flagged: true,
+    },
+    Row {
+        cause: "the drafted clause's own text around it stays drafted",
+        check: "entities_grounded",
+        source: SRC_005,
+        output: "17.2 Failure to Meet Minimum. WLI may take one or more of the following steps:\n\n   a. Notice of Default. WLI may issue a written notice of default within 45 days.\n\n**Risk:** Under clause 49, either party may terminate for insolvency.\n",
+        span: "45 days",
         flagged: false,
     },
 ];

@@ -85,6 +85,8 @@ pub static PROPOSED_SUBJECT_BEFORE: LazyLock<Words> =
 /// Words before a stating clause's subject that make it a condition or question ("whether").
 pub static OPEN_QUESTION_BEFORE: LazyLock<Words> =
     LazyLock::new(|| compile("open_question_before"));
+/// The output's own label for a comment ("Risk", "Note", "Why it matters").
+pub static ANALYSIS_LABEL: LazyLock<Words> = LazyLock::new(|| compile("analysis_label"));
 /// A colon lead-in of drafted text before a claim ("Consider adding: …").
 pub static PROPOSED_TEXT_LEAD: LazyLock<Words> = LazyLock::new(|| compile("proposed_text_lead"));
 

@@ -279,12 +279,41 @@ pub fn numbering(text: &str) -> Vec<((RefKind, String), (usize, usize))> {
     }
     for c in NUMBERING.captures_iter(text) {
         let n = c.name("n").expect("group");
+        if page_number(text, n.start(), n.end()) {
+            continue;
+        }
         out.push((
             (RefKind::Numbered, label_key(RefKind::Numbered, n.as_str())),
             (n.start(), n.end()),
         ));
     }
     out
+}
+
+/// Is the undotted number at `start..end` a page number of a table of contents ("1.51 JRDC
+/// 13  1.52 Know-How  13  1.53 …", "Defense   46  12.9 Common …"): after a title and two or
+/// more spaces, and before two or more spaces and the next entry's number (or the line's
+/// end)? A contents page lists every page, so reading those as the source's parts made
+/// "Article 43" a part of a contract that has 19 articles.
+fn page_number(text: &str, start: usize, end: usize) -> bool {
+    let n = &text[start..end];
+    if !n.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let before = text[..start].trim_end_matches([' ', '\t']);
+    let gap_before = start - before.len();
+    let after = &text[end..];
+    let rest = after.trim_start_matches([' ', '\t']);
+    let gap_after = after.len() - rest.len();
+    let titled = before
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_alphabetic() || matches!(c, ')' | ']' | '.'));
+    gap_before >= 2
+        && titled
+        && (rest.is_empty()
+            || rest.starts_with(['\n', '\r'])
+            || (gap_after >= 2 && rest.starts_with(|c: char| c.is_ascii_digit() || c == '*')))
 }
 
 /// Does a sub-part label "(b)" occur in `text` from `from`, within `window` bytes?

@@ -220,6 +220,18 @@ fn numbering_with_a_trailing_dot_at_line_start_counts() {
 }
 
 #[test]
+fn page_numbers_of_a_contents_page_are_not_parts() {
+    // Corpus contract 012's contents page, then its real numbering.
+    let s = Source::new(
+        "Table of Contents   1. Definitions   7  1.1 Affiliate   7  1.43 Insolvency Event  12  1.50 JOT  13\n12.8 Defense   46  12.9 Common Interest Disclosures   46\n\n  5.  Term\n  6  Payment.\n",
+    );
+    let t = "Article 46, Article 13, Section 12.8, Section 5 and Section 6";
+    let refs = references::extract_in(t, (0, t.len()));
+    let got: Vec<bool> = refs.iter().map(|r| s.reference(r).is_some()).collect();
+    assert_eq!(got, vec![false, false, true, true, true]);
+}
+
+#[test]
 fn ranges_statutes_and_block_labels() {
     let s = Source::new("22.1  Buy-sell.  22.2  Price.");
     let r = references::extract_in(

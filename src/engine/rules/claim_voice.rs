@@ -1,6 +1,7 @@
-//! Voice decisions of the entity check that read the document's layout, and one resolver
+//! Voice decisions of the grounding checks that read the document's layout, and one resolver
 //! that reads a value in the source's words: a term in the output's own heading or label is
-//! its title for the point, not a claim; "100% of X" is the source's "sole"/"all" X.
+//! its title for the point, not a claim; a table cell's voice is its row so far and its
+//! column's head; "100% of X" is the source's "sole"/"all" X.
 
 use crate::engine::document::layout::{BlockKind, InlineKind, Layout};
 use crate::engine::grounding::{Entity, EntityKind, Source, Span, lexicon, words::tokens};
@@ -63,6 +64,49 @@ pub fn under_skipped_lead(
     before.ends_with(':') && lead_skipped(before.len() - 1)
 }
 
+/// Does the paragraph or item holding `at` open with the output's label for a comment, bold
+/// or plain and ending in a colon ("**Risk:** …", "Note: …"; the lexicon's `analysis_label`)?
+/// Such a paragraph is the output's analysis even between the clauses it drafts.
+pub fn under_analysis_label(layout: &Layout, text: &str, at: usize) -> bool {
+    let Some((opens, end)) = layout.block_at(at).and_then(|id| layout.block(id).text) else {
+        return false;
+    };
+    let block = text.get(opens..end).unwrap_or("");
+    let own = block.trim_start_matches(['*', '_', ' ']);
+    let Some((label, _)) = own.split_once(':') else {
+        return false;
+    };
+    let label = label.trim_end_matches(['*', '_', ' ']);
+    opens + (block.len() - own.len()) + label.len() < at
+        && label.len() <= 40
+        && lexicon::ANALYSIS_LABEL.is_match(label)
+}
+
+/// For a claim in a table's body cell, what its voice is read from instead of the whole row:
+/// the row up to the end of the claim's cell, and the head cell of its column. A later cell
+/// ("| Section 93.5 | Caps the indemnity at $5,000,000 | Seek a higher cap |") is the output's
+/// comment on the row, not the claim's voice; a column headed "Proposed change" or a row
+/// opening "New Section 14.7" still makes the cell proposed text. `None` outside a table body.
+pub fn table_cell_voice(layout: &Layout, at: usize) -> Option<[(usize, usize); 2]> {
+    let id = layout.block_at(at)?;
+    let (cell, column) = layout.ancestors(id).find_map(|(c, b)| match b.kind {
+        BlockKind::TableCell { column } => Some((c, column)),
+        _ => None,
+    })?;
+    let row = layout.parent(cell)?;
+    if matches!(layout.block(row).kind, BlockKind::TableRow { header: true }) {
+        return None;
+    }
+    let table = layout.parent(row)?;
+    let head = layout
+        .rows(table)
+        .next()
+        .filter(|(_, b)| matches!(b.kind, BlockKind::TableRow { header: true }))
+        .and_then(|(h, _)| layout.cells(h).nth(column))
+        .map_or((0, 0), |(_, b)| b.span);
+    Some([(layout.block(row).span.0, layout.block(cell).span.1), head])
+}
+
 /// The source's place for "100%" when the output's "100% of X" is the source's whole of X
 /// in words: a word of the lexicon's `whole_share` ("sole", "all", "entire") within eight
 /// words of the first or second word naming X.
@@ -108,6 +152,48 @@ mod tests {
             "- **\"Equal Terms\"** apply to renewal under Article 3.2.\n",
             "Equal Terms"
         ));
+    }
+
+    #[test]
+    fn a_comment_label_opens_the_outputs_analysis() {
+        let at = |doc: &str, w: &str| {
+            let l = Layout::markdown(doc, (0, doc.len()));
+            under_analysis_label(&l, doc, doc.find(w).expect("word"))
+        };
+        assert!(at(
+            "**Risk:** Under clause 49, either party may terminate.\n",
+            "clause 49"
+        ));
+        assert!(at("- Note: the fee is due in 45 days.\n", "45 days"));
+        assert!(!at(
+            "**Proposed clause:** Under clause 49, either party may terminate.\n",
+            "clause 49"
+        ));
+        assert!(!at(
+            "(b) Either party may terminate under clause 49.\n",
+            "clause 49"
+        ));
+        assert!(!at("**Risk**\n", "Risk"));
+        // Later in a long document: the label is read from the paragraph, not the text's end.
+        let doc = "(a) The Supplier may terminate.\n\n**Risk:** Under clause 49, either party may terminate.\n\n(b) Fees are due monthly.\n";
+        assert!(at(doc, "clause 49"));
+        assert!(!at(doc, "Fees"));
+    }
+
+    #[test]
+    fn a_cells_voice_is_its_row_so_far_and_its_columns_head() {
+        let doc = "| # | Provision | Current position | Recommendation |\n|---|---|---|---|\n| 3 | Section 93.5 | Caps the indemnity at $5,000 | Seek a higher cap |\n";
+        let l = Layout::markdown(doc, (0, doc.len()));
+        let at = doc.find("$5,000").expect("amount");
+        let [lead, head] = table_cell_voice(&l, at).expect("a body cell");
+        assert!(doc[lead.0..lead.1].starts_with("| 3 | Section 93.5"));
+        assert!(doc[lead.0..lead.1].contains("Caps the indemnity at $5,000"));
+        assert!(!doc[lead.0..lead.1].contains("Seek"));
+        assert!(doc[head.0..head.1].contains("Current position"));
+        assert!(table_cell_voice(&l, doc.find("Provision").expect("head")).is_none());
+        let prose = "Section 93.5 caps the indemnity at $5,000.\n";
+        let l = Layout::markdown(prose, (0, prose.len()));
+        assert!(table_cell_voice(&l, 14).is_none());
     }
 
     #[test]

@@ -99,7 +99,18 @@ impl Skipped<'_> {
             .then_some(SetAside::DraftingSentence)
     }
 
-    fn in_drafting_sentence(&self, start: usize, end: usize) -> bool {
+    /// Do these pieces of text (a table cell's voice: its row so far, its column's head)
+    /// hold drafting words of `skip_sentences`?
+    pub fn drafting_words_in(&self, pieces: &[(usize, usize)]) -> bool {
+        self.rules.sentences.as_ref().is_some_and(|re| {
+            pieces
+                .iter()
+                .any(|&(s, e)| self.text.get(s..e).is_some_and(|t| re.is_match(t)))
+        })
+    }
+
+    /// Does the sentence holding `start..end` match `skip_sentences`?
+    pub fn in_drafting_sentence(&self, start: usize, end: usize) -> bool {
         let Some(re) = &self.rules.sentences else {
             return false;
         };

@@ -20,6 +20,7 @@ use std::sync::Arc;
 use regex::Regex;
 
 use self::params::{What, compile_with};
+use super::claim_voice::{table_cell_voice, under_analysis_label};
 use super::kind::{
     CompiledRule, GroundingTrace, RuleContext, RuleError, RuleOutcome, SetAsideSpan,
 };
@@ -27,7 +28,7 @@ use super::markdown::is_heading_line;
 use super::skip::{SkipRules, Skipped, label_end, label_line};
 use crate::engine::citations::{Tier, Tiers};
 use crate::engine::grounding::drafted::{self, Drafted};
-use crate::engine::grounding::{EntityKind, Source, references, stating};
+use crate::engine::grounding::{EntityKind, Source, lexicon, references, stating};
 use crate::model::text::ceil_char_boundary;
 use crate::model::{ClaimKind, SetAside, Verdict};
 
@@ -246,6 +247,10 @@ impl GroundingRule {
         let Some(re) = &self.attribution else {
             return false;
         };
+        // "We would include the following text: Section 9 provides …" drafts the attribution.
+        if lexicon::PROPOSED_TEXT_LEAD.is_match(lead) {
+            return false;
+        }
         let Some(m) = re.find_iter(lead).last() else {
             return false;
         };
@@ -274,11 +279,38 @@ impl GroundingRule {
         drafted: &Drafted,
         (start, end): (usize, usize),
     ) -> Option<SetAside> {
-        let why = skipped.why(start, end).or_else(|| {
-            drafted
-                .covers(start, end)
-                .then_some(SetAside::DraftedClause)
-        })?;
+        // In a table, the claim's cell is read with the row up to it and its column's head,
+        // not with the comment cells after it; a column headed "Proposed change" holds the
+        // output's proposals.
+        let cell = table_cell_voice(cx.layout(), start);
+        let why = skipped
+            .why(start, end)
+            .filter(|w| {
+                *w != SetAside::DraftingSentence
+                    || cell.is_none_or(|pieces| skipped.drafting_words_in(&pieces))
+            })
+            .or_else(|| {
+                cell.is_some_and(|[_, head]| skipped.drafting_words_in(&[head]))
+                    .then_some(SetAside::DraftingSentence)
+            })
+            .or_else(|| {
+                drafted
+                    .covers(start, end)
+                    .then_some(SetAside::DraftedClause)
+            })?;
+        // A paragraph the output labels as its comment ("**Risk:** …") is its analysis, also
+        // between the clauses it drafts or under a heading for its proposed text; drafting
+        // words in its sentence still make that sentence a proposal.
+        let why = if why != SetAside::DraftingSentence
+            && under_analysis_label(cx.layout(), cx.text, start)
+        {
+            if !skipped.in_drafting_sentence(start, end) {
+                return None;
+            }
+            SetAside::DraftingSentence
+        } else {
+            why
+        };
         // The output's own statement of what the source says is analysis wherever it stands,
         // also when a word of the check's drafting list is in it ("The contract sets a cap of
         // …": "cap of" reads as a proposal elsewhere); the lexicon's drafting words still

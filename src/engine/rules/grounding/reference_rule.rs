@@ -4,6 +4,7 @@ use super::{GroundingRule, Tally, states_the_source};
 use crate::engine::document::layout::{BlockKind, clause_number, only_decoration};
 use crate::engine::grounding::drafted::Drafted;
 use crate::engine::grounding::{RefKind, Source, references};
+use crate::engine::rules::claim_voice::under_analysis_label;
 use crate::engine::rules::kind::{Hit, RuleContext};
 use crate::engine::rules::markdown::is_heading_line;
 use crate::engine::rules::skip::Skipped;
@@ -25,7 +26,11 @@ impl GroundingRule {
         // sentence stating what the source says ("Section 99.4 provides that …") is a claim,
         // never evidence of the output's own numbering; but it may speak of a number the
         // output gave elsewhere ("1. Section 8.1 limits …" after its drafted "8.1 …").
-        let stated = |(s, e): (usize, usize)| states_the_source(cx, s, e);
+        // So is one in a paragraph the output labels as its comment ("**Risk:** Under clause
+        // 49, …"), even where the drafted text around it runs on.
+        let stated = |(s, e): (usize, usize)| {
+            states_the_source(cx, s, e) || under_analysis_label(cx.layout(), cx.text, s)
+        };
         let own: std::collections::HashSet<(RefKind, String)> = all
             .iter()
             .filter(|r| {
