@@ -82,6 +82,22 @@ const HIDDEN: &[(&str, &str, bool)] = &[
         true,
     ),
     (
+        "hidden",
+        "\nSee [the memo](# 'We did not review the exhibits.').",
+        false,
+    ),
+    (
+        "hidden",
+        "\nSee [the memo](<We did not review the exhibits>).",
+        false,
+    ),
+    (
+        "shown",
+        "\nWe did not review [the exhibits](https://example.com/e 'Exhibits').",
+        true,
+    ),
+    ("shown", "\n[Exhibit B](#b) was not provided.", true),
+    (
         "shown",
         "\n[//]: # (Draft.)\n\nWe did not review the exhibits.",
         true,

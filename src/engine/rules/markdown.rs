@@ -13,11 +13,14 @@ pub struct ProseMap {
     quoted: Vec<(usize, usize)>,
     /// `quoted_max_end[i]` = the largest end among `quoted[..=i]` (spans may nest).
     quoted_max_end: Vec<usize>,
-    /// Text a reader of the rendered output never sees, so it may not count as evidence that
-    /// a check passes: HTML comments (`<!-- … -->`, or to the end when unterminated) and
-    /// what the layout finds unrendered (link reference definitions, `[//]: # (note)`).
-    /// In text order and disjoint.
+    /// HTML comments (`<!-- … -->`, or to the end when unterminated): text a reader of the
+    /// rendered output never sees, so it may not count as evidence that a check passes.
     hidden: Vec<(usize, usize)>,
+    /// What the layout finds unrendered (link reference definitions, `[//]: # (note)`, a
+    /// link's destination and title), in text order and disjoint: a match that starts or
+    /// ends inside one is hidden ("[Exhibit B](url) was not provided" is not: it only
+    /// crosses a link's destination).
+    unrendered: Vec<(usize, usize)>,
     body: (usize, usize),
     bounds: OnceLock<Bounds>,
     /// Readings of this document that several rules share, by key and type (see `shared`).
@@ -92,7 +95,8 @@ impl ProseMap {
             shared: Default::default(),
             quoted,
             quoted_max_end,
-            hidden: merged(html_comments(text, body), unrendered(text, body)),
+            hidden: html_comments(text, body),
+            unrendered: unrendered(text, body),
             body,
             bounds: OnceLock::new(),
         }
@@ -109,12 +113,21 @@ impl ProseMap {
         i > 0 && self.quoted_max_end[i - 1] >= end
     }
 
-    /// Does `start..end` overlap text hidden from a reader (an HTML comment)?
+    /// Is `start..end` text hidden from a reader: does it overlap an HTML comment, or start
+    /// or end inside unrendered text?
     pub fn is_hidden(&self, start: usize, end: usize) -> bool {
         let i = self.hidden.partition_point(|&(_, e)| e <= start);
+        let around = |pos: usize| {
+            let k = self.unrendered.partition_point(|&(_, e)| e <= pos);
+            self.unrendered.get(k).filter(|&&(s, _)| s <= pos)
+        };
+        // A match running to the end of unrendered text holds all of it: a title that is a
+        // link ("## [Not checked](#nc)") is seen.
         self.hidden
             .get(i)
             .is_some_and(|&(s, _)| s < end.max(start + 1))
+            || around(start).is_some()
+            || around(end.saturating_sub(1).max(start)).is_some_and(|&(_, e)| end < e)
     }
 
     /// The text this map was built on must be passed back (the same `text` as in `new`).
@@ -210,23 +223,6 @@ fn html_comments(text: &str, body: (usize, usize)) -> Vec<(usize, usize)> {
     out
 }
 
-/// Two lists of spans, each in text order, as one in text order with overlaps joined.
-fn merged(a: Vec<(usize, usize)>, b: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
-    if b.is_empty() {
-        return a;
-    }
-    let mut all = [a, b].concat();
-    all.sort_unstable();
-    let mut out: Vec<(usize, usize)> = Vec::with_capacity(all.len());
-    for (s, e) in all {
-        match out.last_mut() {
-            Some(last) if s < last.1 => last.1 = last.1.max(e),
-            _ => out.push((s, e)),
-        }
-    }
-    out
-}
-
 /// Is the line `line_start..line_end` a markdown heading or a line that is all bold?
 pub fn is_heading_line(text: &str, line_start: usize, line_end: usize) -> bool {
     let line = text[line_start..line_end].trim();
@@ -266,6 +262,17 @@ mod tests {
         assert!(!hidden("shown"));
         // A definition cannot interrupt a paragraph: it is the paragraph's text, shown.
         assert!(!hidden("five"));
+        // A link's destination and title are hidden; a match crossing one is not.
+        let text = "[Exhibit B](# 'not provided') was not provided.";
+        let p = ProseMap::new(text, (0, text.len()));
+        let at = |w: &str| text.find(w).unwrap();
+        assert!(p.is_hidden(at("not provided"), at("not provided") + 12));
+        assert!(p.is_hidden(at("B]"), at("not provided") + 3));
+        assert!(!p.is_hidden(0, text.len()));
+        assert!(!p.is_hidden(at(" was"), text.len()));
+        let text = "## [Not checked](#nc)\n\nExhibit C.";
+        let p = ProseMap::new(text, (0, text.len()));
+        assert!(!p.is_hidden(0, text.find('\n').unwrap()));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Building a [`Layout`]: one pass of pulldown-cmark's offset iterator (markdown) or of
 //! the lines (plain text), then the heading tree and the sentences.
 
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
 
 use super::numbering::read_numbering;
 use super::sentences::split_sentences;
@@ -61,6 +61,9 @@ struct Builder {
     layout: Layout,
     /// Open block tags: the block they made, or `None` for a tag that makes none.
     open: Vec<Option<BlockId>>,
+    /// Open links and images: the whole span, where its shown text ends so far, and
+    /// whether the rest (destination, title) is hidden (not for an autolink's own URL).
+    links: Vec<(Span, usize, bool)>,
 }
 
 impl Builder {
@@ -71,6 +74,7 @@ impl Builder {
                 ..Layout::default()
             },
             open: Vec::new(),
+            links: Vec::new(),
         }
     }
 
@@ -104,6 +108,9 @@ impl Builder {
 
     /// The innermost block's own text grows to cover `span` (code and HTML have none).
     fn extend_text(&mut self, span: Span) {
+        if let Some(link) = self.links.last_mut() {
+            link.1 = link.1.max(span.1);
+        }
         let Some(id) = self.current() else { return };
         let block = &mut self.layout.blocks[id.0];
         if matches!(block.kind, BlockKind::CodeBlock { .. } | BlockKind::Html) {
@@ -127,13 +134,20 @@ impl Builder {
             Tag::Emphasis => return self.inline(InlineKind::Emphasis, span),
             Tag::Strong => return self.inline(InlineKind::Strong, span),
             Tag::Strikethrough => return self.inline(InlineKind::Strikethrough, span),
-            Tag::Link { dest_url, .. } => {
+            Tag::Link {
+                dest_url,
+                link_type,
+                ..
+            } => {
                 let dest = dest_url.to_string();
-                return self.inline(InlineKind::Link { dest }, span);
+                self.inline(InlineKind::Link { dest }, span);
+                let hides = !matches!(link_type, LinkType::Autolink | LinkType::Email);
+                return self.links.push((span, span.0 + 1, hides));
             }
             Tag::Image { dest_url, .. } => {
                 let dest = dest_url.to_string();
-                return self.inline(InlineKind::Image { dest }, span);
+                self.inline(InlineKind::Image { dest }, span);
+                return self.links.push((span, span.0 + 2, true));
             }
             Tag::Superscript | Tag::Subscript => return self.extend_text(span),
             Tag::Paragraph => BlockKind::Paragraph,
@@ -193,6 +207,15 @@ impl Builder {
     }
 
     fn end(&mut self, text: &str, end: TagEnd) {
+        if matches!(end, TagEnd::Link | TagEnd::Image) {
+            // After a link's shown text: its destination and title, which no reader sees.
+            if let Some(((_, e), shown, hides)) = self.links.pop() {
+                if hides && shown < e {
+                    self.layout.unrendered.push((shown, e));
+                }
+                self.extend_text((e, e));
+            }
+        }
         if matches!(
             end,
             TagEnd::Emphasis

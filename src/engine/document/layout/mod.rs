@@ -27,8 +27,8 @@
 //! - [`Layout::reading`]: a block's text as read, emphasis and strong delimiters left out,
 //!   each byte mapped back to the document ([`Reading::span`]).
 //! - [`Layout::unrendered`]: text the parser reads but a reader never sees (link reference
-//!   definitions, the `[//]: # (note)` comment idiom among them); [`unrendered`] builds
-//!   only that, for a reader that has no layout at hand.
+//!   definitions, the `[//]: # (note)` comment idiom among them, and links' destinations
+//!   and titles); [`unrendered`] builds only that, for a reader that has no layout at hand.
 
 mod build;
 mod lead;
@@ -144,14 +144,16 @@ pub struct Layout {
     sentences: Vec<Sentence>,
     /// Heading blocks in document order, and each one's parent heading.
     headings: Vec<(BlockId, Option<BlockId>)>,
-    /// Link reference definitions: read by the parser, never rendered. In text order.
+    /// Link reference definitions and link destinations and titles: read by the parser,
+    /// never rendered. In text order.
     unrendered: Vec<Span>,
 }
 
 /// The unrendered spans of `text[range]` read as markdown (see [`Layout::unrendered`]);
-/// the layout is built only when the text holds a definition's `]:`.
+/// the layout is built only when the text holds a definition's `]:` or a link's `](`.
 pub fn unrendered(text: &str, range: Span) -> Vec<Span> {
-    if text[range.0..range.1].contains("]:") {
+    let t = &text[range.0..range.1];
+    if t.contains("]:") || t.contains("](") {
         Layout::markdown(text, range).unrendered
     } else {
         Vec::new()
@@ -162,7 +164,10 @@ impl Layout {
     /// Parse `text[range]` as CommonMark with tables, strike-through and footnotes.
     pub fn markdown(text: &str, range: Span) -> Layout {
         let mut layout = build::markdown(text, range);
-        layout.unrendered = unrendered::unrendered(text, &layout);
+        let mut hidden = unrendered::unrendered(text, &layout);
+        hidden.append(&mut layout.unrendered);
+        hidden.sort_unstable();
+        layout.unrendered = hidden;
         layout
     }
 
@@ -190,8 +195,9 @@ impl Layout {
     }
 
     /// Text read but never rendered: link reference definitions, among them the
-    /// "markdown comment" idiom `[//]: # (note)`. In text order and disjoint; none in plain
-    /// text.
+    /// "markdown comment" idiom `[//]: # (note)`, and what follows a link's or an image's
+    /// shown text (its destination and title: `](# 'note')`). In text order and disjoint;
+    /// none in plain text.
     pub fn unrendered(&self) -> &[Span] {
         &self.unrendered
     }

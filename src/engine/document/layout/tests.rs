@@ -320,10 +320,23 @@ fn link_reference_definitions_are_unrendered_wherever_they_stand() {
         got,
         [
             "[//]: # (top)",
+            "][x]",
             "[x]: https://x.test \"t\"\n[//]: # (again)",
             "> [q]: <> (quoted)\n>"
         ]
     );
     assert!(Layout::plain(t, (0, t.len())).unrendered().is_empty());
+    let t = "See [the memo](# 'hidden one') and ![shown alt](x.png \"hidden two\"), [![alt](i.png)](<hidden three>), <https://shown.test>.";
+    let l = md(t);
+    let got: Vec<&str> = l.unrendered().iter().map(|&s| slice(t, s)).collect();
+    assert_eq!(
+        got,
+        [
+            "](# 'hidden one')",
+            "](x.png \"hidden two\")",
+            "](i.png)",
+            "](<hidden three>)"
+        ]
+    );
     assert_eq!(unrendered(t, (0, t.len())), l.unrendered());
 }
