@@ -412,7 +412,18 @@ pub fn constraints(a: &Analysis) -> Part {
             ..t
         };
         let end = end + shift;
-        if let Some(b) = cx.blocks.iter().find(|b| overlaps(t.start, end, b)) {
+        // An item that is the appointment itself, inside its window ("2:00–2:30 Call with
+        // Nani" for "call w/ Nani 2pm-2:30"), keeps it rather than breaking it.
+        let attends = |b: &Block| {
+            b.start <= t.start
+                && end <= b.end
+                && super::grounded::is_the_appointment(&it.task, &b.label)
+        };
+        if let Some(b) = cx
+            .blocks
+            .iter()
+            .find(|b| overlaps(t.start, end, b) && !attends(b))
+        {
             violated += 1;
             errors.push(format!(
                 "Scheduled {} at {}–{}, during {} ({}–{})",

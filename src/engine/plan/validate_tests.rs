@@ -423,3 +423,49 @@ fn a_departure_ends_the_time_budget() {
         assert_eq!(all(&a).metrics.time_available_minutes, available, "{extra}");
     }
 }
+
+/// An item that is the appointment itself, inside its window, keeps it; work during it, work
+/// about it, or the appointment spilling past its window breaks it.
+#[test]
+fn the_appointment_itself_in_its_window_is_not_a_violation() {
+    let violated = |item: &str| {
+        let plan = format!(
+            "# Plan\n- {item}\n- Email Dana about the invoice (30 min)\n\n## Assumptions\n- none\n## Questions\n- none\nConfidence: high\n"
+        );
+        let a = run(&doc("2026-06-01T09:00:00-04:00", &plan), Some(NOTES));
+        all(&a).metrics.constraints_violated
+    };
+    // The must-do is left out in every row: one violation is the floor.
+    assert_eq!(violated("12:00-13:00 Lunch with Priya (60 min)"), 1);
+    assert_eq!(violated("12:00-12:45 Quick lunch with Priya (45 min)"), 1);
+    assert_eq!(violated("9:30-9:45 Standup (15 min)"), 1);
+    assert_eq!(violated("12:00-13:00 Review vendor contract (60 min)"), 2);
+    assert_eq!(
+        violated("12:00-12:30 Prep for the lunch with Priya (30 min)"),
+        2
+    );
+    assert_eq!(violated("12:00-13:30 Lunch with Priya (90 min)"), 2);
+    assert_eq!(violated("9:30-9:45 Lunch with Priya (15 min)"), 2);
+}
+
+#[test]
+fn the_appointment_words_are_read_at_their_offsets() {
+    use super::super::grounded::is_the_appointment;
+    assert!(is_the_appointment(
+        "Quick lunch with Priya",
+        "Lunch with Priya"
+    ));
+    assert!(is_the_appointment("“Lunch” — Priya", "Lunch with Priya"));
+    assert!(!is_the_appointment(
+        "Prep for the lunch with Priya",
+        "Lunch with Priya"
+    ));
+    assert!(!is_the_appointment(
+        "Read the new privacy guidance",
+        "between the working windows"
+    ));
+    assert!(!is_the_appointment(
+        "Café’s menu — über review",
+        "Lunch with Priya"
+    ));
+}
