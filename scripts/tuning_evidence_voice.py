@@ -19,7 +19,9 @@ findings outside the planted lines must be the original output's.
 Baseline at its first commit (main d72d3bd, debug build), before any change for it: stated
 values flagged 11/64 (plants 2/32), proposed values set aside 43/48 (plants 21/24: "Consider
 adding: Section N sets the cap at $X." and a block-quoted clause after "We propose the
-following clause:" were flagged), collateral 0 of 56.
+following clause:" were flagged), collateral 0 of 56. After the voice round (fc472f2): 64/64
+and 48/48; the second batch 38/40 and 26/32 before any change for it, 40/40 and 32/32 after;
+collateral 0 throughout.
 """
 import os, random, re, shutil, sys
 
