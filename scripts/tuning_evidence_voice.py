@@ -55,7 +55,7 @@ FLAG = [
      "block"),
     ("| Area | Finding | Risk |\n|---|---|---|\n| Liability | {R} caps liability at {A} | High |",
      "block"),
-    ("| Issue | Finding | Severity |\n|---|---|---|\n| Issue 2 | {R} requires payment of {A} on signing | Medium |",
+    ("| Risk | Finding | Severity |\n|---|---|---|\n| Risk 2 | {R} requires payment of {A} on signing | Medium |",
      "block"),
 ]
 ASIDE = [

@@ -141,7 +141,7 @@ fn starts_line(text: &str, at: usize) -> bool {
 
 /// Is `at` in a table cell? A reference opening a cell ("| Section 14.7 | Caps liability at
 /// … |") names the contract's part the row is about; the output's own numbering of its rows
-/// is an item number ("1", "Issue 1"), never a section reference.
+/// is an item number ("1", "Risk 1"), never a section reference.
 fn in_table_cell(cx: &RuleContext, at: usize) -> bool {
     cx.layout()
         .within(at, |k| matches!(k, BlockKind::TableCell { .. }))
