@@ -255,34 +255,6 @@ static AT_TIME: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| 
     ascii_regex::compile(r"(?i)^\s*(?:at|@)\s*").expect("at-time regex")
 });
 
-/// Words before a meeting that make a task about it, not the meeting itself.
-static ABOUT_A_MEETING: std::sync::LazyLock<regex::Regex> =
-    std::sync::LazyLock::new(|| super::context::words::words("about_a_meeting"));
-
-/// Do the words of a task before its meeting (`before`) leave the task the meeting itself
-/// ("Weekly ", "Quick ") rather than work about it ("Prep for the ", "Draft the ")?
-pub(super) fn names_the_meeting_itself(before: &str) -> bool {
-    before.split_whitespace().count() <= 2 && !ABOUT_A_MEETING.is_match(before)
-}
-
-/// Is the plan's task `task` the notes' appointment `label` itself ("Call with Nani" of
-/// "call w/ Nani 2pm-2:30"): a word of the label that is not a stop word (a meeting word or
-/// a name, as the coverage rule reads words) opens the task, after at most two words that
-/// do not make it work about the appointment ("Prep for the call with Nani" is work)?
-pub(super) fn is_the_appointment(task: &str, label: &str) -> bool {
-    let label = super::intent::tokens(label);
-    task.split(|c: char| !c.is_alphanumeric())
-        .find(|word| {
-            super::intent::tokens(word)
-                .iter()
-                .any(|w| label.contains(w))
-        })
-        // The word's offset in the task (it is a subslice of it).
-        .is_some_and(|word| {
-            names_the_meeting_itself(&task[..word.as_ptr() as usize - task.as_ptr() as usize])
-        })
-}
-
 /// The clock time (within the day) of a plan's meeting: written in its words ("the 4pm
 /// client call") or right after them ("the team standup at 4"; a bare hour 1–6 is
 /// afternoon).
@@ -344,7 +316,7 @@ fn flags_in(
     // sync with Kenji"), not about it ("Prep for the call with Nani").
     let own = |e: &plan_entities::PlanEntity| {
         let before = &text[..e.start];
-        slot.filter(|_| names_the_meeting_itself(before))
+        slot.filter(|_| super::appointment::names_the_meeting_itself(before))
     };
     // A made-up meeting or event is one invention, not one per name or day in it.
     let invented: Vec<(usize, usize)> = found

@@ -4,6 +4,7 @@
 //! per rule kind, each giving its `Part` of the report's `validation` object, and
 //! `combine` applies the decision rule.
 
+mod appointment;
 pub mod clock;
 pub mod context;
 pub mod grounded;

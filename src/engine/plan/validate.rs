@@ -417,7 +417,7 @@ pub fn constraints(a: &Analysis) -> Part {
         let attends = |b: &Block| {
             b.start <= t.start
                 && end <= b.end
-                && super::grounded::is_the_appointment(&it.task, &b.label)
+                && super::appointment::is_the_appointment(&it.task, &b.label)
         };
         if let Some(b) = cx
             .blocks

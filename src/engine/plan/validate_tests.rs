@@ -450,7 +450,7 @@ fn the_appointment_itself_in_its_window_is_not_a_violation() {
 
 #[test]
 fn the_appointment_words_are_read_at_their_offsets() {
-    use super::super::grounded::is_the_appointment;
+    use super::super::appointment::is_the_appointment;
     assert!(is_the_appointment(
         "Quick lunch with Priya",
         "Lunch with Priya"
