@@ -4,7 +4,12 @@ use crate::engine::plan::analyze;
 const NOTES: &str = "- Standup 9:30-9:45\n- Lunch with Priya 12-1pm\n- Call with Jonas from Brightline at 2pm\n- Send the deck to Acme Corp by 3 PM\n- Email Dana about the invoice\n";
 
 fn flags(plan: &str) -> (u32, Vec<String>) {
-    let a = analyze(plan, (0, plan.len()), Some(NOTES));
+    flags_of(plan, NOTES)
+}
+
+/// The hallucination flags of `plan` against `notes`, and their messages.
+fn flags_of(plan: &str, notes: &str) -> (u32, Vec<String>) {
+    let a = analyze(plan, (0, plan.len()), Some(notes));
     let p = grounded_entities(&a);
     let n = match p.metrics[0] {
         Metric::HallucinationFlags(n) => n,
@@ -215,13 +220,7 @@ fn flags_against(notes: &str, task: &str, why: &str) -> (u32, Vec<String>) {
     let plan = format!(
         r#"{{"plan":[{{"task":"{task}","timebox_minutes":20,"why":"{why}"}}],"assumptions":[],"questions":[]}}"#
     );
-    let a = analyze(&plan, (0, plan.len()), Some(notes));
-    let p = grounded_entities(&a);
-    let n = match p.metrics[0] {
-        Metric::HallucinationFlags(n) => n,
-        _ => unreachable!(),
-    };
-    (n, p.errors)
+    flags_of(&plan, notes)
 }
 
 /// An event on a day or by its deadline, and a deadline on a day, are grounded only by
