@@ -446,6 +446,19 @@ fn the_appointment_itself_in_its_window_is_not_a_violation() {
     );
     assert_eq!(violated("12:00-13:30 Lunch with Priya (90 min)"), 2);
     assert_eq!(violated("9:30-9:45 Lunch with Priya (15 min)"), 2);
+    // Work beside the appointment, in its window, breaks it.
+    assert_eq!(
+        violated("12:00-13:00 Lunch with Priya + book flights for Berlin (60 min)"),
+        2
+    );
+    assert_eq!(
+        violated("9:30-9:45 Standup / review the vendor contract (15 min)"),
+        2
+    );
+    assert_eq!(
+        violated("12:00-13:00 Working lunch — review the vendor contract (60 min)"),
+        2
+    );
 }
 
 #[test]
