@@ -424,14 +424,23 @@ pub fn grounded_entities(a: &Analysis) -> Part {
             format!("Mentions {a} {} not in the notes: “{}”", f.kind, f.text)
         })
         .collect();
-    let spots = flags
-        .iter()
-        .map(|f| Spot {
-            start: f.at.0,
-            end: f.at.1,
-            note: format!("{} not in the notes", f.kind),
-        })
-        .collect();
+    // One spot per item, naming each kind flagged in it: a spot is the whole item, so one
+    // per flag made a report of an item naming many made-up companies grow with their number
+    // times the item's length.
+    let mut spots: Vec<Spot> = Vec::new();
+    for f in &flags {
+        let note = format!("{} not in the notes", f.kind);
+        // Flags come item by item: the item's spot, if any, is the last one.
+        match spots.last_mut().filter(|s| (s.start, s.end) == f.at) {
+            Some(s) if s.note.split("; ").any(|n| n == note) => {}
+            Some(s) => s.note = format!("{}; {note}", s.note),
+            None => spots.push(Spot {
+                start: f.at.0,
+                end: f.at.1,
+                note,
+            }),
+        }
+    }
     let n = flags.len() as u32;
     let verdict = if n == 0 { Verdict::Pass } else { Verdict::Fail };
     let notes_ok =

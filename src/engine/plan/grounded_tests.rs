@@ -302,3 +302,30 @@ fn a_meeting_planned_as_an_item_is_grounded_only_at_its_notes_time() {
     assert!(run("13:00–13:30", "Prep for the sync with Kenji").is_empty());
     assert!(run("13:00–13:30", "Draft the sync agenda for Kenji").is_empty());
 }
+
+/// An item naming many made-up companies is one spot (the item), naming the kinds flagged
+/// in it once each, so the report grows with the items, not with flags times item length.
+#[test]
+fn one_spot_per_item_however_many_flags() {
+    let task = (1..=40)
+        .map(|i| format!("Acme{i} Holdings LLC"))
+        .collect::<Vec<_>>()
+        .join(" and ");
+    let plan = format!(
+        r#"{{"plan":[{{"task":"Email {task}","timebox_minutes":20,"why":"x"}},{{"task":"Call Zeta Corp","timebox_minutes":20,"why":"x"}}],"assumptions":[],"questions":[]}}"#
+    );
+    let a = analyze(&plan, (0, plan.len()), Some(NOTES));
+    let p = grounded_entities(&a);
+    assert!(p.errors.len() >= 40, "{:?}", p.errors);
+    assert_eq!(
+        p.spots.len(),
+        2,
+        "{:?}",
+        p.spots.iter().map(|s| &s.note).collect::<Vec<_>>()
+    );
+    assert!(
+        p.spots
+            .iter()
+            .all(|s| !s.note.is_empty() && s.note.split("; ").count() <= 2)
+    );
+}
