@@ -117,7 +117,16 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
 
 impl CompiledRule for SectionRule {
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
-        let copied = |s: usize, e: usize| copied_from_source(cx, s, e);
+        // Answered once per sentence: statements found in one long sentence ask about it
+        // again and again, and each answer reads the whole sentence.
+        let asked = std::cell::RefCell::new(std::collections::HashMap::new());
+        let copied = |s: usize, e: usize| {
+            let sentence = sentence_around(cx, s, e);
+            *asked
+                .borrow_mut()
+                .entry(sentence)
+                .or_insert_with(|| copied_from_source(cx, sentence))
+        };
         Some(SectionRule::apply(
             self,
             cx.text,
@@ -309,15 +318,18 @@ impl SectionRule {
 /// ones, "Exhibit B was not provided.", can be the output's words and the source's alike).
 pub const COPIED_WORDS: usize = 6;
 
-/// Is the sentence holding `s..e` the source's own text, word for word?
-fn copied_from_source(cx: &RuleContext, s: usize, e: usize) -> bool {
+/// The sentence holding `s..e` (at least `s..e`).
+fn sentence_around(cx: &RuleContext, s: usize, e: usize) -> (usize, usize) {
+    cx.layout()
+        .sentence_at(s)
+        .map_or((s, e), |x| (x.span.0.min(s), x.span.1.max(e)))
+}
+
+/// Is the sentence `a..b` the source's own text, word for word?
+fn copied_from_source(cx: &RuleContext, (a, b): (usize, usize)) -> bool {
     let Some(source) = cx.companions.source else {
         return false;
     };
-    let (a, b) = cx
-        .layout()
-        .sentence_at(s)
-        .map_or((s, e), |x| (x.span.0.min(s), x.span.1.max(e)));
     let key = words_key(&cx.text[a..b]);
     if key.split(' ').count() < COPIED_WORDS {
         return false;
