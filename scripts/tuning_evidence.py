@@ -190,6 +190,64 @@ def reports(bin_, tmp, rels):
     return reps
 
 
+def body_start(lines):
+    """The index of the first line after the front matter's closing `---`, or None."""
+    return next((k + 1 for k in range(1, len(lines)) if lines[k].strip() == "---"), None)
+
+
+class Target:
+    """One planting job's output: its name, path, lines, slots (`slots`), source text, and
+    which copy and job it is for."""
+
+    def __init__(self, name, lines, slots_, copy_no, i, job):
+        self.name, self.lines, self.slots, self.copy_no, self.i, self.job = (
+            name, lines, slots_, copy_no, i, job)
+        self.path = os.path.join(OUTPUTS, name + ".ai.md")
+        self.orig = f"outputs/{name}.ai.md"
+        self.src = open(source_of(self.path), encoding="utf-8", errors="replace").read()
+
+    def write(self, tmp, rel, at, ins, drop):
+        """Put `ins` in place of the `drop` lines before slot `at`; the copy is `rel` in `tmp`."""
+        copy = self.lines[:at - drop] + ins + self.lines[at:]
+        open(os.path.join(tmp, rel), "w", encoding="utf-8").write("\n".join(copy))
+
+    def keep_original(self, tmp):
+        """Copy the unplanted output into `tmp` (once) for the collateral comparison."""
+        dest = os.path.join(tmp, self.orig)
+        if not os.path.exists(dest):
+            shutil.copy(self.path, dest)
+
+
+def targets(pool, jobs, copies):
+    """For each copy and each job, in order, the next output of `pool` that has a slot: the
+    plant loop the hand-written batches share (each plant into its own copy of a fresh
+    output)."""
+    names = iter(pool)
+    for copy_no in range(copies):
+        for i, job in enumerate(jobs):
+            while True:
+                name = next(names)
+                lines = open(os.path.join(OUTPUTS, name + ".ai.md"), encoding="utf-8").read().split("\n")
+                body = body_start(lines)
+                sl = slots(lines, body) if body else []
+                if sl:
+                    break
+            yield Target(name, lines, sl, copy_no, i, job)
+
+
+def off_plant(fs, lo, hi, shift, append):
+    """Findings `fs` of a planted copy outside its planted lines `lo..hi`, in the original's
+    line numbers (`shift` lines were added); for an appended plant its host line is left out."""
+    off = sorted((c, ln - shift if ln is not None and ln > hi else ln, sp) for c, ln, sp in fs
+                 if ln is None or not (lo <= ln <= hi))
+    return [f for f in off if not (append and f[1] == lo)]
+
+
+def original_findings(rep, lo, append):
+    """The original output's findings, its appended plant's host line left out."""
+    return sorted(f for f in (findings(rep) if rep else []) if not (append and f[1] == lo))
+
+
 def score_plants(bin_, tmp, plants, show, miss_width=50):
     """Check every planted copy and print the catch rate per kind (and per position when the
     plants carry one). A plant is (rel, kind, line, paragraph, value[, position]); it is caught

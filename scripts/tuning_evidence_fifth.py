@@ -240,35 +240,25 @@ def main():
             + [("duration", p, (u, f)) for p, u, f in durs])
     jobs = [j for j in jobs if not only or j[0] in only]
     tmp = te.workspace("byop-tuning-fifth-")
-    plants, names = [], iter(pool)
-    for copy_no in range(COPIES):
-        for i, (kind, tpl, extra) in enumerate(jobs):
-            while True:
-                name = next(names)
-                path = os.path.join(te.OUTPUTS, name + ".ai.md")
-                lines = open(path, encoding="utf-8").read().split("\n")
-                body = next((k + 1 for k in range(1, len(lines)) if lines[k].strip() == "---"), None)
-                sl = te.slots(lines, body) if body else []
-                if sl:
-                    break
-            src = open(te.source_of(path), encoding="utf-8", errors="replace").read()
-            if kind == "defined_term":
-                t = next(t for t in rng.sample(TERMS, len(TERMS))
-                         if (" " + te.norm(t).strip() + " ") not in te.norm(src))
-                sentence, v = re.sub(r"\b([Aa]) ([AEIOU])", r"\1n \2", tpl.format(T=t)), t
-            elif kind == "reference":
-                low_, cap, v = reference(extra, src, rng)
-                sentence = tpl.format(r=low_, R=low_ if not tpl.startswith("{R}") else cap)
-            else:
-                d, h, v = duration(*extra, src, rng)
-                sentence = tpl.format(d=d, h=h)
-            pos = POSITIONS[(i + copy_no * 2) % len(POSITIONS)]
-            at = rng.choice(sl)
-            ins, k, drop = place(sentence, pos, lines, at)
-            copy = lines[:at - drop] + ins + lines[at:]
-            rel = f"outputs/{name}__{kind}{copy_no}_{i}.ai.md"
-            open(os.path.join(tmp, rel), "w", encoding="utf-8").write("\n".join(copy))
-            plants.append((rel, kind, at - drop + k, sentence, v, pos))
+    plants = []
+    for t in te.targets(pool, jobs, COPIES):
+        kind, tpl, extra = t.job
+        if kind == "defined_term":
+            term = next(x for x in rng.sample(TERMS, len(TERMS))
+                        if (" " + te.norm(x).strip() + " ") not in te.norm(t.src))
+            sentence, v = re.sub(r"\b([Aa]) ([AEIOU])", r"\1n \2", tpl.format(T=term)), term
+        elif kind == "reference":
+            low_, cap, v = reference(extra, t.src, rng)
+            sentence = tpl.format(r=low_, R=low_ if not tpl.startswith("{R}") else cap)
+        else:
+            d, h, v = duration(*extra, t.src, rng)
+            sentence = tpl.format(d=d, h=h)
+        pos = POSITIONS[(t.i + t.copy_no * 2) % len(POSITIONS)]
+        at = rng.choice(t.slots)
+        ins, k, drop = place(sentence, pos, t.lines, at)
+        rel = f"outputs/{t.name}__{kind}{t.copy_no}_{t.i}.ai.md"
+        t.write(tmp, rel, at, ins, drop)
+        plants.append((rel, kind, at - drop + k, sentence, v, pos))
     te.score_plants(bin_, tmp, plants, show, miss_width=40)
 
 

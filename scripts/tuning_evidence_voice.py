@@ -139,37 +139,24 @@ def main():
     tmp = te.workspace("byop-tuning-voice-")
     flag, aside = (FLAG_SECOND, ASIDE_SECOND) if second else (FLAG, ASIDE)
     jobs = [(t, "flag", p) for t, p in flag] + [(t, "aside", p) for t, p in aside]
-    plants, names, originals = [], iter(pool), {}
-    for copy_no in range(COPIES):
-        for i, (tpl, expect, pos) in enumerate(jobs):
-            while True:
-                name = next(names)
-                path = os.path.join(te.OUTPUTS, name + ".ai.md")
-                lines = open(path, encoding="utf-8").read().split("\n")
-                body = next((k + 1 for k in range(1, len(lines)) if lines[k].strip() == "---"), None)
-                sl = te.slots(lines, body) if body else []
-                if sl:
-                    break
-            src = open(te.source_of(path), encoding="utf-8", errors="replace").read()
-            ref, cap, _ = fifth.reference(SHAPES[(i + copy_no) % len(SHAPES)], src, rng)
-            amt = amount(src, rng)
-            block = tpl.replace("{R}", cap if tpl.startswith("{R}") else ref).replace("{A}", amt)
-            block = re.sub(r"(\| |\n> )([a-z])", lambda m: m.group(1) + m.group(2).upper(), block)
-            at = rng.choice(sl)
-            ins, first, last, drop = place(block, pos, lines, at)
-            copy = lines[:at - drop] + ins + lines[at:]
-            rel = f"outputs/{name}__voice{copy_no}_{i}.ai.md"
-            orig = f"outputs/{name}.ai.md"
-            open(os.path.join(tmp, rel), "w", encoding="utf-8").write("\n".join(copy))
-            if orig not in originals:
-                shutil.copy(path, os.path.join(tmp, orig))
-                originals[orig] = True
-            lo, hi = at - drop + first, at - drop + last  # planted lines, 0-based as in reports
-            shift = len(ins) - drop
-            refv = re.search(r"(?:Section|Clause|clause|sub-clause)\s[\w.()]+", block).group(0).rstrip(".,")
-            plants.append(dict(rel=rel, orig=orig, expect=expect, pos=pos, lo=lo, hi=hi, at=at,
-                               shift=shift, values=[refv, amt], text=block, tpl=i))
-    reps = te.reports(bin_, tmp, [p["rel"] for p in plants] + list(originals))
+    plants, originals = [], set()
+    for t in te.targets(pool, jobs, COPIES):
+        tpl, expect, pos = t.job
+        ref, cap, _ = fifth.reference(SHAPES[(t.i + t.copy_no) % len(SHAPES)], t.src, rng)
+        amt = amount(t.src, rng)
+        block = tpl.replace("{R}", cap if tpl.startswith("{R}") else ref).replace("{A}", amt)
+        block = re.sub(r"(\| |\n> )([a-z])", lambda m: m.group(1) + m.group(2).upper(), block)
+        at = rng.choice(t.slots)
+        ins, first, last, drop = place(block, pos, t.lines, at)
+        rel = f"outputs/{t.name}__voice{t.copy_no}_{t.i}.ai.md"
+        t.write(tmp, rel, at, ins, drop)
+        t.keep_original(tmp)
+        originals.add(t.orig)
+        lo, hi = at - drop + first, at - drop + last  # planted lines, 0-based as in reports
+        refv = re.search(r"(?:Section|Clause|clause|sub-clause)\s[\w.()]+", block).group(0).rstrip(".,")
+        plants.append(dict(rel=rel, orig=t.orig, expect=expect, pos=pos, lo=lo, hi=hi, at=at,
+                           shift=len(ins) - drop, values=[refv, amt], text=block, tpl=t.i))
+    reps = te.reports(bin_, tmp, [p["rel"] for p in plants] + sorted(originals))
     rep_of = lambda rel: next((r for p, r in reps.items() if p.endswith(rel)), None)
     score = {"flag": [0, 0], "aside": [0, 0]}
     plant_ok = {"flag": [0, 0], "aside": [0, 0]}
@@ -195,12 +182,9 @@ def main():
         plant_ok[p["expect"]][0] += ok_all
         plant_ok[p["expect"]][1] += 1
         # Collateral: findings off the planted lines, moved back to the original's numbering.
-        off = sorted((c, ln - p["shift"] if ln > p["hi"] else ln, sp) for c, ln, sp in fs
-                     if ln is None or not (p["lo"] <= ln <= p["hi"]))
-        if p["pos"] == "append":
-            off = [f for f in off if f[1] != p["lo"]]
-        base = sorted(f for f in (te.findings(orig) if orig else [])
-                      if not (p["pos"] == "append" and f[1] == p["lo"]))
+        append = p["pos"] == "append"
+        off = te.off_plant(fs, p["lo"], p["hi"], p["shift"], append)
+        base = te.original_findings(orig, p["lo"], append)
         if off != base:
             collateral += 1
             if show:
