@@ -9,7 +9,7 @@ For each of 40 outputs (chosen with a fixed seed from outputs outside the held-o
 copy per claim kind with ONE new paragraph in the output's analysis stating a value of that
 kind the source lacks. Caught = a failing grounding check's finding lies on the planted line.
 """
-import json, os, random, re, shutil, subprocess, sys, tempfile
+import itertools, json, os, random, re, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.normpath(os.path.join(ROOT, "..", "shared", "corpus", "contract-reviews"))
@@ -220,9 +220,9 @@ class Target:
 
 def targets(pool, jobs, copies):
     """For each copy and each job, in order, the next output of `pool` that has a slot: the
-    plant loop the hand-written batches share (each plant into its own copy of a fresh
-    output)."""
-    names = iter(pool)
+    plant loop the hand-written batches share (each plant into its own copy of an output;
+    a batch with more jobs than the pool has outputs goes round the pool again)."""
+    names = itertools.cycle(pool)
     for copy_no in range(copies):
         for i, job in enumerate(jobs):
             while True:
