@@ -219,6 +219,7 @@ fn overnight(cx: &mut Context) {
 /// one ("lunch 1-2pm, dinner with family 7pm").
 fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>) -> bool {
     if rules::focus_window(s)
+        || jotted::cancelled(s)
         || jotted::departure(cx, s)
         || rules::meeting_rule(cx, s)
         || rules::keep_free(cx, s, today)

@@ -24,6 +24,10 @@ static MORNING: LazyLock<Regex> = LazyLock::new(|| words("morning"));
 static PRESENCE: LazyLock<Regex> = LazyLock::new(|| words("presence"));
 /// "gotta bounce at", "out from", "flight at" just before a time: leaving then.
 static DEPARTURE: LazyLock<Regex> = LazyLock::new(|| words("departure"));
+/// "flight cancelled", "no longer leaving at 3": called off, it places nothing.
+static CANCELLED: LazyLock<Regex> = LazyLock::new(|| words("cancelled"));
+/// "rebook the cancelled flight": a task about a cancelled thing.
+static CANCELLED_THING: LazyLock<Regex> = LazyLock::new(|| words("cancelled_thing"));
 /// A later day right after a dash, parenthesis or comma: when the task is done.
 static DAY_REMARK: LazyLock<Regex> = LazyLock::new(|| words("day_remark"));
 
@@ -130,6 +134,14 @@ pub fn departure(cx: &mut Context, s: &str) -> bool {
     );
     cap_end(cx, at.start, true);
     true
+}
+
+/// "flight cancelled", "no longer leaving at 3", "the 2pm call is cancelled": a departure
+/// or appointment called off places nothing today (not the end of the day, not a block)
+/// and is not a task; "rebook the cancelled flight" stays a task. Returns whether it
+/// applied.
+pub fn cancelled(s: &str) -> bool {
+    CANCELLED.is_match(s) && !CANCELLED_THING.is_match(s)
 }
 
 /// Whether a word of being at work stands alone before the clause's first time ("start

@@ -204,6 +204,17 @@ fn departures_end_the_day_both_ways() {
         ("train to Boston 5:40pm", None, Some(1060), &[]),
         ("in at 8:30, duck out at 3:30", Some(510), Some(930), &[]),
         ("working 9-5, out from 1pm", Some(540), Some(780), &[]),
+        ("My flight is at 1pm", None, Some(780), &[]),
+        ("my flight's at 1pm", None, Some(780), &[]),
+        ("Boarding at 1pm", None, Some(780), &[]),
+        ("boarding starts at 12:40pm", None, Some(760), &[]),
+        ("Gotta run at 1pm", None, Some(780), &[]),
+        ("in at 9:00, have to dash by 3pm", Some(540), Some(900), &[]),
+        // Called off: no end of the day, no block.
+        ("flight cancelled", None, None, &[]),
+        ("no longer leaving at 3", None, None, &[]),
+        ("the 3pm flight is cancelled", None, None, &[]),
+        ("gotta bounce at 1pm — cancelled", None, None, &[]),
         // Not a departure: an absence with an end, an arrival, a pickup.
         ("out from 12-1pm", None, None, &[(720, 780)]),
         ("flight lands at 3pm", None, None, &[(900, 930)]),
@@ -223,7 +234,12 @@ fn departures_end_the_day_both_ways() {
         assert_eq!(cx.hard_stop, end.is_some(), "{notes}: hard stop");
     }
     // Tasks stay tasks.
-    for notes in ["- Book the train to Munich", "- bounce the idea off Dana"] {
+    for notes in [
+        "- Book the train to Munich",
+        "- bounce the idea off Dana",
+        "- need to run the numbers at 3",
+        "- rebook the cancelled flight",
+    ] {
         let cx = read(notes);
         assert_eq!(cx.window_end, None, "{notes}");
         assert_eq!(cx.tasks.len(), 1, "{notes}");

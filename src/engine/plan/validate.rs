@@ -300,6 +300,11 @@ pub fn time_budget(a: &Analysis) -> Part {
         }
     };
     let Some(av) = availability(cx, now.as_ref()) else {
+        // A time no rule placed, with no end of the day: it may be when the day ends
+        // ("boarding 1pm"), so the budget is not passed unjudged.
+        if let Some(u) = unread_open(cx, now.as_ref()) {
+            return unknown(metrics, vec![unread_open_error(u)], String::new());
+        }
         let why = if cx.window_end.is_none() {
             "the notes give no working window or hard stop"
         } else {
@@ -364,6 +369,21 @@ fn unread_inside<'a>(cx: &'a Context, av: &Availability) -> Option<&'a Block> {
     cx.unread
         .iter()
         .find(|u| av.start < u.start && u.start < av.end)
+}
+
+/// A notes line with a time no rule reads when the notes give no end of the day: the
+/// first one not before the start of the day (now, or the stated start), if any.
+fn unread_open<'a>(cx: &'a Context, now: Option<&Now>) -> Option<&'a Block> {
+    let start = now.map(Now::minute).max(cx.window_start);
+    cx.unread.iter().find(|u| start.is_none_or(|s| u.start > s))
+}
+
+fn unread_open_error(u: &Block) -> String {
+    format!(
+        "Notes could not be read: “{}” gives a time ({}) that no rule reads, and the notes give no end of the day: it may be when the day ends (a flight, leaving); write the stop (“leave at 1pm”) or an appointment with a meeting word so the available time can be worked out",
+        u.label.trim(),
+        label(u.start)
+    )
 }
 
 fn unread_error(u: &Block) -> String {

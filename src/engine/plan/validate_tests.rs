@@ -412,6 +412,13 @@ fn a_departure_ends_the_time_budget() {
         ("gotta bounce at 5pm", Verdict::Pass, 480),
         ("flight lands at 3pm", Verdict::Pass, 450),
         ("out from 12-1pm", Verdict::Pass, 420),
+        ("My flight is at 1pm", Verdict::Fail, 240),
+        ("Boarding at 1pm", Verdict::Fail, 240),
+        ("Gotta run at 1pm", Verdict::Fail, 240),
+        // Called off: the day keeps its end.
+        ("flight cancelled", Verdict::Pass, 480),
+        ("no longer leaving at 1", Verdict::Pass, 480),
+        ("the 1pm flight is cancelled", Verdict::Pass, 480),
     ];
     for (extra, verdict, available) in table {
         let a = run(
@@ -481,4 +488,57 @@ fn the_appointment_words_are_read_at_their_offsets() {
         "Café’s menu — über review",
         "Lunch with Priya"
     ));
+}
+
+/// With only a start of the day in the notes, a departure the reader knows ends the day;
+/// a short line with a time no rule reads leaves the budget indeterminate, naming the
+/// line, rather than passing it unjudged. A time before the start, a read appointment or a
+/// remark about the past changes nothing (availability stays unknown, not an error).
+#[test]
+fn with_no_end_of_the_day_an_unread_time_fails_closed() {
+    let plan = json_plan(&[
+        ("Draft the brief", 60),
+        ("Email Dana invoice", 120),
+        ("Review vendor contract", 90),
+    ]);
+    let notes = |extra: &str| {
+        format!(
+            "in at 9\n{extra}\n- Draft the brief\n- Email Dana about the invoice\n- Review the vendor contract\n"
+        )
+    };
+    // (extra line, verdict, available, whether the budget names an unread line)
+    let table = [
+        ("My flight is at 1pm", Verdict::Fail, 240, false),
+        ("Boarding at 1pm", Verdict::Fail, 240, false),
+        ("Gotta run at 1pm", Verdict::Fail, 240, false),
+        ("Boarding gate 1pm", Verdict::Indeterminate, 0, true),
+        ("plumber 3pm", Verdict::Indeterminate, 0, true),
+        ("plumber 7am", Verdict::Indeterminate, 0, false),
+        ("dentist 3pm", Verdict::Indeterminate, 0, false),
+        (
+            "so tired, woke at 6am again",
+            Verdict::Indeterminate,
+            0,
+            false,
+        ),
+    ];
+    for (extra, verdict, available, named) in table {
+        let a = run(
+            &doc("2026-06-01T08:00:00-04:00", &plan),
+            Some(&notes(extra)),
+        );
+        let t = time_budget(&a);
+        assert_eq!(t.verdict, verdict, "{extra}: {:?}", t.errors);
+        let v = all(&a);
+        assert_eq!(v.metrics.time_available_minutes, available, "{extra}");
+        let unread = t.errors.iter().any(|e| {
+            e.starts_with("Notes could not be read: ")
+                && e.contains(extra)
+                && e.contains("no end of the day")
+        });
+        assert_eq!(unread, named, "{extra}: {:?}", t.errors);
+        if named {
+            assert_eq!(v.status, ValidationStatus::Fail, "{extra}");
+        }
+    }
 }
