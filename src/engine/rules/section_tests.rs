@@ -110,6 +110,45 @@ fn a_sentence_copied_from_the_source_is_not_the_output_speaking() {
 }
 
 #[test]
+fn a_statement_a_reader_never_sees_does_not_count_and_one_beside_it_does() {
+    let intro = "Analysis of the agreement in full detail.\n\n";
+    for hidden in [
+        "<div hidden>We did not review Section 9.</div>",
+        "<div hidden>\n\nWe did not review Section 9.\n\n</div>",
+        "<template>We did not review Section 9.</template>",
+        "Fine. <script>We did not review Section 9.</script>",
+        "<style>We did not review Section 9.</style>",
+        "Fine. <span style=\"display:none\">We did not review Section 9.</span>",
+        "<p style='visibility: hidden'>We did not review Section 9.</p>",
+        "Fine. <![CDATA[We did not review Section 9.]]>",
+        "Fine. <!-- We did not review Section 9. -->",
+        "Fine. ![We did not review Section 9](x.png)",
+        "Fine. <span title=\"We did not review Section 9\">ok</span>",
+        "<section hidden>\n\n## Not checked\n\n- Exhibit C\n",
+    ] {
+        let t = format!("{intro}{hidden}");
+        assert_eq!(run(&t).verdict, Verdict::Fail, "{t}");
+        let beside = format!("{t}\n\nWe did not review the exhibits.");
+        let want = if hidden.starts_with("<section") {
+            Verdict::Fail // left open, it hides the rest
+        } else {
+            Verdict::Pass
+        };
+        assert_eq!(run(&beside).verdict, want, "{beside}");
+    }
+    // Ordinary inline formatting is seen.
+    for seen in [
+        "We did not review <b>Section 9</b>.",
+        "<strong>We did not review</strong> Section 9.<br>",
+        "We did not review <span>Section 9</span>.",
+        "<em>We did not review Section 9</em>, <i>nor</i> 10<sup>1</sup>.",
+    ] {
+        let t = format!("{intro}{seen}");
+        assert_eq!(run(&t).verdict, Verdict::Pass, "{t}");
+    }
+}
+
+#[test]
 fn absence_fails_citing_the_last_line() {
     let t = "Thorough analysis of everything here.\nFinal conclusion line.\n\n";
     let o = run(t);

@@ -23,8 +23,11 @@ pub(super) fn markdown(text: &str, range: Span) -> Layout {
             Event::Code(_) => {
                 b.inline(InlineKind::Code, span);
             }
+            Event::InlineHtml(_) => {
+                b.raw_html.push(span);
+                b.extend_text(span);
+            }
             Event::Text(_)
-            | Event::InlineHtml(_)
             | Event::InlineMath(_)
             | Event::DisplayMath(_)
             | Event::FootnoteReference(_)
@@ -34,10 +37,16 @@ pub(super) fn markdown(text: &str, range: Span) -> Layout {
             Event::Rule => {
                 b.push(BlockKind::ThematicBreak, span);
             }
-            Event::Html(_) => {}
+            Event::Html(_) => b.raw_html.push(span),
         }
     }
-    b.finish(text)
+    let raw = std::mem::take(&mut b.raw_html);
+    let mut layout = b.finish(text);
+    let end = layout.range.1;
+    layout
+        .unrendered
+        .extend(super::html::unrendered(text, &raw, end));
+    layout
 }
 
 pub(super) fn plain(text: &str, range: Span) -> Layout {
@@ -62,8 +71,11 @@ struct Builder {
     /// Open block tags: the block they made, or `None` for a tag that makes none.
     open: Vec<Option<BlockId>>,
     /// Open links and images: the whole span, where its shown text ends so far, and
-    /// whether the rest (destination, title) is hidden (not for an autolink's own URL).
+    /// whether the rest (destination, title) is hidden (not for an autolink's own URL, nor
+    /// for an image, which is hidden whole).
     links: Vec<(Span, usize, bool)>,
+    /// Raw HTML events (an HTML block's text, an inline tag), in text order.
+    raw_html: Vec<Span>,
 }
 
 impl Builder {
@@ -75,6 +87,7 @@ impl Builder {
             },
             open: Vec::new(),
             links: Vec::new(),
+            raw_html: Vec::new(),
         }
     }
 
@@ -147,7 +160,10 @@ impl Builder {
             Tag::Image { dest_url, .. } => {
                 let dest = dest_url.to_string();
                 self.inline(InlineKind::Image { dest }, span);
-                return self.links.push((span, span.0 + 2, true));
+                // An image shows a picture: its alt text, read only when the picture
+                // fails, is no more a statement than its destination and title.
+                self.layout.unrendered.push(span);
+                return self.links.push((span, span.0 + 2, false));
             }
             Tag::Superscript | Tag::Subscript => return self.extend_text(span),
             Tag::Paragraph => BlockKind::Paragraph,

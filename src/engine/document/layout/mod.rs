@@ -27,10 +27,12 @@
 //! - [`Layout::reading`]: a block's text as read, emphasis and strong delimiters left out,
 //!   each byte mapped back to the document ([`Reading::span`]).
 //! - [`Layout::unrendered`]: text the parser reads but a reader never sees (link reference
-//!   definitions, the `[//]: # (note)` comment idiom among them, and links' destinations
-//!   and titles); [`unrendered`] builds only that, for a reader that has no layout at hand.
+//!   definitions, the `[//]: # (note)` comment idiom among them, links' destinations and
+//!   titles, images whole, raw HTML's markup and what hidden or non-formatting elements
+//!   hold: see `html`); [`unrendered`] builds only that, for a reader that has no layout.
 
 mod build;
+mod html;
 mod lead;
 mod numbering;
 mod reading;
@@ -144,16 +146,17 @@ pub struct Layout {
     sentences: Vec<Sentence>,
     /// Heading blocks in document order, and each one's parent heading.
     headings: Vec<(BlockId, Option<BlockId>)>,
-    /// Link reference definitions and link destinations and titles: read by the parser,
-    /// never rendered. In text order.
+    /// Link reference definitions, link destinations and titles, images, raw HTML's markup
+    /// and hidden contents: read by the parser, never rendered as text. In text order.
     unrendered: Vec<Span>,
 }
 
 /// The unrendered spans of `text[range]` read as markdown (see [`Layout::unrendered`]);
-/// the layout is built only when the text holds a definition's `]:` or a link's `](`.
+/// the layout is built only when the text holds a definition's `]:`, a link's `](` or a
+/// `<` that may open raw HTML.
 pub fn unrendered(text: &str, range: Span) -> Vec<Span> {
     let t = &text[range.0..range.1];
-    if t.contains("]:") || t.contains("](") {
+    if t.contains("]:") || t.contains("](") || t.contains('<') {
         Layout::markdown(text, range).unrendered
     } else {
         Vec::new()
@@ -167,7 +170,15 @@ impl Layout {
         let mut hidden = unrendered::unrendered(text, &layout);
         hidden.append(&mut layout.unrendered);
         hidden.sort_unstable();
-        layout.unrendered = hidden;
+        // Disjoint: a link inside a hidden element is hidden with it.
+        let mut merged: Vec<Span> = Vec::with_capacity(hidden.len());
+        for (s, e) in hidden {
+            match merged.last_mut() {
+                Some(last) if s < last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
+            }
+        }
+        layout.unrendered = merged;
         layout
     }
 
@@ -195,9 +206,10 @@ impl Layout {
     }
 
     /// Text read but never rendered: link reference definitions, among them the
-    /// "markdown comment" idiom `[//]: # (note)`, and what follows a link's or an image's
-    /// shown text (its destination and title: `](# 'note')`). In text order and disjoint;
-    /// none in plain text.
+    /// "markdown comment" idiom `[//]: # (note)`, what follows a link's shown text (its
+    /// destination and title: `](# 'note')`), an image whole (its alt text is no statement),
+    /// and raw HTML's markup and hidden or non-formatting contents (`html`). In text order
+    /// and disjoint; none in plain text.
     pub fn unrendered(&self) -> &[Span] {
         &self.unrendered
     }

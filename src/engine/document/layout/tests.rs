@@ -326,15 +326,16 @@ fn link_reference_definitions_are_unrendered_wherever_they_stand() {
         ]
     );
     assert!(Layout::plain(t, (0, t.len())).unrendered().is_empty());
-    let t = "See [the memo](# 'hidden one') and ![shown alt](x.png \"hidden two\"), [![alt](i.png)](<hidden three>), <https://shown.test>.";
+    // An image is unrendered whole: its alt text is not read as the output's words.
+    let t = "See [the memo](# 'hidden one') and ![hidden alt](x.png \"hidden two\"), [![alt](i.png)](<hidden three>), <https://shown.test>.";
     let l = md(t);
     let got: Vec<&str> = l.unrendered().iter().map(|&s| slice(t, s)).collect();
     assert_eq!(
         got,
         [
             "](# 'hidden one')",
-            "](x.png \"hidden two\")",
-            "](i.png)",
+            "![hidden alt](x.png \"hidden two\")",
+            "![alt](i.png)",
             "](<hidden three>)"
         ]
     );
