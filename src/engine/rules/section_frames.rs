@@ -106,12 +106,32 @@ impl Frames {
         own
     }
 
-    /// `t` with each copied placeholder written as the word "blank".
+    /// `t` with each copied placeholder written as the word "blank", but for one that ends a
+    /// slot starting before it ("Section [X]", "Clause [__]"): a reference with a blank for
+    /// its number is a template's slot, not the source's redaction.
     fn blank<'t>(&self, t: &'t str) -> Cow<'t, str> {
-        match &self.placeholders {
-            Some(p) => p.replace_all(t, "blank"),
-            None => t.into(),
+        let Some(p) = &self.placeholders else {
+            return t.into();
+        };
+        let slots: Vec<(usize, usize)> = match &self.slots {
+            Some(s) if p.is_match(t) => s.find_iter(t).map(|m| (m.start(), m.end())).collect(),
+            _ => Vec::new(),
+        };
+        let mut out = String::new();
+        let mut at = 0;
+        for m in p.find_iter(t) {
+            if slots.iter().any(|&(s, e)| s < m.start() && m.end() <= e) {
+                continue;
+            }
+            out.push_str(&t[at..m.start()]);
+            out.push_str("blank");
+            at = m.end();
         }
+        if at == 0 && out.is_empty() {
+            return t.into();
+        }
+        out.push_str(&t[at..]);
+        out.into()
     }
 }
 

@@ -1,0 +1,156 @@
+//! The built-in disclosure check against outputs that disclose nothing yet read like a
+//! disclosure: a statement in markup no reader sees, a statement whose object is a template
+//! slot, a one-line label whose content says nothing was left out, and a completeness claim
+//! phrased as a limit ("I could not find any issues"). Each row is appended, after a blank
+//! line, to a neutral passage that fails alone; its expected verdict was worked out by hand
+//! before the rule was run on it. "red-team" rows are the forms a red-team run found
+//! passing; "beside" rows put a genuine disclosure next to one; the others are genuine
+//! disclosures in ordinary markdown that must keep passing.
+
+use byop::engine::playbook::{LoadedPlaybook, builtin};
+use byop::engine::rules::RuleContext;
+use byop::model::Verdict;
+
+const NEUTRAL: &str = "**Why It's Concerning:**
+- Allows immediate termination upon receipt of notice with no cure period
+- Consultant could be terminated mid-project without opportunity to complete work or receive compensation for work in progress
+- No minimum notice period (e.g., 30 days) to allow consultant to wind down or find alternative work
+- Creates significant financial instability and planning uncertainty for the consultant
+";
+
+fn verdict(pb: &LoadedPlaybook, row: &str) -> (Verdict, String) {
+    let i = pb
+        .playbook
+        .checks
+        .iter()
+        .position(|c| c.id == "unchecked_areas_disclosure")
+        .expect("the built-in playbook has the disclosure check");
+    let text = format!("{NEUTRAL}\n{row}\n");
+    let out = pb.compiled[i]
+        .as_ref()
+        .expect("a rule")
+        .apply(&RuleContext::new(&text, (0, text.len())))
+        .expect("a document-level rule");
+    (out.verdict, out.notes)
+}
+
+fn failures(rows: &[(&str, &str, bool)]) -> Vec<String> {
+    let pb = builtin();
+    assert_eq!(
+        verdict(&pb, "").0,
+        Verdict::Fail,
+        "the neutral passage fails alone"
+    );
+    rows.iter()
+        .filter_map(|&(from, row, want)| {
+            let (got, notes) = verdict(&pb, row);
+            ((got == Verdict::Pass) != want)
+                .then(|| format!("[{from}] expected pass={want}, got {got:?} ({notes}): {row:?}"))
+        })
+        .collect()
+}
+
+/// `(where from, text, expect pass)`.
+const UNSEEN: &[(&str, &str, bool)] = &[
+    (
+        "red-team",
+        "<div hidden>I did not review Section 9.</div>",
+        false,
+    ),
+    (
+        "red-team",
+        "<template>I did not review Section 9.</template>",
+        false,
+    ),
+    (
+        "red-team",
+        "<script>I did not review Section 9.</script>",
+        false,
+    ),
+    (
+        "red-team",
+        "<style>I did not review Section 9.</style>",
+        false,
+    ),
+    (
+        "red-team",
+        "Summary. <span style=\"display:none\">I did not review Section 9.</span>",
+        false,
+    ),
+    (
+        "red-team",
+        "Summary. <![CDATA[I did not review Section 9.]]>",
+        false,
+    ),
+    (
+        "red-team",
+        "Summary. <!-- I did not review Section 9. -->",
+        false,
+    ),
+    ("red-team", "![I did not review Section 9](x.png)", false),
+    (
+        "unseen",
+        "<div hidden>\n\n## Not checked\n\n- Exhibit C was not provided.\n\n</div>",
+        false,
+    ),
+    (
+        "beside",
+        "<div hidden>I did not review Section 9.</div>\n\nI did not review Exhibit C, which was not provided.",
+        true,
+    ),
+    (
+        "beside",
+        "![I did not review Section 9](x.png)\n\nI did not review Exhibit C, which was not provided.",
+        true,
+    ),
+    (
+        "seen",
+        "I did not review **Exhibit C**, which was not provided.",
+        true,
+    ),
+    (
+        "seen",
+        "I did not review <b>Exhibit C</b>, which was not provided.",
+        true,
+    ),
+];
+
+#[test]
+fn a_statement_no_reader_sees_does_not_count() {
+    let bad = failures(UNSEEN);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+const SLOTS: &[(&str, &str, bool)] = &[
+    ("red-team", "I did not review [●].", false),
+    ("red-team", "I did not review Section [X].", false),
+    ("red-team", "I did not review (SECTION).", false),
+    ("red-team", "I did not review «SECTION».", false),
+    ("red-team", "I did not review %SECTION%.", false),
+    ("red-team", "I did not review {{section}}.", false),
+    ("red-team", "I did not review <SECTION>.", false),
+    ("red-team", "I did not review ___.", false),
+    ("slot", "We did not check Clause [__].", false),
+    ("slot", "We could not verify Schedule [•].", false),
+    ("slot", "I did not review the «Exhibit Name».", false),
+    ("slot", "I did not review %exhibit_name%.", false),
+    (
+        "beside",
+        "I did not review Section [X]. I did not review Exhibit C, which was not provided.",
+        true,
+    ),
+    ("genuine", "I did not review Section 9 (Indemnity).", true),
+    ("genuine", "We did not review the MSA (as defined).", true),
+    (
+        "genuine",
+        "I did not review the Data Processing Agreement (DPA), which was not attached.",
+        true,
+    ),
+    ("genuine", "I did not review 10% of the schedules.", true),
+];
+
+#[test]
+fn a_statement_whose_object_is_a_template_slot_does_not_count() {
+    let bad = failures(SLOTS);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
