@@ -116,7 +116,75 @@ fn range_start(input: &mut &str) -> Result<Clock> {
     clock_in(input, true)
 }
 
+/// Hours as words, for spoken times ("half nine", "quarter past two").
+const HOUR_WORDS: &[(&str, u8)] = &[
+    ("one", 1),
+    ("two", 2),
+    ("three", 3),
+    ("four", 4),
+    ("five", 5),
+    ("six", 6),
+    ("seven", 7),
+    ("eight", 8),
+    ("nine", 9),
+    ("ten", 10),
+    ("eleven", 11),
+    ("twelve", 12),
+];
+
+/// An hour 1–12 in digits or as a word, as a whole word.
+fn spoken_hour(input: &mut &str) -> Result<u8> {
+    if let Ok(h) = word_of(input, HOUR_WORDS, false) {
+        return Ok(h);
+    }
+    let h: u8 = (number(input, 2)?)
+        .parse()
+        .map_err(|_| ContextError::new())?;
+    if (1..=12).contains(&h) { Ok(h) } else { fail() }
+}
+
+/// A time said in words: "half past nine", "quarter past two", "quarter to three",
+/// "quarter after four", and the British "half nine" (9:30). Read like `h:mm` (the 1–6
+/// afternoon rule applies) unless am/pm follows.
+fn spoken(input: &mut &str) -> Result<Clock> {
+    let lead = word_of(
+        input,
+        &[
+            ("half past", 30i8),
+            ("quarter past", 15),
+            ("quarter after", 15),
+            ("quarter to", -15),
+            ("quarter til", -15),
+            ("half", 30),
+        ],
+        false,
+    )?;
+    space1.parse_next(input)?;
+    let hour = spoken_hour(input)?;
+    let (hour, minute) = if lead < 0 {
+        (if hour == 1 { 12 } else { hour - 1 }, 45)
+    } else {
+        (hour, lead as u8)
+    };
+    let meridiem = opt(meridiem).parse_next(input)?;
+    // "half 2 hours" is not a time.
+    clock_end(input, true)?;
+    Ok(Clock {
+        hour,
+        minute,
+        meridiem,
+        form: if meridiem.is_some() {
+            Form::Meridiem
+        } else {
+            Form::Colon
+        },
+    })
+}
+
 fn clock_in(input: &mut &str, range_start: bool) -> Result<Clock> {
+    if let Ok(c) = spoken(input) {
+        return Ok(c);
+    }
     if let Ok(w) = word_of(
         input,
         &[("noon", 12u8), ("midday", 12), ("midnight", 0)],
@@ -145,8 +213,10 @@ fn clock_in(input: &mut &str, range_start: bool) -> Result<Clock> {
         .parse_next(input)?
         .is_some();
     clock_end(input, range_start)?;
-    // "10.30am" is a time; "2.10" alone is a version or a number.
-    if minute > 59 || hour > 23 || dotted && mer.is_none() {
+    // "10.30am" and "11.30" are times; "2.10" or "3.14" alone is a version or a number:
+    // a dotted time without am/pm needs its minutes on a quarter hour.
+    let quarter = matches!(minute, 0 | 15 | 30 | 45) && hour > 0;
+    if minute > 59 || hour > 23 || dotted && mer.is_none() && !quarter {
         return fail();
     }
     let twenty_four = hour == 0 || hour > 12 || (h.len() == 2 && h.starts_with('0'));
@@ -199,9 +269,22 @@ pub(super) fn range(input: &mut &str) -> Result<(Clock, Clock)> {
         return Ok((a, b));
     }
     opt((Caseless("from"), space1)).parse_next(input)?;
+    let before = *input;
     let a = range_start(input)?;
+    let mut probe = before;
+    let said = spoken(&mut probe).is_ok();
     connector(input)?;
-    let b = clock(input)?;
+    // "from half nine to ten": after a time said in words, the end may be one too.
+    let b = match clock(input) {
+        Ok(b) => b,
+        Err(_) if said => Clock {
+            hour: word_of(input, HOUR_WORDS, false)?,
+            minute: 0,
+            meridiem: None,
+            form: Form::Colon,
+        },
+        Err(e) => return Err(e),
+    };
     Ok((a, b))
 }
 

@@ -147,7 +147,14 @@ pub fn span(a: Clock, b: Clock) -> Span {
 fn starts_word(s: &str, i: usize) -> bool {
     match s[..i].chars().next_back() {
         None => true,
-        Some(c) => !(c.is_alphanumeric() || matches!(c, '_' | '/' | '.' | ':' | '-' | '\'')),
+        // After a currency sign a number is money ("$11.30"), never a time.
+        Some(c) => {
+            !(c.is_alphanumeric()
+                || matches!(
+                    c,
+                    '_' | '/' | '.' | ':' | '-' | '\'' | '$' | '€' | '£' | '₹' | '¥'
+                ))
+        }
     }
 }
 

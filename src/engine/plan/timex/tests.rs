@@ -65,6 +65,17 @@ fn clock_times_read() {
         ("9:30", 9 * H + 30),   // 7–11 morning
         ("12:15", 12 * H + 15), // 12 is noon
         ("4 o'clock", 16 * H),
+        // Dotted times on a quarter hour ("11.30"); "2.10" and "3.14" stay numbers.
+        ("call 11.30", 11 * H + 30),
+        ("14.45", 14 * H + 45),
+        // Spoken times.
+        ("half nine", 9 * H + 30),
+        ("half past nine", 9 * H + 30),
+        ("half past 2", 14 * H + 30),
+        ("quarter past two", 14 * H + 15),
+        ("quarter to three", 14 * H + 45),
+        ("quarter after 4pm", 16 * H + 15),
+        ("quarter to one", 12 * H + 45),
     ];
     for (text, want) in table {
         assert_eq!(read(text), [R::At(*want)], "{text}");
@@ -98,6 +109,12 @@ fn ranges_read() {
         ("01:00–03:00", H, 3 * H),
         ("00:30-02:00", 30, 2 * H),
         ("13:00→14:00", 13 * H, 14 * H),
+        ("from half nine to ten", 9 * H + 30, 10 * H),
+        (
+            "quarter past two to quarter past three",
+            14 * H + 15,
+            15 * H + 15,
+        ),
         // Overnight: the end is on the next day.
         ("11:30pm-6am", 23 * H + 30, 30 * H),
         ("10pm to midnight", 22 * H, 24 * H),
@@ -150,6 +167,8 @@ fn durations_read() {
     for (text, want) in table {
         assert_eq!(read(text), [R::Dur(*want)], "{text}");
     }
+    // "half" before an estimate is not a spoken time: the estimate is read alone.
+    assert_eq!(read("half 2 hours"), [R::Dur(120.0)]);
     // A fraction of a minute is read; whether it is a valid timebox is the plan's call.
     assert_eq!(read("1.33h"), [R::Dur(1.33 * 60.0)]);
 }
@@ -207,6 +226,12 @@ fn refused() {
         "0",
         "09",
         "3.14",
+        "$11.30",
+        "€4.15",
+        "half the team",
+        "a quarter of the budget",
+        "ten tasks",
+        "two to three people",
     ];
     for text in table {
         let got = read(text);
