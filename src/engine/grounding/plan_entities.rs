@@ -14,7 +14,8 @@ use crate::engine::ascii_regex;
 pub enum PlanEntityKind {
     /// A capitalised name that does not start a sentence: "Marcus", "Brightline".
     Name,
-    /// A meeting word: "sync", "standup", "1:1", "call with".
+    /// A meeting word: "sync", "standup", "1:1", "call with", a meal with someone ("lunch
+    /// with", "coffee w/").
     Meeting,
     /// A due time or day: "due at noon", "by 3 PM", "before Friday".
     Deadline,
@@ -48,7 +49,7 @@ pub struct PlanEntity {
 static CAPITALISED: LazyLock<Regex> =
     LazyLock::new(|| ascii_regex::compile(r"\b[A-Z][a-z]+(?:['’]s)?\b").expect("name regex"));
 static MEETING: LazyLock<Regex> = LazyLock::new(|| {
-    ascii_regex::compile(r"(?i)\b(meeting|sync|standup|stand-up|1:1|one-on-one|check-in|huddle|interview|demo|call with|catch-up|catch up with|offsite|all-hands|\d{1,2}(?::\d{2})?\s*(?:am|pm)\s+(?:[a-z]+\s+)?(?:call|review|meeting|sync)|(?:the|a|my|our|this)\s+(?:[a-z][a-z-]*\s+)?call)\b")
+    ascii_regex::compile(r"(?i)\b(meeting|sync|standup|stand-up|1:1|one-on-one|check-in|huddle|interview|demo|(?:call|lunch|dinner|breakfast|brunch|coffee|drinks)\s+(?:with|w/?)|catch-up|catch up with|offsite|all-hands|\d{1,2}(?::\d{2})?\s*(?:am|pm)\s+(?:[a-z]+\s+)?(?:call|review|meeting|sync)|(?:the|a|my|our|this)\s+(?:[a-z][a-z-]*\s+)?call)\b")
         .expect("meeting regex")
 });
 static DEADLINE: LazyLock<Regex> = LazyLock::new(|| {
@@ -214,9 +215,23 @@ fn ordinary_opener(lower: &str, text: &str) -> bool {
             .any(|w| w == lower)
 }
 
+/// Meals a plan's meeting may be ("lunch with Carmen").
+const MEALS: &[&str] = &["lunch", "dinner", "breakfast", "brunch", "coffee", "drinks"];
+
 /// "4pm investor call", "the client call" are calls: the meeting word is the key.
 pub fn meeting_key(s: &str) -> String {
     let key = words_key(s);
+    // "call w/" is "call with".
+    let key = match key.strip_suffix(" w") {
+        Some(k) => format!("{k} with"),
+        None => key,
+    };
+    // "lunch with the team" is the notes' lunch, whoever it is with: the meal is the key.
+    if let Some(meal) = key.strip_suffix(" with")
+        && MEALS.contains(&meal)
+    {
+        return meal.to_string();
+    }
     if key.starts_with(|c: char| c.is_ascii_digit()) || key.ends_with(" call") {
         key.rsplit(' ').next().unwrap_or("").to_string()
     } else {
@@ -381,6 +396,18 @@ mod tests {
         );
         assert_eq!(found("the 3pm deadline"), [(Deadline, "3pm".to_string())]);
         assert_eq!(found("Call the client"), []);
+        // A meal with someone is a meeting; `w/` is "with".
+        for (text, key) in [
+            ("lunch with Carmen", "lunch"),
+            ("lunch w/ Carmen", "lunch"),
+            ("quick call w/ Deshawn", "call with"),
+            ("coffee w/Li", "coffee"),
+        ] {
+            let got = found(text);
+            assert_eq!(got.first(), Some(&(Meeting, key.to_string())), "{text}");
+        }
+        assert_eq!(found("lunch break"), []);
+        assert_eq!(found("order coffee beans"), []);
     }
 
     /// A reason's first word is a name when a request verb follows it (who asks), unless

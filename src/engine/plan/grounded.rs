@@ -182,7 +182,11 @@ impl<'a> Notes<'a> {
             return false;
         };
         self.lines.iter().any(|l| {
-            crate::engine::plan::context::rules::names_meeting(l)
+            // The notes' lines have each meeting word in its one spelling ("1:1" is
+            // "oneonone").
+            (crate::engine::plan::context::rules::names_meeting(l)
+                || l.split(|c: char| !c.is_alphanumeric())
+                    .any(|w| SPELLINGS.iter().any(|(canon, _)| w == *canon)))
                 && l.split(|c: char| !c.is_alphanumeric()).any(|w| {
                     w == name || w.len() > name.len() && name.len() >= 3 && w.starts_with(name)
                 })
@@ -240,9 +244,10 @@ fn meeting_spelling(s: &str) -> String {
     })
 }
 
-/// The person right after a plan's meeting words ("… with Ken", "… w/ Dr. Lim").
+/// The person right after a plan's meeting words ("… with Ken", "… w/ Dr. Lim"; the
+/// meeting words may end at the `w` of "w/").
 static MEETING_PERSON: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    ascii_regex::compile(r"^\s*(?:with|w/)?\s*(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?([A-Z][a-z]+)")
+    ascii_regex::compile(r"^/?\s*(?:with|w/)?\s*(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?([A-Z][a-z]+)")
         .expect("meeting person regex")
 });
 

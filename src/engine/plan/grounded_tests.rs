@@ -303,6 +303,43 @@ fn a_meeting_planned_as_an_item_is_grounded_only_at_its_notes_time() {
     assert!(run("13:00–13:30", "Draft the sync agenda for Kenji").is_empty());
 }
 
+/// A meal with someone ("Lunch with Carmen") is a meeting as a call is, and `w/` reads as
+/// "with" in the plan too: planned as an item at another time than the notes give, with or
+/// without a word in front ("Quick call w/ Deshawn"), it is flagged; at its notes time,
+/// or as work about it, it is not.
+#[test]
+fn a_meal_or_a_modified_meeting_planned_at_another_time_is_flagged() {
+    let notes = "start 8:30, hard stop 4:30\n1:1 w/ Deshawn 11am\nlunch w/ Carmen 12:30-1:15\n- review Carmen's onboarding checklist\n- email the SOW\n";
+    let run = |at: &str, task: &str| {
+        let plan = format!(
+            "### {at} · {task}\nWhy it matters.\n\n### 9:00–10:00 · Email the SOW\nQuiet.\n\nAssumptions: none\nQuestions: none\n"
+        );
+        let a = analyze(&plan, (0, plan.len()), Some(notes));
+        grounded_entities(&a).errors
+    };
+    for (at, task, flags) in [
+        ("3:30–4:15 PM", "Lunch with Carmen", 1),
+        ("3:30–4:15 PM", "Lunch w/ Carmen", 1),
+        ("12:30–1:15 PM", "Lunch with Carmen", 0),
+        ("12:30–1:15 PM", "Lunch w/ Carmen", 0),
+        ("2:00–2:30 PM", "Quick call w/ Deshawn", 1),
+        ("2:00–2:30 PM", "Quick call with Deshawn", 1),
+        ("2:00–2:30 PM", "Call w/ Deshawn", 1),
+        ("11:00–11:30 AM", "Quick call w/ Deshawn", 0),
+        ("11:00–11:30 AM", "1:1 w/ Deshawn", 0),
+        ("10:00–10:30 AM", "Prep for lunch with Carmen", 0),
+        ("10:00–10:30 AM", "Prep for the call w/ Deshawn", 0),
+        ("3:30–4:15 PM", "Review Carmen's onboarding checklist", 0),
+        // The notes' lunch, whoever it is with; a name the notes lack is still a name.
+        ("12:30–1:15 PM", "Lunch with the team", 0),
+        ("12:30–1:15 PM", "Lunch with Priya", 1),
+        ("3:30–4:15 PM", "Coffee with Priya", 1),
+    ] {
+        let errors = run(at, task);
+        assert_eq!(errors.len(), flags, "{at} {task}: {errors:?}");
+    }
+}
+
 /// An item naming many made-up companies is one spot (the item), naming the kinds flagged
 /// in it once each, so the report grows with the items, not with flags times item length.
 #[test]
