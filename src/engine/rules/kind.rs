@@ -51,11 +51,12 @@ pub trait CompiledRule: Send + Sync + std::fmt::Debug {
 }
 
 /// What a rule reads: the whole text, the byte range of the evaluated body, and which
-/// parts of it are quotation rather than the AI's own prose.
+/// parts of it are quotation rather than the AI's own prose ([`RuleContext::prose`]).
 pub struct RuleContext<'a> {
     pub text: &'a str,
     pub body: (usize, usize),
-    pub prose: ProseMap,
+    /// Built on first use, after the document is known, from its layout's unrendered text.
+    prose: std::cell::OnceCell<ProseMap>,
     /// The document's companions and evidence policy (empty when there are none).
     pub companions: Companions<'a>,
     /// The evaluation time, against which evidence freshness (`ttl_seconds`) is judged;
@@ -108,7 +109,7 @@ impl<'a> RuleContext<'a> {
         RuleContext {
             text,
             body,
-            prose: ProseMap::new(text, body),
+            prose: std::cell::OnceCell::new(),
             companions: Companions::default(),
             now: None,
             document: None,
@@ -138,6 +139,33 @@ impl<'a> RuleContext<'a> {
                 .own_layout
                 .get_or_init(|| crate::engine::document::Layout::markdown(self.text, self.body)),
         }
+    }
+
+    /// Which parts of the body are quotation, hidden or unrendered, and its sentences; built
+    /// on first use. The unrendered text (link reference definitions, links' destinations
+    /// and titles) is the body's layout's, so the body is not parsed a second time for it.
+    pub fn prose(&self) -> &ProseMap {
+        self.prose.get_or_init(|| {
+            let (text, body) = (self.text, self.body);
+            let document_layout = self
+                .document
+                .filter(|d| std::ptr::eq(text, d.text.as_str()))
+                .map(|d| d.layout());
+            let unrendered = match document_layout {
+                Some(l) if l.range() == body => l.unrendered().to_vec(),
+                // Another text or range than the document's: read here, as without one.
+                Some(_) => crate::engine::document::layout::unrendered(text, body),
+                // No document: the own layout is built only when the body may hold
+                // unrendered text (as `layout::unrendered` does), and kept for the rules.
+                None if text[body.0..body.1].contains("]:")
+                    || text[body.0..body.1].contains("](") =>
+                {
+                    self.layout().unrendered().to_vec()
+                }
+                None => Vec::new(),
+            };
+            ProseMap::with_unrendered(text, body, unrendered)
+        })
     }
 
     /// The source companion, indexed for grounding on first use; `None` without a source.
@@ -187,7 +215,7 @@ impl<'a> RuleContext<'a> {
     /// (see [`ProseMap::shared`]): the three quote tiers read every quote the same way and keep
     /// only their own tier; the grounding checks share the drafted text.
     pub fn shared<T: 'static>(&self, key: &str, build: impl FnOnce() -> T) -> std::rc::Rc<T> {
-        self.prose.shared(key, build)
+        self.prose().shared(key, build)
     }
 
     /// The output's drafted text as analysed under configuration `key`, built by `build` the
@@ -311,3 +339,7 @@ pub fn params<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, RuleEr
 pub fn yes() -> bool {
     true
 }
+
+#[cfg(test)]
+#[path = "kind_tests.rs"]
+mod tests;

@@ -63,8 +63,21 @@ impl ProseMap {
         built
     }
 
-    /// Map `text[body.0..body.1]`; offsets are whole-document.
+    /// Map `text[body.0..body.1]`; offsets are whole-document. Reads the body as markdown
+    /// for its unrendered text when it may hold any; a reader with the body's layout at hand
+    /// passes its spans to [`ProseMap::with_unrendered`] instead.
     pub fn new(text: &str, body: (usize, usize)) -> Self {
+        Self::with_unrendered(text, body, unrendered(text, body))
+    }
+
+    /// [`ProseMap::new`] with the body's unrendered spans already found (those of the body's
+    /// [`crate::engine::document::Layout`], built over the same `body`): in text order and
+    /// disjoint, whole-document offsets.
+    pub fn with_unrendered(
+        text: &str,
+        body: (usize, usize),
+        unrendered: Vec<(usize, usize)>,
+    ) -> Self {
         let mut quoted = Vec::new();
         let mut offset = body.0;
         let mut in_fence = false;
@@ -96,7 +109,7 @@ impl ProseMap {
             quoted,
             quoted_max_end,
             hidden: html_comments(text, body),
-            unrendered: unrendered(text, body),
+            unrendered,
             body,
             bounds: OnceLock::new(),
         }

@@ -124,7 +124,7 @@ impl PatternRule {
 
 impl CompiledRule for PatternRule {
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
-        Some(PatternRule::apply(self, cx.text, cx.body, &cx.prose))
+        Some(PatternRule::apply(self, cx.text, cx.body, cx.prose()))
     }
 
     fn describe(&self) -> String {

@@ -54,7 +54,7 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
 
 impl CompiledRule for QualifierRule {
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
-        Some(QualifierRule::apply(self, cx.text, cx.body, &cx.prose))
+        Some(QualifierRule::apply(self, cx.text, cx.body, cx.prose()))
     }
 
     fn describe(&self) -> String {

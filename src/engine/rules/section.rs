@@ -131,7 +131,7 @@ impl CompiledRule for SectionRule {
             self,
             cx.text,
             cx.body,
-            &cx.prose,
+            cx.prose(),
             cx.layout(),
             &copied,
         ))

@@ -45,7 +45,7 @@ impl GroundingRule {
                 continue;
             }
             // Inside a quote, the quote checks speak for it; a defined term is itself quoted.
-            let quoted = e.kind != EntityKind::DefinedTerm && cx.prose.is_quoted(e.start, e.end);
+            let quoted = e.kind != EntityKind::DefinedTerm && cx.prose().is_quoted(e.start, e.end);
             // Attribution wins: "Section 2 provides that the fee is $3,000,000" is a claim
             // even in a sentence that goes on to recommend something.
             let strong = self.attributed_by(self.sentence_lead(cx, e.start));
@@ -176,7 +176,7 @@ fn in_heading(text: &str, at: usize) -> bool {
 /// Is the sentence holding this citation a discussion of the law rather than a statement of
 /// what the source says?
 fn discusses_law(cx: &RuleContext, start: usize, end: usize) -> bool {
-    let (s, e) = cx.prose.sentence(cx.text, start);
+    let (s, e) = cx.prose().sentence(cx.text, start);
     // A citation inside a parenthetical is read with the whole parenthetical, which the
     // sentence splitter may have cut at an abbreviation: "(cf. *Loral Corp. v. Moyes* (1985)
     // 174 Cal.App.3d 268)".
@@ -218,7 +218,7 @@ fn names_own_vocabulary(text: &str, e: &entities::Entity) -> bool {
 /// A duration the sentence states as a time limit of the source ("The supplier must deliver
 /// within 45 days"): a claim without a marker word (`time_limits`).
 fn time_limit(cx: &RuleContext, e: &entities::Entity) -> bool {
-    let (s, end) = cx.prose.sentence(cx.text, e.start);
+    let (s, end) = cx.prose().sentence(cx.text, e.start);
     let s = s.min(e.start);
     e.kind == EntityKind::Duration
         && cx.text.get(s..end.max(e.end)).is_some_and(|sentence| {
@@ -238,7 +238,7 @@ fn own_definition(cx: &RuleContext, e: &entities::Entity) -> bool {
 /// made it read as drafting.
 fn source_definition(cx: &RuleContext, e: &entities::Entity) -> bool {
     let after = cx.text[e.end..].trim_start_matches(['"', '”', '*', '_', ' ']);
-    let (s, end) = cx.prose.sentence(cx.text, e.start);
+    let (s, end) = cx.prose().sentence(cx.text, e.start);
     let sentence = cx.text.get(s.min(e.start)..end.max(e.end)).unwrap_or("");
     e.kind == EntityKind::DefinedTerm
         && (after.starts_with("means") || after.starts_with("to mean "))
@@ -247,7 +247,7 @@ fn source_definition(cx: &RuleContext, e: &entities::Entity) -> bool {
 }
 
 fn names_the_source(cx: &RuleContext, e: &entities::Entity) -> bool {
-    let (s, end) = cx.prose.sentence(cx.text, e.start);
+    let (s, end) = cx.prose().sentence(cx.text, e.start);
     let sentence = cx.text.get(s.min(e.start)..end.max(e.end)).unwrap_or("");
     lexicon::NAMES_THE_SOURCE.is_match(sentence)
 }
@@ -330,7 +330,7 @@ fn called_total(text: &str, e: &entities::Entity) -> bool {
 /// lead-in on the same line is a skipped sentence ("Make mutual, reasonable …: (i) …; (ii) …"):
 /// the items are the recommendation's, not claims about the source.
 fn list_lead_skipped(cx: &RuleContext, skipped: &Skipped, at: usize) -> bool {
-    let (s, _) = cx.prose.sentence(cx.text, at);
+    let (s, _) = cx.prose().sentence(cx.text, at);
     let item = cx.text[s.min(at)..at].trim_start();
     let enumerated = item.strip_prefix('(').is_some_and(|r| {
         r.split_once(')').is_some_and(|(n, _)| {

@@ -116,7 +116,7 @@ impl CompiledRule for GroundingRule {
                 grounding: None,
             });
         };
-        let skipped = self.skips.prepare(cx.text, &cx.prose);
+        let skipped = self.skips.prepare(cx.text, cx.prose());
         let drafted = cx.drafted(&self.drafted_key(), || self.drafted(cx, source, &skipped));
         let (hits, tally, code) = match self.what {
             What::Quotes {
@@ -266,7 +266,7 @@ impl GroundingRule {
 
     /// The sentence up to `at` (within its line or sentence), for attribution of values.
     fn sentence_lead<'t>(&self, cx: &RuleContext<'t>, at: usize) -> &'t str {
-        let (s, _) = cx.prose.sentence(cx.text, at);
+        let (s, _) = cx.prose().sentence(cx.text, at);
         let ls = cx.text[..at].rfind('\n').map_or(cx.body.0, |i| i + 1);
         cx.text.get(s.max(ls).min(at)..at).unwrap_or("")
     }
@@ -326,7 +326,7 @@ impl GroundingRule {
         let Some(re) = &self.markers else {
             return true;
         };
-        let (s, e) = cx.prose.sentence(cx.text, at);
+        let (s, e) = cx.prose().sentence(cx.text, at);
         let ls = cx.text[..at]
             .rfind('\n')
             .map_or(cx.body.0, |i| i + 1)
@@ -375,7 +375,7 @@ impl GroundingRule {
 /// sentence ("Section 9 provides …", "The Agreement expires on …") or by the clause holding
 /// it ("Consider that Section 14.7 caps liability at $2,500,000, which should be raised")?
 fn states_the_source(cx: &RuleContext, start: usize, end: usize) -> bool {
-    let (s, e) = cx.prose.sentence(cx.text, start);
+    let (s, e) = cx.prose().sentence(cx.text, start);
     let s = s.min(start);
     let sentence = cx.text.get(s..e.max(end)).unwrap_or("");
     stating::states_the_source_at(sentence, start - s)
