@@ -3,7 +3,9 @@
 //!
 //! Titles are the layout's ([`Layout::titles`]): headings, an all-strong paragraph, a
 //! strong label opening a paragraph ("**Not reviewed:** Exhibit C") and a
-//! lead-in line before a list ("Open points:"); one counts only with content after it.
+//! lead-in line before a list ("Open points:"); one counts only with content after it. A
+//! one-line label ([`Layout::labels`]: "Missing information: none.", "- **Not reviewed:**
+//! N/A") over the rest of its line that states nothing is silenced like such a title.
 //! A title that can head anything (`judged_headings`: "Limitations", "Disclaimers",
 //! "Assumptions", a contract's own headings among them) counts only when what it heads says
 //! something about the output's limits (`title_content`, data), read like a statement.
@@ -225,8 +227,20 @@ impl SectionRule {
         // Titles over content that states nothing ("## Missing information" over "[TBD]"):
         // their words do not count as a statement either. In text order.
         let mut silenced: Vec<(usize, usize)> = Vec::new();
+        // A one-line label over the rest of its line is silenced like a title when that
+        // content states nothing ("Missing information: none."); it never counts as a
+        // title: in a list it names a finding's topic ("- **Open questions**: none; the
+        // clause is final"). A strong label opening a paragraph is a title already.
+        let titles = layout.titles(text);
+        let starts: std::collections::HashSet<usize> = titles.iter().map(|t| t.span.0).collect();
+        for l in layout.labels(text) {
+            let (s, e) = l.span;
+            if !starts.contains(&s) && self.states_nothing(text, l.content) {
+                silenced.push((s, e));
+            }
+        }
         // A title over nothing (a heading closing the output) states nothing.
-        for t in layout.titles(text) {
+        for t in titles {
             let (s, e) = t.span;
             if !t.followed || prose.is_hidden(s, e) {
                 continue;
@@ -254,6 +268,8 @@ impl SectionRule {
                 });
             }
         }
+        // Labels and titles interleave: in text order (they never overlap).
+        silenced.sort_unstable();
         let heard = |s: usize, e: usize| {
             let i = silenced.partition_point(|t| t.1 <= s);
             silenced.get(i).is_none_or(|t| t.0 >= e) && counts(s, e)

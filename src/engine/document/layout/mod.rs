@@ -24,6 +24,8 @@
 //! - [`Layout::rows`] and [`Layout::cells`] read a table.
 //! - [`Layout::titles`]: headings, all-strong paragraphs, strong labels opening a block and
 //!   lead-in lines before a list, each saying whether content follows.
+//! - [`Layout::labels`]: one-line labels ("Missing information: none.") with the rest of
+//!   their line as content.
 //! - [`Layout::reading`]: a block's text as read, emphasis and strong delimiters left out,
 //!   each byte mapped back to the document ([`Reading::span`]).
 //! - [`Layout::unrendered`]: text the parser reads but a reader never sees (link reference

@@ -66,6 +66,35 @@ impl Layout {
         out
     }
 
+    /// One-line labels: a line of a block's own text opening with a few words and a colon
+    /// or a dash ("Missing information: none.", "- **Not reviewed:** N/A", "Assumptions —
+    /// none made."), with the rest of that line as content. A reader takes the line for one
+    /// sentence, not a title over what follows, but its label is read like a title over
+    /// that content: over content that states nothing, it states nothing. Headings are left
+    /// out (they are titles); a strong label opening a paragraph is returned here too.
+    pub fn labels(&self, text: &str) -> Vec<Title> {
+        let mut out = Vec::new();
+        for (id, b) in self.blocks() {
+            let Some((s, e)) = b.text else { continue };
+            if matches!(b.kind, BlockKind::Heading { .. }) {
+                continue;
+            }
+            let mut at = s;
+            for line in text[s..e].split_inclusive('\n') {
+                if let Some((label, content)) = one_line_label(line) {
+                    out.push(Title {
+                        span: (at + label.0, at + label.1),
+                        block: id,
+                        followed: true,
+                        content: (at + content.0, at + content.1),
+                    });
+                }
+                at += line.len();
+            }
+        }
+        out
+    }
+
     /// Each title's content ends where the next heading of its level or higher starts (a
     /// heading), or at the next title or heading (a label or lead-in); the document's end
     /// otherwise. One pass from the end, keeping the nearest heading start per level.
@@ -142,6 +171,41 @@ fn is_lead_in(t: &str) -> bool {
         || (t.split_whitespace().count() <= 6
             && t.starts_with(|c: char| c.is_uppercase())
             && t.ends_with(|c: char| c.is_alphanumeric() || c == ')'))
+}
+
+/// Most words a one-line label has ("Missing information", "Items not reviewed in detail").
+const LABEL_WORDS: usize = 6;
+
+/// `line`'s label (to its colon or dash, strong markers included)
+/// and content (the rest of the line, trimmed), offsets in `line`; `None` when the line
+/// does not open with a label of a few words before `:`, ` — `, ` – ` or ` - ` and some
+/// content after it.
+fn one_line_label(line: &str) -> Option<(Span, Span)> {
+    let lead = line.len() - line.trim_start_matches([' ', '\t', '*', '_']).len();
+    let seps = [":", "—", "–", " - "];
+    let (i, sep) = seps
+        .iter()
+        .filter_map(|sep| line[lead..].find(sep).map(|i| (lead + i, sep.len())))
+        .min()?;
+    let label = line[lead..i].trim_end_matches([' ', '\t', '*', '_']);
+    let words = label.split_whitespace().count();
+    if !label.starts_with(char::is_alphabetic)
+        || words == 0
+        || words > LABEL_WORDS
+        || label.contains(['.', '?', '!', ';', '(', '[', '`'])
+    {
+        return None;
+    }
+    let after = i + sep;
+    let cs = after
+        + (line[after..].len()
+            - line[after..]
+                .trim_start_matches([' ', '\t', '*', '_'])
+                .len());
+    let ce = cs + line[cs..].trim_end().len();
+    // The markers closing a strong label ("**Not reviewed:**") belong to the label.
+    let start = line.len() - line.trim_start().len();
+    (cs < ce).then_some(((start, cs), (cs, ce)))
 }
 
 fn trim_end(text: &str, (s, e): Span) -> Span {
@@ -221,6 +285,39 @@ mod tests {
             titles("Text.\n\n**Caveats**\n"),
             owned(&[("**Caveats**", false)])
         );
+    }
+
+    #[test]
+    fn a_one_line_label_is_read_with_the_rest_of_its_line() {
+        let labels = |t: &str| -> Vec<(String, String)> {
+            let l = Layout::markdown(t, (0, t.len()));
+            l.labels(t)
+                .into_iter()
+                .map(|x| {
+                    (
+                        t[x.span.0..x.span.1].to_string(),
+                        t[x.content.0..x.content.1].to_string(),
+                    )
+                })
+                .collect()
+        };
+        let t = "Missing information: none.\n\n- **Not reviewed:** N/A\n\nIntro.\nAssumptions — none made.\n";
+        assert_eq!(
+            labels(t),
+            [
+                ("Missing information: ".to_string(), "none.".to_string()),
+                ("**Not reviewed:** ".to_string(), "N/A".to_string()),
+                ("Assumptions — ".to_string(), "none made.".to_string()),
+            ]
+        );
+        assert!(
+            labels("Open questions:\n\n- Whether it renews.")
+                .iter()
+                .all(|l| l.0 != "Open questions:")
+        );
+        assert!(labels("The fee is due monthly. Note: it rises.").is_empty());
+        assert!(labels("## Missing information: none").is_empty());
+        assert!(labels("Under Section 4.2 of the agreement as amended in 2019: none").is_empty());
     }
 
     #[test]
