@@ -157,8 +157,9 @@ impl<'a> RuleContext<'a> {
                 Some(_) => crate::engine::document::layout::unrendered(text, body),
                 // No document: the own layout is built only when the body may hold
                 // unrendered text (as `layout::unrendered` does), and kept for the rules.
-                None if text[body.0..body.1].contains("]:")
-                    || text[body.0..body.1].contains("](") =>
+                None if crate::engine::document::layout::may_hold_unrendered(
+                    &text[body.0..body.1],
+                ) =>
                 {
                     self.layout().unrendered().to_vec()
                 }

@@ -154,15 +154,19 @@ pub struct Layout {
 }
 
 /// The unrendered spans of `text[range]` read as markdown (see [`Layout::unrendered`]);
-/// the layout is built only when the text holds a definition's `]:`, a link's `](` or a
-/// `<` that may open raw HTML.
+/// the layout is built only when the text [`may_hold_unrendered`] text.
 pub fn unrendered(text: &str, range: Span) -> Vec<Span> {
-    let t = &text[range.0..range.1];
-    if t.contains("]:") || t.contains("](") || t.contains('<') {
+    if may_hold_unrendered(&text[range.0..range.1]) {
         Layout::markdown(text, range).unrendered
     } else {
         Vec::new()
     }
+}
+
+/// Can `t` read as markdown hold unrendered text: a definition's `]:`, a link's or an
+/// image's `](`, or a `<` that may open raw HTML? Without any, it holds none.
+pub fn may_hold_unrendered(t: &str) -> bool {
+    t.contains("]:") || t.contains("](") || t.contains('<')
 }
 
 impl Layout {
