@@ -65,6 +65,19 @@ pub fn majority(runs: &[Verdict]) -> Verdict {
         .unwrap_or(Verdict::Indeterminate)
 }
 
+/// The result of a check some of whose runs were lost (an evaluator error, a followed
+/// canary, an answer over the size limit, a timeout): a lost run never makes the result
+/// better than the answered runs say. `all` holds every run (a lost one counted as
+/// `indeterminate`), `answered` only the runs the evaluator answered. When `fail` is the
+/// strict majority of the answered runs the check fails, whatever the lost runs would have
+/// said; otherwise the strict majority of all runs decides, as without losses.
+pub fn majority_with_lost(all: &[Verdict], answered: &[Verdict]) -> Verdict {
+    if answered.len() < all.len() && majority(answered) == Verdict::Fail {
+        return Verdict::Fail;
+    }
+    majority(all)
+}
+
 /// The note of a check whose runs have no strict majority: the split, and what was needed.
 pub fn no_majority_note(runs: &[Verdict]) -> Option<String> {
     let split = Split::of(runs);
@@ -167,6 +180,29 @@ mod tests {
         assert_eq!(majority(&[Pass, Pass, Fail, Fail]), Indeterminate);
         assert_eq!(majority(&[Fail, Fail, Fail, Pass, Pass]), Fail);
         assert_eq!(no_majority_note(&[Fail, Fail, Pass]), None);
+    }
+
+    #[test]
+    fn lost_runs_never_improve_on_the_answered_ones() {
+        let i = Indeterminate;
+        // 4 of 5 lost, the one answer fails: fail, not indeterminate.
+        assert_eq!(majority_with_lost(&[i, i, Fail, i, i], &[Fail]), Fail);
+        // 3 of 5 lost, the answers split: all runs decide (no majority).
+        assert_eq!(majority_with_lost(&[i, i, i, Fail, Pass], &[Fail, Pass]), i);
+        // Answered fail ×2, pass ×1, 2 lost: fail.
+        assert_eq!(
+            majority_with_lost(&[Fail, Fail, Pass, i, i], &[Fail, Fail, Pass]),
+            Fail
+        );
+        // A lost run can make a pass indeterminate (worse), never better.
+        assert_eq!(majority_with_lost(&[Pass, Pass, i, i, i], &[Pass, Pass]), i);
+        assert_eq!(
+            majority_with_lost(&[Pass, Pass, Pass, i], &[Pass, Pass, Pass]),
+            Pass
+        );
+        // Nothing lost: the plain strict majority, whatever the answers.
+        assert_eq!(majority_with_lost(&[i, i, Fail], &[i, i, Fail]), i);
+        assert_eq!(majority_with_lost(&[i, i, i], &[]), i);
     }
 
     #[test]

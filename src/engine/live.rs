@@ -147,6 +147,9 @@ fn live_status(results: &[CheckResult], deterministic: &Report, edited: bool) ->
     if !deterministic.untrusted_input_warnings.is_empty() {
         status = status.max(Status::Review);
     }
+    if results.iter().any(crate::model::followed_canary) {
+        status = Status::Alert;
+    }
     if edited && status == Status::Stable {
         status = Status::Observe;
     }

@@ -417,22 +417,34 @@ impl Report {
         self.check_results.iter().find(|c| c.check_id == id)
     }
 
-    /// Checks the evaluator was asked about and could not answer at all (every run an
-    /// error), and checks left indeterminate by a refusal (LC-005) or by rate limiting
-    /// past the retries (LC-006), with the first error: what a CI gate must not pass over.
+    /// What a CI gate must not pass over, with the first error of each check: checks the
+    /// evaluator was asked about and could not answer at all (every run an error); checks
+    /// left indeterminate with any run lost (the lost runs are why no result stands);
+    /// checks with any run that followed a canary planted in the document (the evaluator
+    /// obeyed the document, so none of its answers on it are trusted); and checks left
+    /// indeterminate by a refusal (LC-005) or by rate limiting past the retries (LC-006).
     pub fn unevaluated(&self) -> Vec<(&str, RunErrorKind)> {
         let refused_or_throttled =
             |c: &CheckResult| matches!(c.code.as_deref(), Some("LC-005" | "LC-006"));
         self.check_results
             .iter()
             .filter(|c| {
-                !c.raw_runs.is_empty()
-                    && (c.raw_runs.iter().all(|r| r.error.is_some()) || refused_or_throttled(c))
+                c.result == Verdict::Indeterminate && c.raw_runs.iter().any(|r| r.error.is_some())
+                    || followed_canary(c)
+                    || refused_or_throttled(c)
             })
             .filter_map(|c| {
-                let first = c.raw_runs.iter().find_map(|r| r.error)?;
+                let canary = followed_canary(c).then_some(RunErrorKind::InjectionSusceptible);
+                let first = canary.or_else(|| c.raw_runs.iter().find_map(|r| r.error))?;
                 Some((c.check_id.as_str(), first))
             })
             .collect()
     }
+}
+
+/// Whether any run of the check followed an instruction planted in the document.
+pub fn followed_canary(c: &CheckResult) -> bool {
+    c.raw_runs
+        .iter()
+        .any(|r| r.error == Some(RunErrorKind::InjectionSusceptible))
 }

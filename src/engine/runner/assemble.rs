@@ -44,6 +44,10 @@ impl Assembly<'_> {
             // Text addressed to the evaluator: at least a human's look.
             status = status.max(Status::Review);
         }
+        if self.results.iter().any(followed_canary) {
+            // The evaluator obeyed the document in some run: its answers are not trusted.
+            status = Status::Alert;
+        }
         let suppressed = self.suppress();
         let checks = &self.playbook.playbook.checks;
         let (key_risks, next_steps) = summarize(&self.results, checks, &warnings, self.mode);

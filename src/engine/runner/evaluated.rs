@@ -1,7 +1,9 @@
 //! Evaluator runs → one check result: the strict-majority vote, consistency, the agreeing
 //! runs' confidence, located citations and notes. Errors count as indeterminate runs and
-//! stay apart from fails. Without a strict majority the check is indeterminate, its notes
-//! giving the split, and no run's citations or confidence stand for it.
+//! stay apart from fails, but a lost run never makes the result better than the answered
+//! runs say (`aggregate::majority_with_lost`). Without a strict majority the check is
+//! indeterminate, its notes giving the split, and no run's citations or confidence stand
+//! for it.
 
 use std::collections::HashSet;
 
@@ -20,8 +22,17 @@ pub(super) fn evaluated_result(
         .map(|(run, r)| raw_run(prepared, *run, r))
         .collect();
     let verdicts: Vec<Verdict> = raw_runs.iter().map(|r| r.result).collect();
-    let result = aggregate::majority(&verdicts);
-    let split = aggregate::no_majority_note(&verdicts);
+    let answered: Vec<Verdict> = raw_runs
+        .iter()
+        .filter(|r| r.error.is_none())
+        .map(|r| r.result)
+        .collect();
+    let result = aggregate::majority_with_lost(&verdicts, &answered);
+    // Decided by the answered runs: the split of all runs is not the reason.
+    let split = match result == aggregate::majority(&verdicts) {
+        true => aggregate::no_majority_note(&verdicts),
+        false => None,
+    };
     let agreeing: Vec<&RawRun> = raw_runs
         .iter()
         .filter(|r| split.is_none() && r.result == result)
