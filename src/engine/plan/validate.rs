@@ -465,6 +465,17 @@ pub fn constraints(a: &Analysis) -> Part {
                 cutoff_words(cx, stop)
             ));
             spots.push(item_spot(a, i, "scheduled outside the working window"));
+        } else if let Some(start) = cx.window_start.filter(|&s| t.start < s) {
+            // "in at 9", "not before 10": work before the day starts is outside it too.
+            availability_broken = true;
+            errors.push(format!(
+                "Scheduled {} at {}–{}, before the working day starts at {}",
+                quote(&it.task),
+                label(t.start),
+                label(end),
+                label(start)
+            ));
+            spots.push(item_spot(a, i, "scheduled outside the working window"));
         }
         if let Some(r) = super::context::rules::broken_rule(cx, &it.task, t.start, end) {
             violated += 1;

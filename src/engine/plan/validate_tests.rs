@@ -542,3 +542,41 @@ fn with_no_end_of_the_day_an_unread_time_fails_closed() {
         }
     }
 }
+
+/// Work scheduled before the notes' start of the day is outside the working window, as
+/// work after the stop is: one availability violation, naming the item.
+#[test]
+fn work_before_the_start_of_the_day_breaks_availability() {
+    let plan = "- 9:00–10:00 Draft the brief\n- 10:00–11:00 Email Dana about the invoice\n- 11:00–11:30 Review the vendor contract\n\nAssumptions: none\nQuestions: none\n";
+    let notes = |start: &str| {
+        format!(
+            "{start}\nhard stop at 5pm\n- Draft the brief\n- Email Dana about the invoice\n- Review the vendor contract\n"
+        )
+    };
+    for (start, violated) in [
+        ("in at 10", 1),
+        ("not before 9:30", 1),
+        ("working 9:15-5", 1),
+        ("in at 9", 0),
+        ("working 8-5", 0),
+        ("in at 8:30", 0),
+    ] {
+        let a = run(&doc("2026-06-01T08:00:00-04:00", plan), Some(&notes(start)));
+        let c = constraints(&a);
+        assert_eq!(
+            all(&a).metrics.constraints_violated,
+            violated,
+            "{start}: {:?}",
+            c.errors
+        );
+        assert_eq!(
+            c.errors
+                .iter()
+                .any(|e| e.contains("“Draft the brief”")
+                    && e.contains("before the working day starts")),
+            violated == 1,
+            "{start}: {:?}",
+            c.errors
+        );
+    }
+}
