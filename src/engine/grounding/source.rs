@@ -317,7 +317,9 @@ impl<'a> Source<'a> {
     fn reference_as_written(&self, r: &Reference) -> Option<Span> {
         let Some(places) = self.numbering.get(&(r.kind, r.label.clone())) else {
             // "Section 11A", "Section 5b": sub-paragraph A of 11 ("A.During…", "b) …").
-            let (num, letter) = r.label.split_at(r.label.len().saturating_sub(1));
+            // Split off the last character, wherever its bytes start ("９９.４" is not ASCII).
+            let cut = r.label.char_indices().last().map_or(0, |(i, _)| i);
+            let (num, letter) = r.label.split_at(cut);
             if r.kind == RefKind::Numbered
                 && !num.is_empty()
                 && num.chars().all(|c| c.is_ascii_digit() || c == '.')

@@ -13,6 +13,7 @@ mod evidence;
 mod feasibility;
 mod grounded_entities;
 mod grounding;
+mod hidden_chars;
 mod kind;
 mod lawmadi;
 mod markdown;
@@ -59,6 +60,7 @@ const KINDS: &[(&str, Compile)] = &[
     ("coverage", coverage::compile),
     ("grounded_entities", grounded_entities::compile),
     ("feasibility", feasibility::compile),
+    ("hidden_characters", hidden_chars::compile),
 ];
 
 pub fn kind_names() -> impl Iterator<Item = &'static str> {

@@ -1,0 +1,327 @@
+//! `hidden_characters`: text a reader does not see as written. An invisible character inside
+//! a word or number ("Sec\u{200B}tion 99.4", "2\u{2062}1"), a bidirectional override, a word
+//! that mixes Latin letters with look-alikes from another script ("Ѕection" with a Cyrillic
+//! Ѕ), or fullwidth forms of ASCII ("＄4,500,000", "９９.４") in a document that is not
+//! written in a CJK script. Each one makes the text a reader sees differ from the text a
+//! rule or an evaluator reads: a claim hidden that way is neither checked nor quoted, so the
+//! check fails on it instead of passing what it could not read.
+//!
+//! The character classes are Unicode's own (Default_Ignorable_Code_Point and script sets
+//! from UTS #39, through `unicode-security`); `examples` (data, not read by the rule) are
+//! texts that must fail and pass, run by a test.
+
+use std::sync::Arc;
+
+use serde::Deserialize;
+use unicode_security::general_security_profile::IdentifierType;
+use unicode_security::{GeneralSecurityProfile, MixedScript};
+
+use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome};
+use crate::model::Verdict;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Params {
+    /// At most this many spans are listed (the count in the notes is always whole).
+    #[serde(default = "default_max_hits")]
+    max_hits: usize,
+    /// Texts that must fail (`hidden`) and pass (`clean`); run by a test.
+    #[serde(default)]
+    #[allow(dead_code)]
+    examples: Option<Examples>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Examples {
+    #[serde(default)]
+    #[allow(dead_code)]
+    hidden: Vec<String>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    clean: Vec<String>,
+}
+
+fn default_max_hits() -> usize {
+    20
+}
+
+#[derive(Debug)]
+struct HiddenChars {
+    max_hits: usize,
+}
+
+pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleError> {
+    let p: Params = super::kind::params(value)?;
+    Ok(Arc::new(HiddenChars {
+        max_hits: p.max_hits,
+    }))
+}
+
+/// Invisible in rendered text (zero-width spaces and joiners, soft hyphen, invisible
+/// operators, variation selectors, bidirectional marks, tags).
+/// Bidirectional controls are invisible too, but found on their own wherever they are.
+fn invisible(c: char) -> bool {
+    !bidi_control(c) && c.identifier_type() == Some(IdentifierType::Default_Ignorable)
+}
+
+/// Bidirectional embeddings, overrides and isolates: they reorder what a reader sees.
+fn bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Fullwidth forms of the ASCII characters (U+FF01–U+FF5E).
+fn fullwidth(c: char) -> bool {
+    matches!(c, '\u{FF01}'..='\u{FF5E}')
+}
+
+/// Han, kana and Hangul: text in which fullwidth forms are ordinary typesetting.
+fn cjk(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}'
+        | '\u{AC00}'..='\u{D7AF}' | '\u{F900}'..='\u{FAFF}')
+}
+
+/// What kind of hidden text a span is, for its note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finding {
+    /// An invisible character between two letters or digits.
+    Invisible(char),
+    /// A bidirectional control anywhere.
+    Bidi(char),
+    /// A word of Latin letters with letters of another script in it.
+    MixedScript,
+    /// Fullwidth forms of ASCII outside CJK text.
+    Fullwidth,
+}
+
+/// Every hidden-text span of `text[range]`, left to right, in whole-text byte offsets. One
+/// pass over the text (and one more to decide whether it is CJK text).
+pub fn find(text: &str, range: (usize, usize)) -> Vec<(usize, usize, Finding)> {
+    let body = &text[range.0..range.1];
+    let cjk_text = body.chars().any(cjk);
+    let mut out = Vec::new();
+    let chars: Vec<(usize, char)> = body.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (at, c) = chars[i];
+        if bidi_control(c) {
+            out.push((at, at + c.len_utf8(), Finding::Bidi(c)));
+        } else if fullwidth(c) && !cjk_text {
+            // One span per run of fullwidth forms ("９９.４" is read with its ASCII dot).
+            let mut j = i;
+            while j + 1 < chars.len() && (fullwidth(chars[j + 1].1) || chars[j + 1].1 == '.') {
+                j += 1;
+            }
+            let end = chars[j].0 + chars[j].1.len_utf8();
+            out.push((at, end, Finding::Fullwidth));
+            i = j + 1;
+            continue;
+        } else if c.is_alphanumeric() || invisible(c) {
+            // A word: letters, digits and the invisible characters inside it.
+            let mut j = i;
+            while j + 1 < chars.len()
+                && (chars[j + 1].1.is_alphanumeric() || invisible(chars[j + 1].1))
+            {
+                j += 1;
+            }
+            let end = chars[j].0 + chars[j].1.len_utf8();
+            let word = &body[at..end];
+            word_findings(word, at, &mut out);
+            i = j + 1;
+            continue;
+        }
+        i += 1;
+    }
+    for f in &mut out {
+        f.0 += range.0;
+        f.1 += range.0;
+    }
+    out
+}
+
+/// The findings of one word (letters, digits and invisible characters), at `base`.
+fn word_findings(word: &str, base: usize, out: &mut Vec<(usize, usize, Finding)>) {
+    let shown: String = word.chars().filter(|&c| !invisible(c)).collect();
+    // An invisible character between two visible ones of the word.
+    let first = word
+        .char_indices()
+        .find(|&(_, c)| !invisible(c))
+        .map(|(i, _)| i);
+    let last = word
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !invisible(c))
+        .map(|(i, _)| i);
+    if let (Some(first), Some(last)) = (first, last) {
+        // Joiners between letters of scripts that write them (Arabic, Indic) are spelling:
+        // only a word with ASCII letters or digits is read for them.
+        let ascii = shown.chars().any(|c| c.is_ascii_alphanumeric());
+        if ascii && let Some(c) = word[first..last].chars().find(|&c| invisible(c)) {
+            out.push((base, base + word.len(), Finding::Invisible(c)));
+            return;
+        }
+    }
+    if shown.chars().any(|c| c.is_ascii_alphabetic()) && !shown.as_str().is_single_script() {
+        out.push((base, base + word.len(), Finding::MixedScript));
+    }
+}
+
+fn describe_finding(text: &str, (s, e, f): (usize, usize, Finding)) -> String {
+    let shown: String = text[s..e]
+        .chars()
+        .map(|c| {
+            if invisible(c) || bidi_control(c) {
+                format!("<U+{:04X}>", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    match f {
+        Finding::Invisible(c) => format!(
+            "an invisible character (U+{:04X}) inside “{shown}”: the word is read as two",
+            c as u32
+        ),
+        Finding::Bidi(c) => format!(
+            "a bidirectional control (U+{:04X}): what is shown is not the order the text is read in",
+            c as u32
+        ),
+        Finding::MixedScript => {
+            format!("“{shown}” mixes Latin letters with look-alikes from another script")
+        }
+        Finding::Fullwidth => format!("“{shown}” is written in fullwidth forms, not ASCII"),
+    }
+}
+
+impl CompiledRule for HiddenChars {
+    fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
+        let found = find(cx.text, cx.body);
+        let notes = if found.is_empty() {
+            "No invisible characters, bidirectional controls, mixed-script words or fullwidth forms.".to_string()
+        } else {
+            format!(
+                "{} place(s) where the text read differs from the text shown; the first: {}",
+                found.len(),
+                describe_finding(cx.text, found[0])
+            )
+        };
+        let hits: Vec<Hit> = found
+            .iter()
+            .take(self.max_hits)
+            .map(|&f| Hit {
+                start: f.0,
+                end: f.1,
+                note: describe_finding(cx.text, f),
+                source: None,
+            })
+            .collect();
+        Some(RuleOutcome {
+            code: (!found.is_empty()).then(|| "HIDDEN-TEXT".to_string()),
+            verdict: if found.is_empty() {
+                Verdict::Pass
+            } else {
+                Verdict::Fail
+            },
+            hits,
+            hits_are_problems: true,
+            notes,
+            grounding: None,
+        })
+    }
+
+    fn proves(&self) -> bool {
+        true
+    }
+
+    fn describe(&self) -> String {
+        "Fails on text a reader does not see as written: an invisible character inside a word or number, a bidirectional control, a word mixing Latin letters with look-alikes from another script, or fullwidth forms of ASCII outside CJK text.".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(s: &str) -> Vec<Finding> {
+        find(s, (0, s.len())).into_iter().map(|f| f.2).collect()
+    }
+
+    #[test]
+    fn hidden_text_is_found_both_ways() {
+        let hidden: &[(&str, Finding)] = &[
+            (
+                "Under Sec\u{200B}tion 99.4 the fee",
+                Finding::Invisible('\u{200B}'),
+            ),
+            ("Sec\u{00AD}tion 99.4", Finding::Invisible('\u{00AD}')),
+            ("July 2\u{2062}1, 2033", Finding::Invisible('\u{2062}')),
+            ("si\u{200B}xty-one days", Finding::Invisible('\u{200B}')),
+            ("the te\u{034F}rm", Finding::Invisible('\u{034F}')),
+            ("fee\u{202E}dlrow", Finding::Bidi('\u{202E}')),
+            ("\u{0405}ection 99.4", Finding::MixedScript),
+            ("p\u{0430}y the fee", Finding::MixedScript),
+            ("\u{FF04}4,500,000", Finding::Fullwidth),
+            ("Section \u{FF19}\u{FF19}.\u{FF14}", Finding::Fullwidth),
+        ];
+        for (text, want) in hidden {
+            assert_eq!(kinds(text), [*want], "{text:?}");
+        }
+        let clean: &[&str] = &[
+            "Under Section 99.4 the fee is $4,500,000.",
+            "⚠\u{FE0F} Warning: review the indemnity",
+            "👩\u{200D}⚖\u{FE0F} counsel",
+            "naïve café résumé",
+            "Москва and London",
+            "契約書の第９条",
+            "a\u{00A0}non-breaking space",
+            "Straße",
+        ];
+        for text in clean {
+            assert_eq!(kinds(text), [], "{text:?}");
+        }
+    }
+
+    #[test]
+    fn offsets_are_whole_text_offsets() {
+        let s = "front\nUnder Sec\u{200B}tion 9 and \u{FF04}5";
+        let body = (6, s.len());
+        let found = find(s, body);
+        assert_eq!(found.len(), 2);
+        assert_eq!(&s[found[0].0..found[0].1], "Sec\u{200B}tion");
+        assert_eq!(&s[found[1].0..found[1].1], "\u{FF04}");
+    }
+
+    #[test]
+    fn the_playbooks_examples_run() {
+        for id in ["evidence_contract_v1"] {
+            let pb = crate::engine::playbook::builtin_by_id(id).expect("built-in playbook");
+            let rules = pb
+                .playbook
+                .checks
+                .iter()
+                .filter_map(|c| c.rules.as_ref())
+                .find(|r| r.kind == "hidden_characters")
+                .unwrap_or_else(|| panic!("{id} has a hidden_characters check"));
+            let ex = &rules.params["examples"];
+            let list = |k: &str| -> Vec<String> {
+                ex[k]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap().to_string())
+                    .collect()
+            };
+            assert!(!list("hidden").is_empty() && !list("clean").is_empty());
+            for t in list("hidden") {
+                assert!(
+                    !find(&t, (0, t.len())).is_empty(),
+                    "{id}: not found in {t:?}"
+                );
+            }
+            for t in list("clean") {
+                assert!(find(&t, (0, t.len())).is_empty(), "{id}: found in {t:?}");
+            }
+        }
+    }
+}
