@@ -184,3 +184,58 @@ fn a_label_over_content_that_says_nothing_was_left_out_does_not_count() {
     let bad = failures(LABELS);
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+const COMPLETE: &[(&str, &str, bool)] = &[
+    ("red-team", "I could not verify any problems.", false),
+    (
+        "red-team",
+        "I could not find any issues with the indemnity.",
+        false,
+    ),
+    ("red-team", "No limitations apply to this review.", false),
+    (
+        "red-team",
+        "I was unable to identify anything missing.",
+        false,
+    ),
+    (
+        "claim",
+        "We did not find any problems with the agreement.",
+        false,
+    ),
+    ("claim", "I could not find anything missing.", false),
+    ("claim", "I could not identify any gaps or issues.", false),
+    ("claim", "We were unable to find any concerns.", false),
+    ("claim", "There are no limitations to this review.", false),
+    (
+        "beside",
+        "I could not find any issues with the indemnity. I could not verify the pricing in Exhibit C, which was not provided.",
+        true,
+    ),
+    (
+        "genuine",
+        "I could not verify the pricing in Exhibit C.",
+        true,
+    ),
+    (
+        "genuine",
+        "I could not find the schedule referred to in Section 4.",
+        true,
+    ),
+    (
+        "genuine",
+        "I could not verify whether any problems arise under local law.",
+        true,
+    ),
+    (
+        "genuine",
+        "This review is limited to the indemnity; no other limitations apply.",
+        true,
+    ),
+];
+
+#[test]
+fn a_completeness_claim_phrased_as_a_limit_does_not_count() {
+    let bad = failures(COMPLETE);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

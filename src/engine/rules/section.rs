@@ -14,7 +14,8 @@
 //! source's blank, not the output saying what it did not check: `placeholders` (data) mark
 //! those spans, and a statement that overlaps one does not count. `examples` (data, not read
 //! by the rule) are texts that must pass and fail; a test runs them. A statement that an
-//! unfilled template slot or a denial frame takes back does not count (`section_frames`).
+//! unfilled template slot or a denial frame takes back does not count, nor one whose object
+//! claims completeness ("I could not find any issues") (`section_frames`).
 
 use std::sync::Arc;
 
@@ -57,6 +58,9 @@ struct Params {
     slot_fillers: Vec<String>,
     #[serde(default)]
     denials: Vec<String>,
+    /// Objects that make a statement of a limit a claim of completeness (`Frames`).
+    #[serde(default)]
+    complete_objects: Vec<String>,
     /// Texts that must pass (`disclosure`) and fail (`not_disclosure`); run by a test.
     #[serde(default)]
     #[allow(dead_code)]
@@ -95,6 +99,7 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
         &p.template_slots,
         &p.slot_fillers,
         &p.denials,
+        &p.complete_objects,
         rule.placeholders.clone(),
     )?;
     rule.judged = match (

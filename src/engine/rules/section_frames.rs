@@ -3,7 +3,9 @@
 //! nothing, and a denial framing it ("It is not true that I did not review …", "There is
 //! nothing I did not check") states the opposite. Slots, the words that may stand between
 //! a statement and its slot, and the denial frames are playbook data
-//! (`template_slots`, `slot_fillers`, `denials`).
+//! (`template_slots`, `slot_fillers`, `denials`). A limit whose object is "any problems" or
+//! "anything missing" ("I could not find any issues") claims completeness: its objects are
+//! data too (`complete_objects`).
 
 use std::borrow::Cow;
 
@@ -30,6 +32,9 @@ pub struct Frames {
     denied: Option<Regex>,
     /// Copied placeholders (`[REDACTED]`): the source's blanks, never a slot.
     placeholders: Option<Regex>,
+    /// The text after a statement starts with an object that makes its limit a claim of
+    /// completeness ("I could not find | any issues", "I could not verify | any problems").
+    complete_after: Option<Regex>,
 }
 
 impl Frames {
@@ -37,10 +42,14 @@ impl Frames {
         slots: &[String],
         fillers: &[String],
         denials: &[String],
+        complete_objects: &[String],
         placeholders: Option<Regex>,
     ) -> Result<Frames, RuleError> {
         let mut f = Frames {
             placeholders,
+            complete_after: compile_all("complete_objects", complete_objects)?
+                .map(|re| anchored("complete_objects", &format!(r"^[\s*_]*(?:{})", re.as_str())))
+                .transpose()?,
             slots: compile_all("template_slots", slots)?,
             denied: compile_all("denials", denials)?
                 .map(|re| anchored("denials", &format!(r"(?:{})[\s*_]*$", re.as_str())))
@@ -76,7 +85,7 @@ impl Frames {
     /// Does the statement at `s..e` state nothing: its object an unfilled slot (or, with no
     /// object after it, its subject one), or a denial frame right before it?
     pub fn takes_back(&self, text: &str, prose: &ProseMap, s: usize, e: usize) -> bool {
-        if self.slots.is_none() && self.denied.is_none() {
+        if self.slots.is_none() && self.denied.is_none() && self.complete_after.is_none() {
             return false;
         }
         let (a, _) = prose.sentence(text, s);
@@ -84,7 +93,7 @@ impl Frames {
         let before = &text[boundary_after(text, a.max(s.saturating_sub(WINDOW)).min(s))..s];
         let after = &text[e..boundary_before(text, b.max(e).min(e + WINDOW))];
         let is = |re: &Option<Regex>, t: &str| re.as_ref().is_some_and(|re| re.is_match(t));
-        if is(&self.denied, before) {
+        if is(&self.denied, before) || is(&self.complete_after, after) {
             return true;
         }
         // "[REDACTED] amounts" names the source's blank: a word, not a slot.
