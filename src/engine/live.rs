@@ -113,7 +113,8 @@ pub fn merge(
         shown.execution_mode,
         shown.variance_summary.consistency_score,
     );
-    let status = live_status(&results, &deterministic, edited);
+    let evaluated = usable.is_some() && mode != Mode::Deterministic;
+    let status = live_status(&results, &deterministic, edited, evaluated);
     LiveView {
         text: Arc::new(doc.text.clone()),
         line_index: doc.line_index.clone(),
@@ -133,8 +134,13 @@ pub fn merge(
 
 /// The status of what is shown now: recomputed from the merged results (a deterministic
 /// check failing in the new text counts), at least REVIEW when the text addresses the
-/// evaluator, and never STABLE for text the evaluation did not see.
-fn live_status(results: &[CheckResult], deterministic: &Report, edited: bool) -> Status {
+/// evaluator (ALERT when the evaluator answered on it), and never STABLE for text the evaluation did not see.
+fn live_status(
+    results: &[CheckResult],
+    deterministic: &Report,
+    edited: bool,
+    evaluated: bool,
+) -> Status {
     let summaries: Vec<CheckSummary> = results
         .iter()
         .map(|r| CheckSummary {
@@ -146,6 +152,13 @@ fn live_status(results: &[CheckResult], deterministic: &Report, edited: bool) ->
     let mut status = aggregate::overall_status(&summaries);
     if !deterministic.untrusted_input_warnings.is_empty() {
         status = status.max(Status::Review);
+        let answered = |r: &CheckResult| {
+            r.detection_type != crate::model::DetectionType::Deterministic
+                && r.raw_runs.iter().any(|x| x.error.is_none())
+        };
+        if evaluated && results.iter().any(answered) {
+            status = Status::Alert;
+        }
     }
     if results.iter().any(crate::model::followed_canary) {
         status = Status::Alert;

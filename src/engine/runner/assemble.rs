@@ -41,8 +41,13 @@ impl Assembly<'_> {
         self.report_level_checks(variance.consistency_score);
         let mut status = status_of(&self.results, self.playbook, false);
         if !warnings.is_empty() {
-            // Text addressed to the evaluator: at least a human's look.
+            // Text addressed to the evaluator: at least a human's look; and when the
+            // evaluator read it, none of its answers is trusted (steered to pass, to
+            // indeterminate or to a fail without quotes alike): ALERT.
             status = status.max(Status::Review);
+            if self.mode != Mode::Deterministic && self.results.iter().any(evaluator_answered) {
+                status = Status::Alert;
+            }
         }
         if self.results.iter().any(followed_canary) {
             // The evaluator obeyed the document in some run: its answers are not trusted.
@@ -117,7 +122,7 @@ impl Assembly<'_> {
             .map(|w| format!("“{}”", w.span))
             .collect();
         for (r, c) in self.results.iter_mut().zip(checks) {
-            let evaluated = c.needs_evaluator() && r.raw_runs.iter().any(|x| x.error.is_none());
+            let evaluated = c.needs_evaluator() && evaluator_answered(r);
             if evaluated && r.result == Verdict::Pass {
                 r.result = Verdict::Indeterminate;
                 r.notes = format!(
@@ -284,4 +289,10 @@ fn injection_warnings(doc: &Document) -> Vec<InjectionWarning> {
         }));
     }
     out
+}
+
+/// Whether the evaluator answered any run of this check (local checks have no evaluator
+/// runs: their single run has no model behind it).
+fn evaluator_answered(r: &CheckResult) -> bool {
+    r.detection_type != DetectionType::Deterministic && r.raw_runs.iter().any(|x| x.error.is_none())
 }
