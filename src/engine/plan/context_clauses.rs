@@ -17,6 +17,8 @@ use crate::engine::plan::timex;
 
 /// "not before 10", "no earlier than 9:30": the day starts then.
 static NOT_BEFORE: LazyLock<Regex> = LazyLock::new(|| super::words::words("not_before"));
+/// "Run the payroll export (": a limit in a task's remark is the task's.
+static TASK_LIMIT: LazyLock<Regex> = LazyLock::new(|| super::words::words("task_limit"));
 /// "back at 10:15": the end of an absence, not a stop ("home by 4" stays a stop).
 static BACK: LazyLock<Regex> = LazyLock::new(|| super::words::words("back"));
 /// "free after the 2pm standup", "available after 1pm".
@@ -159,11 +161,16 @@ fn time_after(s: &str, from: usize) -> Option<Found> {
         .or_else(|| find_bare_hour(s, from))
 }
 
-/// "not before 10": the day starts at 10 (a later start wins).
+/// "not before 10": the day starts at 10 (a later start wins). A limit in a task's remark
+/// ("Run the payroll export (can't start before 13:30, …)") is when that task may start,
+/// not the day's start: the line is left to the task rules.
 fn not_before(cx: &mut Context, s: &str) -> bool {
     let Some(m) = NOT_BEFORE.find(s) else {
         return false;
     };
+    if TASK_LIMIT.is_match(&s[..m.start()]) {
+        return false;
+    }
     let Some(t) = time_after(s, m.end()) else {
         return false;
     };

@@ -245,3 +245,28 @@ fn departures_end_the_day_both_ways() {
         assert_eq!(cx.tasks.len(), 1, "{notes}");
     }
 }
+
+/// A not-before limit in a task's remark is when that task may start: the task stays a
+/// task (not a must-do) and the day's start does not move; said of the day, it starts it.
+#[test]
+fn a_task_limit_is_not_the_start_of_the_day_both_ways() {
+    // (notes, start of the day, tasks)
+    let table: &[(&str, Option<Minute>, usize)] = &[
+        (
+            "- [ ] Run the payroll export (can't start before 13:30, bank file lands then)",
+            None,
+            1,
+        ),
+        ("- run the payroll export — not before 2pm", None, 1),
+        ("- run the payroll export (can't before 2)", None, 1),
+        ("not before 10", Some(600), 0),
+        ("I'm not starting before 9", Some(540), 0),
+        ("can't start before 8:30", Some(510), 0),
+    ];
+    for (notes, start, tasks) in table {
+        let cx = read(notes);
+        assert_eq!(cx.window_start, *start, "{notes}");
+        assert_eq!(cx.tasks.len(), *tasks, "{notes}: {:?}", cx.tasks);
+        assert!(cx.tasks.iter().all(|t| !t.must), "{notes}: {:?}", cx.tasks);
+    }
+}
