@@ -29,6 +29,13 @@ const PB: &str = r#"{"id":"lenient","version":"1","checks":[{"id":"anything","se
 
 const CASES: &[Case] = &[
     Case {
+        key: "companion_self",
+        byop_toml: "",
+        front_matter: "byop:\n  source: ./doc.ai.md\n",
+        args: &[],
+        expect: Expect::Refused("this document itself"),
+    },
+    Case {
         key: "store_link",
         byop_toml: "",
         front_matter: "",

@@ -359,7 +359,9 @@ fn attach_companions(
             Some(_) => user_file(&path),
             None => boundary.confined(&path),
         };
-        let read = allowed.and_then(|real| read_companion(&real));
+        let read = allowed
+            .and_then(|real| trust::not_the_document(doc.path.as_deref(), &real).map(|()| real))
+            .and_then(|real| read_companion(&real));
         match read {
             Ok(text) => doc.attach(role, Companion::shared(path, text)),
             Err(e) => {

@@ -328,6 +328,33 @@ pub fn canary(user: Option<bool>, policy: &Policy) -> Option<bool> {
     user.or(policy.canary)
 }
 
+/// A companion (`source`, `prompt`, `evidence`) must not be the document itself (the same
+/// file after symlinks and `./`/`..`, or a hard link to it): a document that is its own
+/// source grounds every quote and figure it invents, and its own prompt sets them all aside.
+pub fn not_the_document(doc: Option<&Path>, companion: &Path) -> Result<(), String> {
+    let Some(doc) = doc else {
+        return Ok(());
+    };
+    let same_path = std::fs::canonicalize(doc).is_ok_and(|d| d == companion);
+    #[cfg(unix)]
+    let same_file = {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(doc), std::fs::metadata(companion)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    };
+    #[cfg(not(unix))]
+    let same_file = false;
+    if same_path || same_file {
+        return Err(
+            "it is this document itself: a document cannot be its own evidence (name the real file)"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 /// `--playbook ID@sha256:HEX`: the spec and the logic hash it is pinned to.
 pub fn split_pin(spec: &str) -> (&str, Option<&str>) {
     match spec.rsplit_once('@') {
