@@ -1,5 +1,5 @@
-//! Passages an output presents as quoted: “…”, "…" (paired within a line) and `>` block
-//! quotes. Whether a quote is a claim about the source (not a clause the AI drafted) is the
+//! Passages an output presents as quoted: “…”, "…", «…», „…“ and the other quotation marks
+//! of `closing` (paired within a line), and `>` block quotes. Whether a quote is a claim about the source (not a clause the AI drafted) is the
 //! caller's decision; see `rules::grounding`.
 
 /// A quoted passage: `start..end` covers the words inside the marks (whole-text offsets);
@@ -94,13 +94,13 @@ fn push_block(b: Quote, lines: &[(usize, &str)], out: &mut Vec<Quote>) {
     if !b.text.is_empty() {
         let inner = b
             .text
-            .trim_matches(|c| matches!(c, '"' | '“' | '”' | '*' | ' '));
-        if inner.len() < b.text.len() && !inner.contains(['"', '“', '”']) {
+            .trim_matches(|c| is_quote_mark(c) || matches!(c, '*' | ' '));
+        if inner.len() < b.text.len() && !inner.contains(is_quote_mark) {
             out.push(Quote {
                 text: inner.to_string(),
                 ..b
             });
-        } else if inner.contains(['"', '“', '”']) {
+        } else if inner.contains(is_quote_mark) {
             // Commentary in a block quote that quotes inside it: its inline quotes are the
             // quoted passages, not the whole block.
             for &(at, line) in lines {
@@ -112,25 +112,89 @@ fn push_block(b: Quote, lines: &[(usize, &str)], out: &mut Vec<Quote>) {
     }
 }
 
-/// “…” and "…" within one line; straight quotes pair in order.
+/// The marks that close a quotation opened by `open`, or `None` when `open` opens none.
+/// English “…” and "…", the guillemets of French, Russian and Swiss writing («…», ‹…›, and
+/// the Danish and German »…«), German and Polish „…“ / „…”, fullwidth ＂…＂, 〝…〞, ❝…❞, the
+/// double prime ″…″ and ʺ…ʺ, Hebrew ״…״, CJK 「…」 and 『…』, and curly single ‘…’.
+fn closing(open: char) -> Option<&'static [char]> {
+    Some(match open {
+        '"' => &['"'],
+        '“' => &['”', '"'],
+        '«' => &['»'],
+        '»' => &['«'],
+        '‹' => &['›'],
+        '„' => &['“', '”'],
+        '＂' => &['＂'],
+        '〝' => &['〞', '〟'],
+        '❝' => &['❞'],
+        '″' => &['″'],
+        'ʺ' => &['ʺ'],
+        '״' => &['״'],
+        '「' => &['」'],
+        '『' => &['』'],
+        '‘' => &['’'],
+        _ => return None,
+    })
+}
+
+/// Every double or angle mark that opens or closes a quotation (for a block quote's own
+/// marks). Curly single marks are left out: ’ is also the apostrophe of "Consultant’s".
+fn is_quote_mark(c: char) -> bool {
+    (closing(c).is_some() && c != '‘') || matches!(c, '”' | '›' | '〞' | '〟' | '❞' | '」' | '』')
+}
+
+/// Quotations within one line, each closed by its own marks; straight quotes pair in order.
+/// A curly ’ inside a word ("Supplier’s") is an apostrophe, not a closing mark. A mark left
+/// open at the end of the line ("Home » Contracts") opens nothing: the rest of the line after
+/// it is read again without that mark (at most once per kind of mark, so still linear).
 fn inline(line: &str, base: usize, out: &mut Vec<Quote>) {
+    let mut from = 0;
+    let mut unpaired: Vec<char> = Vec::new();
+    while let Some((s, o)) = inline_from(line, from, &unpaired, base, out) {
+        unpaired.push(o);
+        from = s + o.len_utf8();
+    }
+}
+
+/// One pass of `inline` from `from`, not opening at `unpaired` marks; the mark left open at
+/// the end of the line, if one is.
+fn inline_from(
+    line: &str,
+    from: usize,
+    unpaired: &[char],
+    base: usize,
+    out: &mut Vec<Quote>,
+) -> Option<(usize, char)> {
     let mut open: Option<(usize, char)> = None;
-    for (i, ch) in line.char_indices() {
-        match (open, ch) {
-            (None, '"' | '“') => open = Some((i, ch)),
-            (Some((s, '"')), '"') | (Some((s, '“')), '”' | '"') => {
-                let inner_start = s + line[s..].chars().next().map_or(1, char::len_utf8);
-                if i - inner_start <= MAX_INLINE && i > inner_start {
-                    out.push(Quote {
-                        start: base + inner_start,
-                        end: base + i,
-                        text: line[inner_start..i].to_string(),
-                        block: false,
-                    });
+    let mut chars = line[from..]
+        .char_indices()
+        .map(|(i, c)| (from + i, c))
+        .peekable();
+    while let Some((i, ch)) = chars.next() {
+        let next = chars.peek().map(|&(_, c)| c);
+        match open {
+            None => {
+                if closing(ch).is_some() && !unpaired.contains(&ch) {
+                    open = Some((i, ch));
                 }
-                open = None;
             }
-            _ => {}
+            Some((s, o)) => {
+                let closes = closing(o).is_some_and(|c| c.contains(&ch))
+                    && !(ch == '’' && next.is_some_and(char::is_alphanumeric));
+                if closes {
+                    let inner_start = s + o.len_utf8();
+                    if i - inner_start <= MAX_INLINE && i > inner_start {
+                        out.push(Quote {
+                            start: base + inner_start,
+                            end: base + i,
+                            text: line[inner_start..i].to_string(),
+                            block: false,
+                        });
+                    }
+                    open = None;
+                }
+            }
         }
     }
+    open
 }

@@ -156,6 +156,44 @@ fn quotes_inline_and_block() {
     assert_eq!(&t[q[0].start..q[0].end], "the Fund shall pay");
 }
 
+/// Every quotation mark pair a review may use, both ways: the passage inside is a quote;
+/// an apostrophe, a lone mark and a breadcrumb arrow are not.
+#[test]
+fn quotes_in_every_quotation_mark() {
+    let quoted: &[&str] = &[
+        "The clause «the Supplier shall pay all fees» applies.",
+        "The clause „the Supplier shall pay all fees“ applies.",
+        "The clause „the Supplier shall pay all fees” applies.",
+        "The clause »the Supplier shall pay all fees« applies.",
+        "The clause ‹the Supplier shall pay all fees› applies.",
+        "The clause ＂the Supplier shall pay all fees＂ applies.",
+        "The clause 〝the Supplier shall pay all fees〞 applies.",
+        "The clause ❝the Supplier shall pay all fees❞ applies.",
+        "The clause ″the Supplier shall pay all fees″ applies.",
+        "The clause 「the Supplier shall pay all fees」 applies.",
+        "The clause ‘the Supplier’s fees are due monthly’ applies.",
+        "Home » Contracts: the clause “the Supplier shall pay all fees” applies.",
+    ];
+    for t in quoted {
+        let q = quotes::extract_in(t, (0, t.len()));
+        let texts: Vec<&str> = q.iter().map(|q| q.text.as_str()).collect();
+        let want = if t.contains('‘') {
+            "the Supplier’s fees are due monthly"
+        } else {
+            "the Supplier shall pay all fees"
+        };
+        assert_eq!(texts, [want], "{t}");
+    }
+    let not_quoted: &[&str] = &[
+        "The Supplier’s fees and the Customer’s duties.",
+        "Home » Contracts » Review",
+        "A lone « mark and nothing else.",
+    ];
+    for t in not_quoted {
+        assert_eq!(quotes::extract_in(t, (0, t.len())), [], "{t}");
+    }
+}
+
 #[test]
 fn bad_input_never_panics() {
     let t = "€€€ “unclosed § ... Section ½ $ 1,,, ninety-";
