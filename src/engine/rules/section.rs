@@ -351,6 +351,7 @@ fn copied_from_source(cx: &RuleContext, (a, b): (usize, usize)) -> bool {
     let Some(source) = cx.companions.source else {
         return false;
     };
+    count_work(b - a);
     let key = words_key(&cx.text[a..b]);
     if key.split(' ').count() < COPIED_WORDS {
         return false;
@@ -363,6 +364,26 @@ fn copied_from_source(cx: &RuleContext, (a, b): (usize, usize)) -> bool {
         }
         _ => SourceWords::new(source).0.contains(&needle),
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Count the `bytes` of output the copied-sentence check reads (tests only): a test
+/// doubles a one-line output and checks that the work doubles, not quadruples.
+fn count_work(bytes: usize) {
+    #[cfg(test)]
+    WORK.with(|w| w.set(w.get() + bytes as u64));
+    #[cfg(not(test))]
+    let _ = bytes;
+}
+
+/// The bytes of output the copied-sentence check has read on this thread (tests only).
+#[cfg(test)]
+fn work() -> u64 {
+    WORK.with(std::cell::Cell::get)
 }
 
 /// A source's words as `words_key` writes them, between spaces (" w1 w2 … ").

@@ -160,3 +160,38 @@ fn absence_fails_citing_the_last_line() {
 fn very_short_output_is_indeterminate() {
     assert_eq!(run("Too short.").verdict, Verdict::Indeterminate);
 }
+
+#[test]
+fn the_copied_sentence_check_is_linear_in_a_one_line_output() {
+    // One sentence holding a statement every few words: asking, for each statement, whether
+    // its whole sentence is copied from the source read the sentence once per statement
+    // (a 256 KB one-line output took 43 s). Counted in bytes read, not time.
+    use crate::engine::rules::kind::Companions;
+    let source = "1. Supply. The Buyer accepts the goods as delivered.";
+    let r = rule();
+    let work = |n: usize| {
+        let t = format!(
+            "Review: {}done",
+            "we did not review the exhibits and ".repeat(n)
+        );
+        let cx = RuleContext::new(&t, (0, t.len())).with_companions(Companions {
+            source: Some(source),
+            ..Companions::default()
+        });
+        let before = super::work();
+        let out = CompiledRule::apply(&r, &cx).unwrap();
+        assert_eq!(out.verdict, Verdict::Pass);
+        assert!(
+            out.hits.len() >= n,
+            "{} statements found of {n}",
+            out.hits.len()
+        );
+        super::work() - before
+    };
+    let (one, two) = (work(1000), work(2000));
+    assert!(one > 0, "the check read nothing");
+    assert!(
+        two <= one * 2 + one / 4,
+        "1000 statements: {one} bytes read, 2000: {two}"
+    );
+}
