@@ -56,7 +56,7 @@ const LABEL: &str = r"(?P<label>\d+(?:[.-]\d+)*[A-Za-z]?|[IVXLC]+\b|[A-Z]\b(?:-?
 
 static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex::compile(&format!(
-        r"(?P<word>\b(?:[Ss]ections?|SECTIONS?|[Cc]lauses?|CLAUSES?|[Aa]rticles?|ARTICLES?|[Pp]aragraphs?|PARAGRAPHS?|[Ee]xhibits?|EXHIBITS?|[Ss]chedules?|SCHEDULES?|[Aa]nnex(?:es)?|ANNEX(?:ES)?|[Aa]ppendix|APPENDIX|[Ss]ubsections?|[Aa]ttachments?|(?:Sec|Secs|Art|Cl|Para|Paras|Sch|Sched|Exh?)\.)|§§?)[\s-]*{LABEL}"
+        r"(?P<word>\b(?:[Ss]ections?|SECTIONS?|[Cc]lauses?|CLAUSES?|[Aa]rticles?|ARTICLES?|[Pp]aragraphs?|PARAGRAPHS?|[Ee]xhibits?|EXHIBITS?|[Ss]chedules?|SCHEDULES?|[Aa]nnex(?:es)?|ANNEX(?:ES)?|[Aa]ppendix|APPENDIX|[Ss]ubsections?|[Aa]ttachments?|(?:Sec|Secs|Art|Cl|Para|Paras|Sch|Sched|Exh?|sec|secs|cl|para|paras|s|ss)\.)|§§?)[\s-]*{LABEL}"
     ))
     .expect("reference regex")
 });

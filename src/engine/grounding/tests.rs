@@ -141,6 +141,29 @@ fn references_against_numbering() {
 }
 
 #[test]
+fn lower_case_abbreviations_are_references() {
+    // "cl. 28.9", "para. 14(f)", "s. 23.5", "ss. 4": how UK-style reviews cite a contract.
+    let src = "4.1  The term ... (a) first (b) second.  5.  Fees.";
+    let s = Source::new(src);
+    let text = "Audit rights (cl. 28.9) apply. Under para. 14(f), approval is needed. A licence \
+                back (s. 23.5) is limited. See cl. 4.1(b) and ss. 5. Mrs. 5 stays; vs. 4 too.";
+    let got: Vec<(String, bool)> = references::extract_in(text, (0, text.len()))
+        .iter()
+        .map(|r| (r.text.clone(), s.reference(r).is_some()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("cl. 28.9".into(), false),
+            ("para. 14(f)".into(), false),
+            ("s. 23.5".into(), false),
+            ("cl. 4.1(b)".into(), true),
+            ("ss. 5".into(), true),
+        ]
+    );
+}
+
+#[test]
 fn quotes_inline_and_block() {
     let t = "He said “the Fund shall pay” and \"x\".\n> Section 2.3 The Fund shall pay\n> to Integrity.\nEnd";
     let q = quotes::extract_in(t, (0, t.len()));
