@@ -212,7 +212,18 @@ fn names_own_vocabulary(text: &str, e: &entities::Entity) -> bool {
         .ends_with(['"', '“', '\'', '‘']);
     e.kind == EntityKind::Organization
         || (e.kind == EntityKind::Percent && !matches!(e.normalized.as_str(), "100%" | "0%"))
-        || (e.kind == EntityKind::DefinedTerm && !quoted)
+        || (e.kind == EntityKind::DefinedTerm && (!quoted || the_before_quote(text, e.start)))
+}
+
+/// Does "the" come right before the quotation mark opening a term ("paid into the
+/// \"Deferred Consideration Pool\"", "limited to the **\"Exclusivity Corridor\"**")? The
+/// output names a particular thing by the source's name for it: a use of the source's term,
+/// not a word it is discussing.
+fn the_before_quote(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end_matches(['"', '“', '\'', '‘', '*', '_']);
+    let b = ceil_char_boundary(before, before.len().saturating_sub(8));
+    let w = before[b..].trim_end().to_ascii_lowercase();
+    before.ends_with(' ') && (w == "the" || w.ends_with(" the"))
 }
 
 /// A duration the sentence states as a time limit of the source ("The supplier must deliver
@@ -291,14 +302,21 @@ fn is_definition(text: &str, e: &entities::Entity) -> bool {
     let after = text[e.end..].trim_start_matches(['"', '”', '*', '_', ' ']);
     let a = floor_char_boundary(after, after.len().min(24));
     let after = after[..a].to_ascii_lowercase();
+    // A definition names the term in parentheses, after "referred to as" / "hereinafter"
+    // ("(the \"Company\")", "referred to as the \"Licensee\"") or after "a" ("each, a
+    // \"Party\""); a quoted term after a bare "the" is a use of a term ("tied to the
+    // \"Protected Customer List\"", "treat them as the \"Golden Source Records\"").
+    let named = before.strip_suffix(" the").unwrap_or(&before);
     (quoted
         && (before.ends_with('(')
             || before.ends_with("(the")
-            || before.ends_with("the")
             || before.ends_with(" a")
             || before.ends_with(" an")
-            || before.ends_with("each,")
-            || before.ends_with("collectively,")))
+            || named.ends_with("referred to as")
+            || named.ends_with("known as")
+            || named.ends_with("hereinafter")
+            || named.ends_with("each,")
+            || named.ends_with("collectively,")))
         || after.starts_with("means")
         || after.starts_with("shall mean")
         || after.starts_with("shall have")
