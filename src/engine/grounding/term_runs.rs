@@ -22,6 +22,7 @@ const DATA: &str = include_str!("term_runs.toml");
 struct Words {
     before: Vec<String>,
     before_pairs: Vec<String>,
+    appositions: Vec<String>,
     subject_verbs: Vec<String>,
     modified_nouns: Vec<String>,
     document_heads: Vec<String>,
@@ -95,7 +96,8 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
             .checked_sub(2)
             .map(|i| format!("{} {}", prev[i], prev[i + 1]));
         let by_word = prev_word.as_deref().is_some_and(|p| has(&w.before, p))
-            || pair.as_deref().is_some_and(|p| has(&w.before_pairs, p));
+            || pair.as_deref().is_some_and(|p| has(&w.before_pairs, p))
+            || called_a_term(after, &w.appositions);
         // A subject whose last word the output also uses alone ("Ensures Company has",
         // "Initial Term is", "Whether Consultant can") is a word before a party or term the
         // output names anyway, not a term of its own.
@@ -121,6 +123,18 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
         }
     }
     out
+}
+
+/// Does the text after a run call it a term, past a comma or an opening parenthesis
+/// (", a defined term", "(as defined in the Agreement)")?
+fn called_a_term(after: &str, appositions: &[String]) -> bool {
+    let rest = after.trim_start_matches([',', '(', ' ']);
+    (rest.len() < after.len())
+        && appositions.iter().any(|a| {
+            rest.get(..a.len())
+                .is_some_and(|h| h.eq_ignore_ascii_case(a))
+                && !rest[a.len()..].starts_with(char::is_alphanumeric)
+        })
 }
 
 /// Does `hay` use the capitalised word `w` without a name's word right before it ("the
