@@ -234,6 +234,7 @@ fn input_errors_exit_2_with_one_line_and_no_partial_report() {
 
 #[test]
 fn empty_document_is_handled() {
+    // Nothing to check is an input error naming the file, never a passing report.
     let ws = Ws::new();
     std::fs::write(ws.path("empty.ai.md"), "").unwrap();
     let o = ws.run(&[
@@ -244,14 +245,9 @@ fn empty_document_is_handled() {
         "json",
         "empty.ai.md",
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let v = json(&o);
-    let c = v["byop_report"]["check_results"].as_array().unwrap();
-    let unchecked = c
-        .iter()
-        .find(|c| c["check_id"] == "unchecked_areas_disclosure")
-        .unwrap();
-    assert_eq!(unchecked["result"], "indeterminate");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("empty.ai.md: nothing to check"));
+    assert!(stdout(&o).is_empty());
 }
 
 #[test]

@@ -194,13 +194,14 @@ fn a_plan_without_its_notes_fails_closed() {
         .unwrap()
         .replace("  source: ../../scenarios/school_pickup.md\n", "");
     std::fs::write(ws.path("orphan.md"), text).unwrap();
+    // The gate refuses it, naming the key and the checks that need the notes.
     let o = ws.run(&["check", "--format", "json", "orphan.md"]);
-    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let v = &r["byop_report"]["validation"];
-    assert_eq!(v["status"], "fail");
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(stdout(&o).is_empty());
     assert!(
-        v["errors"][0].as_str().unwrap().starts_with("No context"),
-        "{v}"
+        err.contains("no `source` companion") && err.contains("time_budget"),
+        "{err}"
     );
 }
 

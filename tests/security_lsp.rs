@@ -238,6 +238,86 @@ async fn a_non_file_uri_gets_no_file_system_access() {
     assert!(!all.contains("CONFIDENTIAL-TEXT"));
 }
 
+/// The home folder opened as the editor's workspace folder (`code ~`) is no workspace: a
+/// cloned repository's front matter cannot name `~/.ssh/id_rsa` as its source.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_home_folder_as_workspace_folder_gives_no_access_to_private_files() {
+    let env = Env::new();
+    let home = &env.root;
+    std::fs::create_dir_all(home.join(".ssh")).unwrap();
+    std::fs::write(home.join(".ssh/id_rsa"), "SSH-PRIVATE-KEY-MATERIAL").unwrap();
+    let repo = home.join("Downloads/evil");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::write(repo.join("notes.txt"), "The notes.").unwrap();
+    let llm = FakeLlm::start(Script::always(vec![Step::pass()])).await;
+    let c = LspClient::spawn(
+        &[
+            ("HOME", home.display().to_string()),
+            ("ANTHROPIC_API_KEY", "k".into()),
+            ("ANTHROPIC_BASE_URL", llm.base_url.clone()),
+            ("BYOP_DB", env.home.join("byop.db").display().to_string()),
+            ("BYOP_DATA_DIR", env.home.display().to_string()),
+        ],
+        home,
+    );
+    c.initialize_at(home).await;
+    let uri = format!("file://{}", repo.join("x.ai.md").display());
+    let text = format!("---\nbyop:\n  source: ../../.ssh/id_rsa\n---\n{MEMO}");
+    std::fs::write(repo.join("x.ai.md"), &text).unwrap();
+    let from = c.len();
+    open(&c, &uri, &text).await;
+    let (_, diags) = c.diagnostics_at(from, &uri, 1).await;
+    let refused = diags
+        .iter()
+        .find(|d| {
+            d["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("cannot read source document")
+        })
+        .unwrap_or_else(|| panic!("the companion is refused: {diags:#?}"));
+    assert_eq!(refused["range"]["start"]["line"], 2, "at the key");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("outside the workspace")
+    );
+    let r = c
+        .request_raw(
+            "workspace/executeCommand",
+            json!({"command": "byop.evaluate", "arguments": [{"uri": uri, "mode": "screening"}]}),
+        )
+        .await;
+    assert!(
+        r.get("error").is_some(),
+        "a missing companion is refused: {r}"
+    );
+    assert_eq!(llm.calls(), 0);
+    // A file of the document's own repository is still its companion.
+    let ok = format!("---\nbyop:\n  source: notes.txt\n---\n{MEMO}");
+    let from = c.len();
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": ok}]}),
+    )
+    .await;
+    let (_, diags) = c.diagnostics_at(from, &uri, 2).await;
+    assert!(
+        !diags
+            .iter()
+            .any(|d| d["message"].as_str().unwrap_or("").contains("cannot read")),
+        "{diags:#?}"
+    );
+    let all = serde_json::to_string(&c.messages()).unwrap();
+    assert!(!all.contains("SSH-PRIVATE-KEY-MATERIAL"));
+    assert!(
+        llm.requests()
+            .iter()
+            .all(|r| !r.user().contains("SSH-PRIVATE-KEY-MATERIAL"))
+    );
+}
+
 /// Evaluator text reaches the hover as literal Markdown: a link to an editor command, an
 /// image that would call out, HTML and terminal controls in the notes are shown as text.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

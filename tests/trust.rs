@@ -120,9 +120,10 @@ fn a_document_cannot_pick_a_weaker_built_in_or_a_file_dressed_as_one() {
         stderr(&o)
     );
     // Locked: both the file and another built-in are ignored with a notice; the default judges.
+    ws.write("src.txt", "The source.");
     ws.write(
         "other.ai.md",
-        &memo("byop:\n  playbook: evidence_contract_v1\n"),
+        &memo("byop:\n  playbook: evidence_contract_v1\n  source: src.txt\n"),
     );
     for doc in ["dressed.ai.md", "other.ai.md"] {
         let o = ws

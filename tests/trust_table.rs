@@ -29,6 +29,38 @@ const PB: &str = r#"{"id":"lenient","version":"1","checks":[{"id":"anything","se
 
 const CASES: &[Case] = &[
     Case {
+        key: "as_of",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy("locked_mode_ignores_the_front_matters_as_of"),
+    },
+    Case {
+        key: "document_path",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy(
+            "locked_mode_refuses_document_paths_that_are_links_or_lead_outside",
+        ),
+    },
+    Case {
+        key: "source_needed",
+        byop_toml: "",
+        front_matter: "",
+        args: &["--playbook", "evidence_contract_v1"],
+        expect: Expect::Refused("no `source` companion"),
+    },
+    Case {
+        key: "front_matter_body",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy(
+            "text_only_in_front_matter_or_after_a_dots_line_is_not_passed_over",
+        ),
+    },
+    Case {
         key: "companion_self",
         byop_toml: "",
         front_matter: "byop:\n  source: ./doc.ai.md\n",

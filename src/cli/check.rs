@@ -38,6 +38,9 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
     let workspace = super::workspace_policy(&args.trust)?;
     super::start_telemetry(&args.otlp, &workspace)?;
     let files = expand(&args.files, workspace.locked, args.respect_gitignore)?;
+    for file in args.files.iter().filter(|f| !f.is_dir()) {
+        trust::document_path(file, workspace.root(), workspace.locked).map_err(CliError)?;
+    }
     if files.is_empty() {
         return Err(CliError(
             "no AI-output documents found (include globs: *.ai.md, *.byop.md, *.aiout)".into(),
@@ -94,7 +97,7 @@ pub async fn run(args: CheckArgs) -> Result<u8, CliError> {
         }
     };
     output::write_rendered(args.format, args.output.as_deref(), &body)?;
-    let code = exit_code(args.fail_on, &reports);
+    let code = exit_code(args.fail_on, &reports, &jobs);
     // The process ends with this command: freeing every document, companion and report
     // one by one would only delay the exit (~10 ms for the corpus).
     std::mem::forget((jobs, reports, body));
@@ -203,6 +206,13 @@ fn resolve_one(
             .unwrap_or_else(|| format!("{}: ", path.display()));
         return Err(CliError(format!("{at}{}", p.message)));
     }
+    let doc = &resolved.doc;
+    trust::gate_inputs(
+        doc.body_text(),
+        &resolved.playbook.playbook,
+        (doc.source.is_some(), doc.evidence.is_some()),
+    )
+    .map_err(|why| CliError(format!("{}: {why}", path.display())))?;
     Ok(Job {
         resolved,
         doc_key: doc_key(path),
@@ -372,7 +382,7 @@ pub const NOT_EVALUATED: u8 = 3;
 
 /// 0 below `--fail-on`, 1 at or above it, 3 when something was not evaluated (whatever
 /// the level, but `never`): a gate never passes because nothing was evaluated.
-fn exit_code(fail_on: FailOn, reports: &[Report]) -> u8 {
+fn exit_code(fail_on: FailOn, reports: &[Report], jobs: &[Arc<Job>]) -> u8 {
     let threshold = match fail_on {
         FailOn::Alert => Status::Alert,
         FailOn::Review => Status::Review,
@@ -386,6 +396,11 @@ fn exit_code(fail_on: FailOn, reports: &[Report]) -> u8 {
                 .into_iter()
                 .map(move |(id, kind)| format!("{} {id} ({kind})", r.document.path))
         })
+        .chain(jobs.iter().filter_map(|j| {
+            let r = &j.resolved;
+            let why = trust::unjudged(&r.playbook.playbook, r.doc.source.is_some())?;
+            Some(format!("{} ({why})", j.doc_key))
+        }))
         .collect();
     if !unevaluated.is_empty() {
         crate::render::terminal::eprint_line(&format!(

@@ -441,10 +441,10 @@ mod compose_tests {
 
     #[test]
     fn an_output_without_front_matter_takes_the_scenarios_and_nothing_more() {
-        let scenario = "---\ntimezone: UTC\n...\nnotes\n\n---\n\nmore notes\n";
+        let scenario = "---\ntimezone: UTC\n---\nnotes\n\n---\n\nmore notes\n";
         assert_eq!(
             compose("- plan\n".into(), Some(scenario)),
-            "---\ntimezone: UTC\n...\n- plan\n"
+            "---\ntimezone: UTC\n---\n- plan\n"
         );
         let own = "---\nvariant: a\n---\n- plan\n";
         assert_eq!(compose(own.into(), Some(scenario)), own);

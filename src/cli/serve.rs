@@ -19,6 +19,11 @@ pub async fn run(args: ServeArgs) -> Result<u8, CliError> {
         )));
     }
     let workspace = super::workspace_policy(&args.trust)?;
+    let said = workspace.notices.len();
+    let workspace = workspace.for_server();
+    for n in &workspace.notices[said..] {
+        crate::render::terminal::notice(n);
+    }
     let db = super::output::db_location(args.db.clone(), &workspace)?;
     let store = Arc::new(Store::open(&db)?);
     let playbooks = offered(&args.trust.allow_playbook)?;

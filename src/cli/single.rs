@@ -24,9 +24,7 @@ pub struct DocFlags<'a> {
 /// unless that is the home folder or `/` (which hold private files, never a workspace).
 pub fn roots(policy: &Policy) -> Vec<PathBuf> {
     let root = policy.root();
-    let home = std::env::home_dir();
-    let unmarked_ok = root != Path::new("/") && home.as_deref() != Some(root);
-    (policy.config.marked || unmarked_ok)
+    crate::workspace::trust::may_be_root(root, policy.config.marked)
         .then(|| root.to_path_buf())
         .into_iter()
         .collect()

@@ -17,6 +17,7 @@ use crate::store::team_copy::TeamCopy;
 use crate::store::{Location, Store};
 use crate::workspace::docs_pages::DocPagesCache;
 use crate::workspace::evaluator::{Env, ProcessEnv};
+use crate::workspace::trust;
 use crate::workspace::{Request, Resolved, Resolver};
 
 pub struct State {
@@ -86,7 +87,10 @@ impl State {
     /// Resolve a document's text: companions and playbook (the setting, `byop.toml`,
     /// front matter, else built-in), through the cached resolver.
     pub fn resolve(&self, text: String, path: Option<&Path>) -> Result<Resolved, DocumentError> {
-        let roots = self.roots.read().unwrap_or_else(|e| e.into_inner()).clone();
+        let mut roots = self.roots.read().unwrap_or_else(|e| e.into_inner()).clone();
+        // The home folder or `/` opened as a workspace folder is no workspace: a document
+        // there names files only in its own repository (or beside itself).
+        roots.retain(|r| trust::may_be_root(r, trust::marked_folder(r)));
         let settings = self.settings();
         let env = |n: &str| ProcessEnv.var(n);
         let base = roots.first().cloned().unwrap_or_default();
@@ -95,7 +99,7 @@ impl State {
             path,
             roots,
             setting_playbook: settings.playbook,
-            locked: crate::workspace::trust::lock(settings.locked, &env).on,
+            locked: trust::lock(settings.locked, &env).on,
             user_playbooks: settings
                 .allowed_playbooks
                 .iter()

@@ -151,6 +151,10 @@ impl Resolver {
         });
         let policy = Policy::new(config.clone(), req.locked);
         let mut notices = policy.notices.clone();
+        notices.extend(trust::front_matter_as_of(
+            &mut doc.front_matter.as_of,
+            req.locked,
+        ));
         roots.extend(config.marked.then(|| config.root.clone()));
         let own_folder = doc
             .path

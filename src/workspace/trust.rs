@@ -17,6 +17,12 @@ use crate::engine::playbook;
 use crate::engine::runner::DEFAULT_MAX_RUNS;
 use crate::model::Mode;
 
+mod inputs;
+pub use inputs::{
+    document_path, front_matter_as_of, gate_inputs, marked_folder, may_be_root, not_the_document,
+    unjudged,
+};
+
 /// `BYOP_LOCKED=1`: locked mode from the environment.
 pub const LOCKED_ENV: &str = "BYOP_LOCKED";
 
@@ -68,7 +74,9 @@ pub struct Policy {
     /// `evaluator.runs` / `max_runs`, only at or above the defaults (more runs is stricter).
     pub runs: Option<u32>,
     pub max_runs: Option<u32>,
-    /// `[evaluator]` as it counts: provider and model `None` in locked mode.
+    /// `[evaluator]` as it counts: provider, model and the limits that could make runs fail
+    /// (`timeout_secs`, `max_retries`, `max_tokens`, `max_response_bytes`) `None` in locked
+    /// mode.
     pub evaluator: EvaluatorSection,
     /// Why keys were ignored.
     pub notices: Vec<String>,
@@ -103,6 +111,23 @@ impl Policy {
                 "locked mode (the workspace may not choose the rules a gate judges it by)",
             );
         }
+        // Locked mode: a limit that could make runs fail (an answer refused as too large, a
+        // timeout, no retry) would let the repository decide which runs count.
+        let limits = [
+            ("evaluator.timeout_secs", ev.timeout_secs.is_some()),
+            ("evaluator.max_retries", ev.max_retries.is_some()),
+            ("evaluator.max_tokens", ev.max_tokens.is_some()),
+            (
+                "evaluator.max_response_bytes",
+                ev.max_response_bytes.is_some(),
+            ),
+        ];
+        for (key, _) in limits.iter().filter(|(_, set)| locked && *set) {
+            ignore(
+                key,
+                "locked mode (a limit the workspace sets could make runs fail; the defaults apply)",
+            );
+        }
         let unlocked = |v: Option<u32>| v.filter(|_| !locked);
         let (runs, max_runs) = (unlocked(ev.runs), unlocked(ev.max_runs));
         // Stricter only: more runs, canaries on, no document text in traces.
@@ -131,6 +156,10 @@ impl Policy {
             runs: None,
             max_runs: None,
             canary: None,
+            timeout_secs: ev.timeout_secs.filter(|_| !locked),
+            max_retries: ev.max_retries.filter(|_| !locked),
+            max_tokens: ev.max_tokens.filter(|_| !locked),
+            max_response_bytes: ev.max_response_bytes.filter(|_| !locked),
             ..ev.clone()
         };
         Policy {
@@ -151,6 +180,27 @@ impl Policy {
             config,
             locked,
         }
+    }
+
+    /// `byop serve`: the key typed on the page goes to the provider the server's flags and
+    /// environment choose, with their model, never to one the working folder's `byop.toml`
+    /// names (a cloned repository would switch an Anthropic key to another provider).
+    pub fn for_server(mut self) -> Policy {
+        let file = self.file_label();
+        for (key, set) in [
+            (
+                "evaluator.provider",
+                self.evaluator.provider.take().is_some(),
+            ),
+            ("evaluator.model", self.evaluator.model.take().is_some()),
+        ] {
+            if set {
+                self.notices.push(format!(
+                    "ignored {key} from {file}: the server's evaluator comes from its flags and environment (--provider, --model)"
+                ));
+            }
+        }
+        self
     }
 
     /// The policy of the `byop.toml` governing `start`, with locked mode from the
@@ -328,33 +378,6 @@ pub fn canary(user: Option<bool>, policy: &Policy) -> Option<bool> {
     user.or(policy.canary)
 }
 
-/// A companion (`source`, `prompt`, `evidence`) must not be the document itself (the same
-/// file after symlinks and `./`/`..`, or a hard link to it): a document that is its own
-/// source grounds every quote and figure it invents, and its own prompt sets them all aside.
-pub fn not_the_document(doc: Option<&Path>, companion: &Path) -> Result<(), String> {
-    let Some(doc) = doc else {
-        return Ok(());
-    };
-    let same_path = std::fs::canonicalize(doc).is_ok_and(|d| d == companion);
-    #[cfg(unix)]
-    let same_file = {
-        use std::os::unix::fs::MetadataExt;
-        match (std::fs::metadata(doc), std::fs::metadata(companion)) {
-            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-            _ => false,
-        }
-    };
-    #[cfg(not(unix))]
-    let same_file = false;
-    if same_path || same_file {
-        return Err(
-            "it is this document itself: a document cannot be its own evidence (name the real file)"
-                .into(),
-        );
-    }
-    Ok(())
-}
-
 /// `--playbook ID@sha256:HEX`: the spec and the logic hash it is pinned to.
 pub fn split_pin(spec: &str) -> (&str, Option<&str>) {
     match spec.rsplit_once('@') {
@@ -403,101 +426,4 @@ pub fn variant_endpoint(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn policy(toml: &str, locked: bool) -> (tempfile::TempDir, Policy) {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join(FILE_NAME);
-        std::fs::write(&p, toml).unwrap();
-        let c = Config::load(&p).unwrap();
-        (dir, Policy::new(Arc::new(c), locked))
-    }
-
-    #[test]
-    fn locked_mode_comes_from_the_flag_env_or_ci_and_only_the_flag_turns_it_off() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
-        assert!(!lock(None, &env(&[])).on);
-        assert!(lock(None, &env(&[("BYOP_LOCKED", "1")])).on);
-        let ci = lock(None, &env(&[("CI", "true"), ("BYOP_LOCKED", "0")]));
-        assert!(ci.on && ci.notice.unwrap().contains("CI=true"));
-        assert!(!lock(Some(false), &env(&[("CI", "true")])).on);
-        assert!(lock(Some(true), &env(&[])).on);
-    }
-
-    #[test]
-    fn the_workspace_may_make_checks_stricter_never_weaker() {
-        let (_d, p) = policy(
-            "[evaluator]\ncanary = false\nruns = 2\nmax_runs = 9\n[telemetry]\ninclude_text = true\n",
-            false,
-        );
-        assert_eq!((p.canary, p.runs, p.max_runs), (None, None, Some(9)));
-        assert_eq!(p.notices.len(), 3, "{:?}", p.notices);
-        let (_d, p) = policy("[evaluator]\ncanary = true\nruns = 5\n", false);
-        assert_eq!((p.canary, p.runs), (Some(true), Some(5)));
-        assert!(p.notices.is_empty());
-    }
-
-    #[test]
-    fn locked_mode_ignores_the_rule_choosing_keys_with_a_notice() {
-        let (_d, p) = policy(
-            "playbook = \"x.json\"\ninclude = [\"a/*.md\"]\n[evaluator]\nmodel = \"tiny\"\n",
-            true,
-        );
-        assert_eq!(p.playbook, None);
-        assert_eq!(p.include.len(), DEFAULT_INCLUDE.len());
-        assert_eq!(p.evaluator.model, None);
-        assert_eq!(p.notices.len(), 3, "{:?}", p.notices);
-    }
-
-    #[test]
-    fn the_store_stays_inside_the_workspace_and_off_servers() {
-        for db in ["../x.db", "/tmp/x.db", "a/../../x.db"] {
-            let (_d, p) = policy(&format!("db = \"{db}\"\n"), false);
-            assert!(p.db_path().is_err(), "{db}");
-        }
-        let (d, p) = policy("db = \"state/x.db\"\n", false);
-        assert_eq!(p.db_path().unwrap(), d.path().join("state/x.db"));
-        std::fs::write(d.path().join("notes.txt"), "").unwrap();
-        let p = Policy::new(
-            Arc::new(Config::parse("db = \"notes.txt\"\n", &d.path().join(FILE_NAME)).unwrap()),
-            false,
-        );
-        assert!(p.db_path().unwrap_err().contains("not a byop store"));
-    }
-
-    #[test]
-    fn pins_split_and_compare() {
-        assert_eq!(split_pin("x@sha256:ab"), ("x", Some("sha256:ab")));
-        assert_eq!(split_pin("a@b.json"), ("a@b.json", None));
-        assert!(check_pin("x", Some("sha256:ab"), "sha256:cd").is_err());
-        assert!(check_pin("x", Some("sha256:ab"), "sha256:ab").is_ok());
-    }
-
-    #[test]
-    fn a_variant_never_chooses_where_the_key_goes() {
-        use crate::engine::generate::VariantKeys;
-        let keys = |provider: Option<&str>, endpoint: bool, key: bool| VariantKeys {
-            provider: provider.map(str::to_string),
-            endpoint,
-            key,
-        };
-        assert_eq!(
-            variant_endpoint(&keys(None, false, false), "anthropic"),
-            Ok(vec![])
-        );
-        let n = variant_endpoint(&keys(Some("Anthropic"), true, false), "anthropic").unwrap();
-        assert!(n[0].starts_with("ignored base_url"), "{n:?}");
-        let e = variant_endpoint(&keys(None, false, true), "anthropic").unwrap_err();
-        assert!(e.contains("API key"), "{e}");
-        let e = variant_endpoint(&keys(Some("openai"), false, false), "anthropic").unwrap_err();
-        assert!(e.contains("provider `openai`"), "{e}");
-    }
-}
+mod tests;

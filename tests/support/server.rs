@@ -23,8 +23,13 @@ impl Server {
     /// `byop serve --port 0 ARGS` with `ANTHROPIC_BASE_URL` = `llm` (no key in the
     /// environment: the key comes with the requests).
     pub fn start(llm: Option<&str>, args: &[&str]) -> Server {
-        let ws = Ws::new();
+        Self::start_in(Ws::new(), llm, args, &[])
+    }
+
+    /// [`Server::start`] in a workspace the test prepared, with more environment.
+    pub fn start_in(ws: Ws, llm: Option<&str>, args: &[&str], env: &[(&str, &str)]) -> Server {
         let mut cmd = ws.cmd();
+        cmd.envs(env.iter().copied());
         cmd.args(["serve", "--port", "0"])
             .args(args)
             .stdin(Stdio::null())

@@ -95,7 +95,8 @@ pub fn yaml_bounds(yaml: &str) -> Result<(), (usize, String)> {
 }
 
 /// Where a front matter block lies: `---` alone on the first line up to the next line that
-/// is `---` or `...`. `Some((yaml, body_start))` — the YAML's byte range and where the body
+/// is `---` (only `---`: renderers that know front matter close it there, and show what
+/// follows a YAML `...` as prose, so `...` never closes it here either). `Some((yaml, body_start))` — the YAML's byte range and where the body
 /// starts (after the closing line); `None` when the first line is not `---` or the block is
 /// never closed. The one definition every reader of front matter uses.
 pub fn bounds(text: &str) -> Option<(std::ops::Range<usize>, usize)> {
@@ -105,7 +106,7 @@ pub fn bounds(text: &str) -> Option<(std::ops::Range<usize>, usize)> {
     }
     let mut offset = first_end;
     for line in text[first_end..].split_inclusive('\n') {
-        if matches!(line.trim_end(), "---" | "...") {
+        if line.trim_end() == "---" {
             return Some((first_end..offset, offset + line.len()));
         }
         offset += line.len();
@@ -123,8 +124,10 @@ pub fn body(text: &str) -> &str {
     bounds(text).map_or(text, |(_, body)| &text[body..])
 }
 
-/// Front matter is `---` on the first line up to a line `---` or `...`.
-/// Returns the parsed `byop:` keys and where the body starts.
+/// Front matter is `---` on the first line up to a line `---`; a `...` line inside it is
+/// refused at its line (a renderer would end the front matter there and show the rest as
+/// prose, which would then go unchecked). Returns the parsed `byop:` keys and where the
+/// body starts.
 pub(super) fn split_front_matter(
     text: &str,
     label: &str,
@@ -132,6 +135,15 @@ pub(super) fn split_front_matter(
     let first_end = text.find('\n').map(|i| i + 1).unwrap_or(text.len());
     if text[..first_end].trim_end() != "---" {
         return Ok((FrontMatter::default(), 0));
+    }
+    let end = bounds(text).map_or(text.len(), |(yaml, _)| yaml.end);
+    if let Some(at) = dots_line(text, first_end, end) {
+        let idx = LineIndex::new(text);
+        return Err(err(
+            label,
+            idx.position(text, at, Encoding::Utf16),
+            "front matter must be closed by a `---` line, not `...`: a renderer ends it at `---` only and would show what follows as prose, which would go unchecked".into(),
+        ));
     }
     match bounds(text) {
         Some((yaml, body_start)) => {
@@ -147,6 +159,18 @@ pub(super) fn split_front_matter(
             ))
         }
     }
+}
+
+/// The offset of the first line between `from` and `to` that is `...` (a YAML document end).
+fn dots_line(text: &str, from: usize, to: usize) -> Option<usize> {
+    let mut offset = from;
+    for line in text[from..to].split_inclusive('\n') {
+        if line.trim_end() == "..." {
+            return Some(offset);
+        }
+        offset += line.len();
+    }
+    None
 }
 
 fn parse_yaml(
@@ -233,7 +257,12 @@ mod bounds_tests {
         // block never closes.
         let rows: &[(&str, Option<&str>, &str)] = &[
             ("---\na: 1\n---\nbody\n", Some("a: 1\n"), "body\n"),
-            ("---\r\na: 1\r\n...\r\nbody", Some("a: 1\r\n"), "body"),
+            // `...` never closes it (renderers end front matter at `---` only).
+            (
+                "---\r\na: 1\r\n...\r\nbody",
+                None,
+                "---\r\na: 1\r\n...\r\nbody",
+            ),
             ("--- \n---\nbody", Some(""), "body"),
             ("---\na: 1\n---", Some("a: 1\n"), ""),
             ("body\n---\na: 1\n---\n", None, "body\n---\na: 1\n---\n"),

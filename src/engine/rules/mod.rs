@@ -63,6 +63,18 @@ const KINDS: &[(&str, Compile)] = &[
     ("hidden_characters", hidden_chars::compile),
 ];
 
+/// The rule kinds that judge the output against its `source` companion (the contract, the
+/// user's notes): without one they can only say `indeterminate`.
+pub const READS_SOURCE: &[&str] = &[
+    "quotes_grounded",
+    "references_grounded",
+    "entities_grounded",
+    "time_budget",
+    "constraints",
+    "grounded_entities",
+    "coverage",
+];
+
 pub fn kind_names() -> impl Iterator<Item = &'static str> {
     KINDS.iter().map(|(name, _)| *name)
 }
