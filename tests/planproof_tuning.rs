@@ -77,11 +77,20 @@ fn every_tuning_plan_validates_as_worked_out_by_hand() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let reports: Vec<Value> = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(reports.len(), plans.len());
-    let wrong: Vec<String> = plans
-        .iter()
-        .zip(&reports)
-        .flat_map(|((name, want), report)| mismatches(name, want, report))
-        .collect();
+    // A plan marked `known_miss` (with the reason it is still read wrong) must still be
+    // wrong: once a reader change gets it right, the mark has to go, so the list stays true.
+    let mut wrong = Vec::new();
+    for ((name, want), report) in plans.iter().zip(&reports) {
+        let got = mismatches(name, want, report);
+        match (
+            want.get("known_miss").and_then(Value::as_str),
+            got.is_empty(),
+        ) {
+            (Some(_), true) => wrong.push(format!("{name}: right now; remove its known_miss")),
+            (Some(_), false) => {}
+            (None, _) => wrong.extend(got),
+        }
+    }
     assert!(
         wrong.is_empty(),
         "{} mismatches:\n{}",
