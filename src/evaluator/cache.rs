@@ -48,8 +48,11 @@ impl Evaluator {
         };
         if !fresh
             && let Some(raw) = cache.and_then(lookup)
-            && let Ok(v) = parse_verdict(&raw)
-            && let Ok(v) = allowed(v, &call.prompt.result_states)
+            && let Ok(mut v) = parse_verdict(&raw)
+            && let Ok(v) = {
+                self.redact_verdict(&mut v);
+                allowed(v, &call.prompt.result_states)
+            }
         {
             self.record_cached(&call, &raw);
             return RunResult {

@@ -166,6 +166,11 @@ impl Evaluator {
         .await
     }
 
+    /// A parsed verdict's strings scrubbed of the key and key shapes.
+    pub(super) fn redact_verdict(&self, verdict: &mut EvaluatorVerdict) {
+        self.inner.transport.redact_verdict(verdict);
+    }
+
     /// One run of one check: waits for a permit and any pause, calls, retries, parses.
     pub async fn evaluate_call(&self, call: Call<'_>) -> RunOutcome {
         let format = std::sync::Mutex::new(self.response_format());
@@ -176,7 +181,10 @@ impl Evaluator {
             judge,
             params: None,
         };
-        let (result, raw_text) = self.drive(&call, &shape, &format).await;
+        let (mut result, raw_text) = self.drive(&call, &shape, &format).await;
+        if let Ok(verdict) = &mut result {
+            self.inner.transport.redact_verdict(verdict);
+        }
         let outcome = RunOutcome { result, raw_text };
         let used = *format.lock().unwrap_or_else(|e| e.into_inner());
         match &outcome.result {

@@ -101,6 +101,11 @@ impl Transport {
     pub fn redact(&self, text: &str) -> String {
         super::scrub::scrub(text, &self.key)
     }
+
+    /// A parsed verdict's strings scrubbed again (what the parser decoded included).
+    pub fn redact_verdict(&self, verdict: &mut super::types::EvaluatorVerdict) {
+        super::scrub::scrub_verdict(verdict, &self.key)
+    }
 }
 
 /// An endpoint as messages show it: scheme, host, port and path, never a user name or

@@ -1,0 +1,92 @@
+//! An evaluator that echoes the key encoded (JSON-escaped inside a prose-wrapped answer,
+//! percent-encoded, base64) never gets it into notes, the JSON / text / SARIF report or the
+//! store: end to end on the built binary, both wire formats (Anthropic and OpenAI).
+
+mod support;
+
+use support::fake_llm::{FakeLlm, Script, Step};
+use support::workspace::{KEY, Ws, stderr};
+
+const BAD: &str = "# Review\n\nThis contract is fully compliant and enforceable. There are no risks.\n\nYou should sign it.\n";
+
+fn base64(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let mut n = 0u32;
+        for (i, b) in chunk.iter().enumerate() {
+            n |= u32::from(*b) << (16 - 8 * i);
+        }
+        for i in 0..=chunk.len() {
+            out.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
+        out.extend(std::iter::repeat_n('=', 3 - chunk.len()));
+    }
+    out
+}
+
+/// The key as an evaluator or a gateway may echo it.
+fn echoes() -> Vec<String> {
+    let escaped = format!("\\u0073{}", &KEY[1..]);
+    let percent = KEY.replace('-', "%2D");
+    vec![
+        escaped,
+        percent,
+        base64(KEY.as_bytes()),
+        base64(format!("x{KEY}").as_bytes())
+            .replace('+', "-")
+            .replace('/', "_"),
+        base64(format!("xy{KEY}").as_bytes()),
+    ]
+}
+
+fn answer(echo: &str) -> String {
+    format!(
+        "Here is my verdict: {{\"result\": \"fail\", \"confidence\": 0.9, \"evidence_citations\": [{{\"span\": \"is fully compliant\", \"context\": \"c\"}}], \"notes\": \"echo {echo} end\", \"assumptions\": [\"{echo}\"]}} done"
+    )
+}
+
+#[test]
+fn encoded_echoes_of_the_key_are_scrubbed_for_both_providers() {
+    let secret = &KEY[7..]; // "test-SECRET-0123456789": the key's own bytes
+    for openai in [false, true] {
+        for echo in echoes() {
+            let llm = FakeLlm::start_blocking(Script::always(vec![Step::Text {
+                text: answer(&echo),
+            }]));
+            let ws = Ws::new();
+            ws.write("bad.ai.md", BAD);
+            let mut seen = String::new();
+            for format in ["json", "text", "sarif"] {
+                let mut cmd = ws.with_llm(&llm);
+                if openai {
+                    cmd.env_remove("ANTHROPIC_API_KEY")
+                        .env("OPENAI_API_KEY", KEY)
+                        .env("OPENAI_BASE_URL", format!("{}/v1", llm.base_url))
+                        .args(["check", "--provider", "openai", "--model", "m"]);
+                } else {
+                    cmd.arg("check");
+                }
+                let o = cmd
+                    .args(["--mode", "screening", "--format", format, "bad.ai.md"])
+                    .output()
+                    .unwrap();
+                assert!(o.status.code().is_some(), "{}", stderr(&o));
+                seen.push_str(&String::from_utf8_lossy(&o.stdout));
+                seen.push_str(&String::from_utf8_lossy(&o.stderr));
+            }
+            assert!(
+                seen.contains("fail") && seen.contains("[redacted]"),
+                "the answer was read (openai: {openai}, {echo}): {seen}"
+            );
+            let store = std::fs::read(ws.path("state.db")).unwrap();
+            let store = String::from_utf8_lossy(&store);
+            for (what, text) in [("output", seen.as_str()), ("store", &store)] {
+                assert!(
+                    !text.contains(secret) && !text.contains(&echo),
+                    "key in the {what} (openai: {openai}, echo {echo})"
+                );
+            }
+        }
+    }
+}
