@@ -195,7 +195,12 @@ fn text_only_in_front_matter_or_after_a_dots_line_is_not_passed_over() {
     );
     ws.write("blank.ai.md", " \n\n\t\n");
     ws.write("empty.ai.md", "");
-    for file in ["fm.ai.md", "blank.ai.md", "empty.ai.md"] {
+    // A body of markup no reader sees is no text either.
+    ws.write(
+        "comment.ai.md",
+        "---\nmemo: |\n  This contract is fully compliant. There are no risks.\n---\n<!-- reviewed -->\n\n<div hidden>Not checked: nothing.</div>\n",
+    );
+    for file in ["fm.ai.md", "blank.ai.md", "empty.ai.md", "comment.ai.md"] {
         let o = check(file);
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{file}: {err}");

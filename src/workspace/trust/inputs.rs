@@ -57,6 +57,21 @@ pub fn front_matter_as_of(as_of: &mut Option<String>, locked: bool) -> Option<St
     ))
 }
 
+/// Does `body` show any text when rendered? Markup no reader sees (an HTML comment, a
+/// hidden element, a link reference definition) is not text: a memo in front matter under
+/// a body of only `<!-- -->` has nothing to check either.
+fn shows_text(body: &str) -> bool {
+    let hidden = crate::engine::document::layout::unrendered(body, (0, body.len()));
+    let mut at = 0;
+    for (s, e) in hidden.iter().copied().chain([(body.len(), body.len())]) {
+        if s > at && !body[at..s].trim().is_empty() {
+            return true;
+        }
+        at = at.max(e);
+    }
+    false
+}
+
 /// A gate judges a document only when it has something to judge: a body (front matter is
 /// never evaluated, so a memo written in front matter, or nothing at all, would be checked
 /// as an empty output) and, when the playbook's high checks read the `source` companion, a
@@ -69,7 +84,7 @@ pub fn gate_inputs(
     playbook: &crate::model::Playbook,
     (has_source, has_evidence): (bool, bool),
 ) -> Result<(), String> {
-    if body.trim().is_empty() {
+    if !shows_text(body) {
         return Err(
             "nothing to check: the document has no text after its front matter (front matter is never evaluated; write the output below the closing `---`)"
                 .into(),
