@@ -17,6 +17,7 @@
 //! unfilled template slot or a denial frame takes back does not count, nor one whose object
 //! claims completeness ("I could not find any issues") (`section_frames`).
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 
 use regex::Regex;
@@ -27,6 +28,7 @@ use super::markdown::ProseMap;
 use super::regexes::{Alternation, compile_all, compile_groups};
 use super::section_frames::Frames;
 use crate::engine::document::Layout;
+use crate::engine::document::layout::Title;
 use crate::engine::grounding::entities::words_key;
 use crate::model::Verdict;
 
@@ -230,41 +232,50 @@ impl SectionRule {
         };
         let mut found = Vec::new();
         // Titles over content that states nothing ("## Missing information" over "[TBD]"):
-        // their words do not count as a statement either. In text order.
-        let mut silenced: Vec<(usize, usize)> = Vec::new();
+        // their words do not count as a statement either.
         // A one-line label over the rest of its line is silenced like a title when that
         // content states nothing ("Missing information: none."); it never counts as a
         // title: in a list it names a finding's topic ("- **Open questions**: none; the
         // clause is final"). A strong label opening a paragraph is a title already.
-        let titles = layout.titles(text);
-        let starts: std::collections::HashSet<usize> = titles.iter().map(|t| t.span.0).collect();
+        // Labels and titles never overlap; each list is in text order and disjoint.
+        let all_titles = layout.titles(text);
+        let starts: std::collections::HashSet<usize> =
+            all_titles.iter().map(|t| t.span.0).collect();
+        let mut silenced: Vec<(usize, usize)> = Vec::new();
         for l in layout.labels(text) {
             let (s, e) = l.span;
             if !starts.contains(&s) && self.states_nothing(text, l.content) {
                 silenced.push((s, e));
             }
         }
-        // A title over nothing (a heading closing the output) states nothing.
-        for t in titles {
-            let (s, e) = t.span;
-            if !t.followed || prose.is_hidden(s, e) {
-                continue;
-            }
+        silenced.sort_unstable();
+        // Whether a title's content states nothing is asked only when it matters, for a
+        // title that would count or one a statement overlaps: reading the words under every
+        // title (a top heading's are the whole output) cost a tenth of the default run.
+        let titles: Vec<_> = all_titles
+            .into_iter()
+            // A title over nothing (a heading closing the output) states nothing.
+            .filter(|t| t.followed && !prose.is_hidden(t.span.0, t.span.1))
+            .map(|t| (t, OnceCell::new()))
+            .collect();
+        let silent = |x: &(Title, OnceCell<bool>)| {
+            *x.1.get_or_init(|| self.states_nothing(text, x.0.content))
+        };
+        for x in &titles {
+            let (s, e) = x.0.span;
             let title = &text[s..e];
-            if self.states_nothing(text, t.content) {
-                silenced.push((s, e));
-                continue;
-            }
-            let counted = self.headings.as_ref().is_some_and(|re| re.is_match(title))
-                || self.judged.as_ref().is_some_and(|(re, content)| {
-                    re.is_match(title) && {
-                        let (cs, ce) = t.content;
+            let heading = self.headings.as_ref().is_some_and(|re| re.is_match(title));
+            let judged = || {
+                self.judged.as_ref().is_some_and(|(re, content)| {
+                    re.is_match(title) && !silent(x) && {
+                        let (cs, ce) = x.0.content;
                         content
                             .find_iter(&text[cs..ce])
                             .any(|m| counts(cs + m.start(), cs + m.end()))
                     }
-                });
-            if counted {
+                })
+            };
+            if (heading && !silent(x)) || (!heading && judged()) {
                 found.push(Hit {
                     source: None,
                     start: s,
@@ -273,11 +284,15 @@ impl SectionRule {
                 });
             }
         }
-        // Labels and titles interleave: in text order (they never overlap).
-        silenced.sort_unstable();
         let heard = |s: usize, e: usize| {
-            let i = silenced.partition_point(|t| t.1 <= s);
-            silenced.get(i).is_none_or(|t| t.0 >= e) && counts(s, e)
+            let l = silenced.partition_point(|t| t.1 <= s);
+            let i = titles.partition_point(|x| x.0.span.1 <= s);
+            silenced.get(l).is_none_or(|t| t.0 >= e)
+                && titles[i..]
+                    .iter()
+                    .take_while(|x| x.0.span.0 < e)
+                    .all(|x| !silent(x))
+                && counts(s, e)
         };
         if let Some(re) = &self.statements {
             for (s, e) in re.find_iter(body_text) {
