@@ -67,17 +67,37 @@ impl Normalized {
 
 /// Markdown emphasis/code markers and invisible characters: not part of the words.
 fn is_dropped(c: char) -> bool {
-    matches!(
-        c,
-        '*' | '_'
-            | '`'
-            | '\u{200B}'
-            | '\u{200C}'
-            | '\u{200D}'
-            | '\u{2060}'
-            | '\u{FEFF}'
-            | '\u{00AD}'
-    )
+    matches!(c, '*' | '_' | '`') || is_default_ignorable(c)
+}
+
+/// Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 15.1): the
+/// characters a renderer shows as nothing (bidi controls, joiners, invisible operators,
+/// variation selectors, tags, fillers), so a document cannot keep a verbatim quote of its
+/// visible words from matching by putting one inside them.
+const DEFAULT_IGNORABLE: &[(char, char)] = &[
+    ('\u{00AD}', '\u{00AD}'),
+    ('\u{034F}', '\u{034F}'),
+    ('\u{061C}', '\u{061C}'),
+    ('\u{115F}', '\u{1160}'),
+    ('\u{17B4}', '\u{17B5}'),
+    ('\u{180B}', '\u{180F}'),
+    ('\u{200B}', '\u{200F}'),
+    ('\u{202A}', '\u{202E}'),
+    ('\u{2060}', '\u{206F}'),
+    ('\u{3164}', '\u{3164}'),
+    ('\u{FE00}', '\u{FE0F}'),
+    ('\u{FEFF}', '\u{FEFF}'),
+    ('\u{FFA0}', '\u{FFA0}'),
+    ('\u{FFF0}', '\u{FFF8}'),
+    ('\u{1BCA0}', '\u{1BCA3}'),
+    ('\u{1D173}', '\u{1D17A}'),
+    ('\u{E0000}', '\u{E0FFF}'),
+];
+
+fn is_default_ignorable(c: char) -> bool {
+    DEFAULT_IGNORABLE
+        .iter()
+        .any(|&(lo, hi)| (lo..=hi).contains(&c))
 }
 
 /// Byte length of a markdown line-start marker at the start of `s`: `>` (blockquote),
@@ -142,4 +162,56 @@ pub(super) fn ellipsis_pieces(q: &str) -> Option<Vec<&str>> {
 
 pub(super) fn floor_boundary(text: &str, i: usize) -> usize {
     crate::model::text::floor_char_boundary(text, i)
+}
+
+#[cfg(test)]
+mod ignorable_tests {
+    use super::*;
+
+    #[test]
+    fn every_default_ignorable_range_is_dropped_at_both_ends() {
+        for &(lo, hi) in DEFAULT_IGNORABLE {
+            assert!(is_dropped(lo) && is_dropped(hi), "{lo:?}..{hi:?}");
+            let below = char::from_u32(lo as u32 - 1).unwrap();
+            let above = char::from_u32(hi as u32 + 1);
+            assert!(
+                !is_default_ignorable(below)
+                    || DEFAULT_IGNORABLE
+                        .iter()
+                        .any(|r| r.1 as u32 + 1 == lo as u32),
+                "{below:?}"
+            );
+            if let Some(a) = above {
+                assert!(
+                    !is_default_ignorable(a)
+                        || DEFAULT_IGNORABLE.iter().any(|r| r.0 as u32 == a as u32),
+                    "{a:?}"
+                );
+            }
+        }
+        assert!(!is_dropped('a') && !is_dropped(' ') && !is_dropped('\u{00A0}'));
+    }
+
+    #[test]
+    fn invisible_characters_inside_words_vanish_and_offsets_map_back() {
+        for c in [
+            '\u{2062}',
+            '\u{180E}',
+            '\u{034F}',
+            '\u{FE0F}',
+            '\u{200E}',
+            '\u{202C}',
+            '\u{2066}',
+            '\u{E0020}',
+            '\u{3164}',
+        ] {
+            let src = format!("fully com{c}pliant.");
+            let n = normalize(&src, 10);
+            assert_eq!(n.text, "fully compliant.", "{c:?}");
+            assert_eq!(n.src.len(), n.text.len());
+            // "pliant" starts after the invisible character, in the source's bytes.
+            let p = n.text.find("pliant").unwrap();
+            assert_eq!(n.src[p].0, 10 + "fully com".len() + c.len_utf8(), "{c:?}");
+        }
+    }
 }
