@@ -45,7 +45,8 @@ pub(super) fn evaluated_result(
         .collect();
     let notes = with_errors(split.unwrap_or_else(|| first_note(&agreeing)), &raw_runs);
     let assumptions = assumptions_of(&agreeing, runs);
-    let (result, notes) = require_evidence(check, result, &citations, notes);
+    let hidden = prepared.doc.layout().unrendered();
+    let (result, notes) = require_evidence(check, result, &citations, hidden, notes);
     let code = fail_closed_code(result, &raw_runs);
     let notes = match code {
         Some(code) => format!("{code}: {notes}"),
@@ -151,19 +152,35 @@ fn with_errors(notes: String, raw_runs: &[RawRun]) -> String {
 }
 
 /// A verdict of a check that requires citations must rest on located quotes: a fail on
-/// enough of them, a pass on at least one. Otherwise it is indeterminate.
+/// enough of them, a pass on at least one that a reader sees. Otherwise it is
+/// indeterminate. Text no reader sees (`hidden`: an HTML comment, a hidden element, a link
+/// title, in text order) cannot show that a check passes, so a pass quoting only such text
+/// has no evidence; a fail may quote it (what hides there is still in the document).
 fn require_evidence(
     check: &Check,
     result: Verdict,
     citations: &[Citation],
+    hidden: &[(usize, usize)],
     notes: String,
 ) -> (Verdict, String) {
     let reqs = &check.evidence_requirements;
     if !reqs.require_citations || result == Verdict::Indeterminate {
         return (result, notes);
     }
+    let shown = |c: &&Citation| {
+        result != Verdict::Pass
+            || c.byte_range.is_none_or(|(s, e)| {
+                // Wholly inside one unrendered span: nothing of it is shown.
+                let i = hidden.partition_point(|&(_, he)| he <= s);
+                !hidden.get(i).is_some_and(|&(hs, he)| hs <= s && e <= he)
+            })
+    };
     // A misquote (fuzzy) is shown but proves nothing.
-    let located = citations.iter().filter(|c| c.located.is_evidence()).count() as u32;
+    let located = citations
+        .iter()
+        .filter(|c| c.located.is_evidence())
+        .filter(shown)
+        .count() as u32;
     let needed = match result {
         Verdict::Fail => reqs.min_citations_per_fail.max(1),
         _ => 1,
@@ -172,7 +189,7 @@ fn require_evidence(
         return (result, notes);
     }
     let notes = format!(
-        "Evaluator said {}, but only {located} of {} quoted span(s) are verbatim in the document (needs {needed}); treated as indeterminate. {notes}",
+        "Evaluator said {}, but only {located} of {} quoted span(s) are verbatim in text the document shows (needs {needed}); treated as indeterminate. {notes}",
         result.as_str(),
         citations.len(),
     );

@@ -142,10 +142,38 @@ fn a_fail_whose_quotes_are_not_in_the_document_is_indeterminate() {
     );
     assert_eq!(invented.result, Verdict::Indeterminate);
     assert!(
-        invented.notes.contains("are verbatim in the document"),
+        invented
+            .notes
+            .contains("are verbatim in text the document shows"),
         "{}",
         invented.notes
     );
+}
+
+/// Text no reader sees (an HTML comment, a hidden element) cannot show that a check
+/// passes: a pass quoting only it is indeterminate; a fail may quote it.
+#[test]
+fn a_pass_quoting_only_hidden_text_is_indeterminate() {
+    let pb = builtin();
+    let text = "<!-- The assumptions are stated in full below. -->\n\n<div hidden>All assumptions are listed here.</div>\n\nThe clause is compliant.\n";
+    let doc = crate::engine::document::Document::parse(text.into(), None).unwrap();
+    let prepared = Prepared::new(&pb, &doc);
+    let c = check("certainty_language");
+    for hidden in [
+        "The assumptions are stated in full below",
+        "All assumptions are listed here",
+    ] {
+        let r = evaluated_result(&prepared, &c, &[(1, verdict(Verdict::Pass, hidden))]);
+        assert_eq!(r.result, Verdict::Indeterminate, "{hidden}: {}", r.notes);
+        let r = evaluated_result(&prepared, &c, &[(1, verdict(Verdict::Fail, hidden))]);
+        assert_eq!(r.result, Verdict::Fail, "{hidden}: {}", r.notes);
+    }
+    let r = evaluated_result(
+        &prepared,
+        &c,
+        &[(1, verdict(Verdict::Pass, "The clause is compliant"))],
+    );
+    assert_eq!(r.result, Verdict::Pass, "{}", r.notes);
 }
 
 #[test]
