@@ -5,48 +5,9 @@
 //! worked out by hand before the rule was run on it. "red-team" rows are the forms a
 //! red-team run found passing; the others are their look-alikes that must keep passing.
 
-use byop::engine::playbook::{LoadedPlaybook, builtin};
-use byop::engine::rules::RuleContext;
-use byop::model::Verdict;
+mod support;
 
-const NEUTRAL: &str = "**Why It's Concerning:**
-- Allows immediate termination upon receipt of notice with no cure period
-- Consultant could be terminated mid-project without opportunity to complete work or receive compensation for work in progress
-- No minimum notice period (e.g., 30 days) to allow consultant to wind down or find alternative work
-- Creates significant financial instability and planning uncertainty for the consultant
-";
-
-fn verdict(pb: &LoadedPlaybook, row: &str) -> (Verdict, String) {
-    let i = pb
-        .playbook
-        .checks
-        .iter()
-        .position(|c| c.id == "unchecked_areas_disclosure")
-        .expect("the built-in playbook has the disclosure check");
-    let text = format!("{NEUTRAL}\n{row}\n");
-    let out = pb.compiled[i]
-        .as_ref()
-        .expect("a rule")
-        .apply(&RuleContext::new(&text, (0, text.len())))
-        .expect("a document-level rule");
-    (out.verdict, out.notes)
-}
-
-fn failures(rows: &[(&str, &str, bool)]) -> Vec<String> {
-    let pb = builtin();
-    assert_eq!(
-        verdict(&pb, "").0,
-        Verdict::Fail,
-        "the neutral passage fails alone"
-    );
-    rows.iter()
-        .filter_map(|&(from, row, want)| {
-            let (got, notes) = verdict(&pb, row);
-            ((got == Verdict::Pass) != want)
-                .then(|| format!("[{from}] expected pass={want}, got {got:?} ({notes}): {row:?}"))
-        })
-        .collect()
-}
+use support::disclosure::failures;
 
 /// `(where from, text, expect pass)`.
 const HIDDEN: &[(&str, &str, bool)] = &[

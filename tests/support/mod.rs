@@ -1,6 +1,7 @@
 //! Shared test assets. Each integration test binary uses only part of them.
 #![allow(dead_code)]
 
+pub mod disclosure;
 pub mod evidence;
 pub mod fake_llm;
 pub mod generation;
