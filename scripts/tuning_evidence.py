@@ -248,6 +248,14 @@ def original_findings(rep, lo, append):
     return sorted(f for f in (findings(rep) if rep else []) if not (append and f[1] == lo))
 
 
+def collateral(fs, orig, p, append):
+    """Did a planted copy change a finding outside its planted lines, against the original
+    output `orig`? `None` when not, else the findings that differ (in the original's lines)."""
+    off = off_plant(fs, p["lo"], p["hi"], p["shift"], append)
+    base = original_findings(orig, p["lo"], append)
+    return None if off == base else set(off) ^ set(base)
+
+
 def score_plants(bin_, tmp, plants, show, miss_width=50):
     """Check every planted copy and print the catch rate per kind (and per position when the
     plants carry one). A plant is (rel, kind, line, paragraph, value[, position]); it is caught

@@ -204,12 +204,11 @@ def main():
             print("WRONG", t["expect"], t["kind"], t["position"], p["i"], p["rel"].split("/")[1][:40],
                   "|", claim, "|", t["text"].replace("\n", " / ")[:140], "|", ", ".join(why))
         append = t["position"] == "append"
-        off = te.off_plant(fs, p["lo"], p["hi"], p["shift"], append)
-        base = te.original_findings(orig, p["lo"], append)
-        if off != base:
+        changed = te.collateral(fs, orig, p, append)
+        if changed is not None:
             collateral += 1
             if show:
-                print("COLLATERAL", p["rel"], set(off) ^ set(base))
+                print("COLLATERAL", p["rel"], changed)
     shutil.rmtree(tmp)
     for expect, label in (("flag", "stated as the contract's, must be flagged"),
                           ("aside", "the output's own, must stay set aside")):

@@ -183,12 +183,11 @@ def main():
         plant_ok[p["expect"]][1] += 1
         # Collateral: findings off the planted lines, moved back to the original's numbering.
         append = p["pos"] == "append"
-        off = te.off_plant(fs, p["lo"], p["hi"], p["shift"], append)
-        base = te.original_findings(orig, p["lo"], append)
-        if off != base:
+        changed = te.collateral(fs, orig, p, append)
+        if changed is not None:
             collateral += 1
             if show:
-                print("COLLATERAL", p["rel"], set(off) ^ set(base))
+                print("COLLATERAL", p["rel"], changed)
     shutil.rmtree(tmp)
     for k, label in (("flag", "stated as the contract's, must be flagged"),
                      ("aside", "proposed text, must stay set aside")):
