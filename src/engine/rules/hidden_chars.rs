@@ -96,42 +96,41 @@ pub enum Finding {
 }
 
 /// Every hidden-text span of `text[range]`, left to right, in whole-text byte offsets. One
-/// pass over the text (and one more to decide whether it is CJK text).
+/// pass over the text (and one more to decide whether it is CJK text), allocating nothing
+/// for text that is all ASCII (it runs on every edit of an output).
 pub fn find(text: &str, range: (usize, usize)) -> Vec<(usize, usize, Finding)> {
     let body = &text[range.0..range.1];
-    let cjk_text = body.chars().any(cjk);
     let mut out = Vec::new();
-    let chars: Vec<(usize, char)> = body.char_indices().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let (at, c) = chars[i];
-        if bidi_control(c) {
+    if body.is_ascii() {
+        return out;
+    }
+    let cjk_text = body.chars().any(cjk);
+    // The end of the run of characters from `at` that `keep` accepts.
+    let run_end = |at: usize, keep: &dyn Fn(char) -> bool| {
+        body[at..]
+            .char_indices()
+            .find(|&(_, c)| !keep(c))
+            .map_or(body.len(), |(i, _)| at + i)
+    };
+    let mut at = 0;
+    while let Some(c) = body[at..].chars().next() {
+        let end = if bidi_control(c) {
             out.push((at, at + c.len_utf8(), Finding::Bidi(c)));
+            at + c.len_utf8()
         } else if fullwidth(c) && !cjk_text {
             // One span per run of fullwidth forms ("９９.４" is read with its ASCII dot).
-            let mut j = i;
-            while j + 1 < chars.len() && (fullwidth(chars[j + 1].1) || chars[j + 1].1 == '.') {
-                j += 1;
-            }
-            let end = chars[j].0 + chars[j].1.len_utf8();
+            let end = run_end(at, &|c| fullwidth(c) || c == '.');
             out.push((at, end, Finding::Fullwidth));
-            i = j + 1;
-            continue;
+            end
         } else if c.is_alphanumeric() || invisible(c) {
             // A word: letters, digits and the invisible characters inside it.
-            let mut j = i;
-            while j + 1 < chars.len()
-                && (chars[j + 1].1.is_alphanumeric() || invisible(chars[j + 1].1))
-            {
-                j += 1;
-            }
-            let end = chars[j].0 + chars[j].1.len_utf8();
-            let word = &body[at..end];
-            word_findings(word, at, &mut out);
-            i = j + 1;
-            continue;
-        }
-        i += 1;
+            let end = run_end(at, &|c| c.is_alphanumeric() || invisible(c));
+            word_findings(&body[at..end], at, &mut out);
+            end
+        } else {
+            at + c.len_utf8()
+        };
+        at = end;
     }
     for f in &mut out {
         f.0 += range.0;
@@ -142,6 +141,10 @@ pub fn find(text: &str, range: (usize, usize)) -> Vec<(usize, usize, Finding)> {
 
 /// The findings of one word (letters, digits and invisible characters), at `base`.
 fn word_findings(word: &str, base: usize, out: &mut Vec<(usize, usize, Finding)>) {
+    // An ASCII word is read as it is shown.
+    if word.is_ascii() {
+        return;
+    }
     let shown: String = word.chars().filter(|&c| !invisible(c)).collect();
     // An invisible character between two visible ones of the word.
     let first = word
