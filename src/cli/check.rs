@@ -207,12 +207,8 @@ fn resolve_one(
         return Err(CliError(format!("{at}{}", p.message)));
     }
     let doc = &resolved.doc;
-    trust::gate_inputs(
-        doc.body_text(),
-        &resolved.playbook.playbook,
-        (doc.source.is_some(), doc.evidence.is_some()),
-    )
-    .map_err(|why| CliError(format!("{}: {why}", path.display())))?;
+    trust::gate_inputs(doc, &resolved.playbook.playbook)
+        .map_err(|why| CliError(format!("{}: {why}", path.display())))?;
     Ok(Job {
         resolved,
         doc_key: doc_key(path),

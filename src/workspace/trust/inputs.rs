@@ -57,14 +57,21 @@ pub fn front_matter_as_of(as_of: &mut Option<String>, locked: bool) -> Option<St
     ))
 }
 
-/// Does `body` show any text when rendered? Markup no reader sees (an HTML comment, a
-/// hidden element, a link reference definition) is not text: a memo in front matter under
-/// a body of only `<!-- -->` has nothing to check either.
-fn shows_text(body: &str) -> bool {
-    let hidden = crate::engine::document::layout::unrendered(body, (0, body.len()));
-    let mut at = 0;
-    for (s, e) in hidden.iter().copied().chain([(body.len(), body.len())]) {
-        if s > at && !body[at..s].trim().is_empty() {
+/// Does the document's body show any text when rendered? Markup no reader sees (an HTML
+/// comment, a hidden element, a link reference definition: its layout's unrendered spans,
+/// built once per version and shared with the rules) is not text: a memo in front matter
+/// under a body of only `<!-- -->` has nothing to check either.
+fn shows_text(doc: &crate::engine::document::Document) -> bool {
+    let mut at = doc.body.0;
+    let end = doc.body.1;
+    for (s, e) in doc
+        .layout()
+        .unrendered()
+        .iter()
+        .copied()
+        .chain([(end, end)])
+    {
+        if s > at && !doc.text[at..s.min(end)].trim().is_empty() {
             return true;
         }
         at = at.max(e);
@@ -80,11 +87,11 @@ fn shows_text(body: &str) -> bool {
 /// unless the document names an evidence set (a structured answer resting on its evidence,
 /// which the evidence checks judge); then [`unjudged`] makes the gate exit 3.
 pub fn gate_inputs(
-    body: &str,
+    doc: &crate::engine::document::Document,
     playbook: &crate::model::Playbook,
-    (has_source, has_evidence): (bool, bool),
 ) -> Result<(), String> {
-    if !shows_text(body) {
+    let (has_source, has_evidence) = (doc.source.is_some(), doc.evidence.is_some());
+    if !shows_text(doc) {
         return Err(
             "nothing to check: the document has no text after its front matter (front matter is never evaluated; write the output below the closing `---`)"
                 .into(),
