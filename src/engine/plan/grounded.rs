@@ -8,7 +8,6 @@ use super::clock::find_times;
 use super::context::Context;
 use super::timex::{self, Day};
 use super::{Analysis, Metric, Part, Spot};
-use crate::engine::ascii_regex;
 use crate::engine::grounding::entities::words_key;
 use crate::engine::grounding::plan_entities::{self, PlanEntityKind};
 use crate::engine::grounding::plan_events;
@@ -17,6 +16,7 @@ use crate::engine::grounding::{Entity, EntityKind, Source, entities};
 #[path = "grounded_names.rs"]
 mod names;
 use crate::model::Verdict;
+use names::{MEETING_PERSON, SPELLINGS, W_SLASH, meeting_spelling, meeting_time};
 
 /// Notes words that make a deadline's day grounded: "eod" = "end of day" = "today".
 fn same_day_words(key: &str) -> &'static [&'static str] {
@@ -215,68 +215,6 @@ impl<'a> Notes<'a> {
     }
 }
 
-/// One spelling for the ways a meeting word is written ("stand-up", "1-on-1", "mtg"), in
-/// the notes and in the plan's meetings alike: the canonical word, then its spellings.
-const MEETING_SPELLINGS: &[(&str, &str)] = &[
-    ("standup", r"(?i)\bstand[- ]?ups?\b"),
-    (
-        "oneonone",
-        r"(?i)\b(?:one[- ]on[- ]one|1[- ]on[- ]1|1:1)s?\b",
-    ),
-    ("meeting", r"(?i)\bmtgs?\b"),
-    ("catchup", r"(?i)\bcatch[- ]?ups?\b"),
-    ("checkin", r"(?i)\bcheck[- ]?ins?\b"),
-    ("call", r"(?i)\bconf(?:erence)? call\b"),
-];
-
-static SPELLINGS: std::sync::LazyLock<Vec<(&'static str, regex::Regex)>> =
-    std::sync::LazyLock::new(|| {
-        MEETING_SPELLINGS
-            .iter()
-            .map(|(w, p)| (*w, ascii_regex::compile(p).expect("meeting spelling")))
-            .collect()
-    });
-
-/// `s` with each meeting word in its one spelling.
-fn meeting_spelling(s: &str) -> String {
-    SPELLINGS.iter().fold(s.to_string(), |acc, (w, re)| {
-        re.replace_all(&acc, *w).into_owned()
-    })
-}
-
-/// The person right after a plan's meeting words ("… with Ken", "… w/ Dr. Lim"; the
-/// meeting words may end at the `w` of "w/").
-static MEETING_PERSON: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    ascii_regex::compile(r"^/?\s*(?:with|w/)?\s*(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?([A-Z][a-z]+)")
-        .expect("meeting person regex")
-});
-
-/// "w/", "w/o" aside: the notes' "w/" before a word.
-static W_SLASH: std::sync::LazyLock<regex::Regex> =
-    std::sync::LazyLock::new(|| ascii_regex::compile(r"(?i)\bw/\s*").expect("w/ regex"));
-
-/// "at 4" (or "@ 4") right after a plan's meeting words.
-static AT_TIME: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    ascii_regex::compile(r"(?i)^\s*(?:at|@)\s*").expect("at-time regex")
-});
-
-/// The clock time (within the day) of a plan's meeting: written in its words ("the 4pm
-/// client call") or right after them ("the team standup at 4"; a bare hour 1–6 is
-/// afternoon).
-fn meeting_time(e: &plan_entities::PlanEntity, text: &str) -> Option<u32> {
-    if let Some(t) = find_times(&e.text).first() {
-        return Some(t.start % (24 * 60));
-    }
-    let after = &text[e.end..];
-    let lead = AT_TIME.find(after)?.end();
-    let rest = &after[lead..];
-    find_times(rest)
-        .into_iter()
-        .find(|t| t.at.0 == 0)
-        .or_else(|| super::clock::find_bare_hour(rest, 0).filter(|t| t.at.0 == 0))
-        .map(|t| t.start % (24 * 60))
-}
-
 fn shared_grounded(e: &Entity, source: &Source) -> bool {
     source.contains(e).is_some()
 }
@@ -289,15 +227,25 @@ struct Flag {
     at: (usize, usize),
 }
 
+/// What a piece of plan text is of its item: the task or its why, and the item's own
+/// schedule.
+#[derive(Clone, Copy, Default)]
+struct Own {
+    /// The text is the item's task (else its why).
+    task: bool,
+    /// The item's start within the day (for a task with a time).
+    slot: Option<u32>,
+    /// The item's end within the day: "Done by 04:15" in the why of the item that ends at
+    /// 04:15 is the plan's own schedule, not a deadline the plan invents.
+    end: Option<u32>,
+    /// The item's task is a meeting the notes hold: a meeting named by its word alone in
+    /// its why ("Recurring meeting; nothing to plan here.") is that meeting.
+    meeting: bool,
+}
+
 /// Flags in one piece of plan text (a task or its why), `at` locating its item.
-/// `slot` is the item's start within the day (for a task with a time).
-fn flags_in(
-    text: &str,
-    (task, slot): (bool, Option<u32>),
-    notes: &Notes,
-    at: (usize, usize),
-    out: &mut Vec<Flag>,
-) {
+fn flags_in(text: &str, own_: Own, notes: &Notes, at: (usize, usize), out: &mut Vec<Flag>) {
+    let Own { task, slot, .. } = own_;
     let source = &notes.source;
     let mut found = if task {
         plan_entities::extract_task(text)
@@ -323,11 +271,15 @@ fn flags_in(
         let before = &text[..e.start];
         slot.filter(|_| super::appointment::names_the_meeting_itself(before))
     };
+    let grounds_meeting = |e: &plan_entities::PlanEntity| {
+        own_.meeting && !task && names::bare_meeting(e, text)
+            || notes.grounds_meeting(e, text, own(e))
+    };
     // A made-up meeting or event is one invention, not one per name or day in it.
     let invented: Vec<(usize, usize)> = found
         .iter()
         .filter(|e| match e.kind {
-            PlanEntityKind::Meeting => !notes.grounds_meeting(e, text, own(e)),
+            PlanEntityKind::Meeting => !grounds_meeting(e),
             PlanEntityKind::Event => !notes.grounds_event(e),
             _ => false,
         })
@@ -343,8 +295,9 @@ fn flags_in(
     };
     for &e in &found {
         let grounded = match e.kind {
-            PlanEntityKind::Meeting => notes.grounds_meeting(e, text, own(e)),
+            PlanEntityKind::Meeting => grounds_meeting(e),
             PlanEntityKind::Event => notes.grounds_event(e),
+            PlanEntityKind::Deadline if names::own_end(&e.key, own_.end) => continue,
             PlanEntityKind::Name if invented_meeting => continue,
             PlanEntityKind::Deadline if of_invented(e) => continue,
             PlanEntityKind::Name => {
@@ -413,8 +366,18 @@ pub fn grounded_entities(a: &Analysis) -> Part {
     let mut flags = Vec::new();
     for it in a.plan.items.iter().chain(&a.plan.restated) {
         let slot = it.time.map(|t| t.start % (24 * 60));
-        flags_in(&it.task, (true, slot), &notes, it.at, &mut flags);
-        flags_in(&it.why, (false, None), &notes, it.at, &mut flags);
+        let task = Own {
+            task: true,
+            slot,
+            ..Own::default()
+        };
+        flags_in(&it.task, task, &notes, it.at, &mut flags);
+        let why = Own {
+            end: it.time.and_then(|t| t.end).map(|e| e % (24 * 60)),
+            meeting: names::meeting_of(&it.task, &notes, slot),
+            ..Own::default()
+        };
+        flags_in(&it.why, why, &notes, it.at, &mut flags);
     }
     let mut seen = BTreeSet::new();
     flags.retain(|f| seen.insert((f.kind, f.key.clone())));

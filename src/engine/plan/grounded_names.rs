@@ -10,7 +10,11 @@
 //! - an event ("Friday's board review", "the Q3 audit deadline") is the notes' when a
 //!   notes line names it, on the same day unless the day is today;
 //! - a deadline on a day ("the Monday deadline") is the notes' when they give a deadline
-//!   on that day ("due Mon", "by Monday", "Monday deadline"), not when they name the day.
+//!   on that day ("due Mon", "by Monday", "Monday deadline"), not when they name the day;
+//! - the plan's own schedule said again in an item's why is not an invention: "by 3:30"
+//!   in the why of the item that ends at 3:30 is its end, and a meeting named by its word
+//!   alone ("Recurring meeting") in the why of a block that is the notes' meeting is it;
+//! - a meeting word is one meeting in every spelling ("stand-up", "1-on-1", "mtg").
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -20,7 +24,9 @@ use regex::Regex;
 
 use super::Notes;
 use crate::engine::ascii_regex;
+use crate::engine::grounding::plan_entities;
 use crate::engine::grounding::plan_entities::PlanEntity;
+use crate::engine::plan::clock::find_times;
 use crate::engine::plan::timex::{self, Day};
 
 fn re(s: &str) -> Regex {
@@ -228,4 +234,112 @@ impl Notes<'_> {
         index.seen.borrow_mut().insert(key, found);
         found
     }
+}
+
+/// Whether the why's meeting `e` (in `text`) is named by its words alone: no time, no
+/// person with it ("Recurring meeting", "the sync"; not "the call with Ken", "the 4pm
+/// call"). In the why of an item that is a notes meeting, it is that meeting.
+pub(super) fn bare_meeting(e: &PlanEntity, text: &str) -> bool {
+    !e.text.chars().any(|c| c.is_ascii_digit())
+        && !e
+            .text
+            .split_whitespace()
+            .skip(1)
+            .any(|w| w.starts_with(char::is_uppercase))
+        && !MEETING_PERSON.is_match(&text[e.end..])
+}
+
+/// Whether the deadline `key` ("04:15", "3:30", "3 pm") is the item's own end `end` (within
+/// the day): the plan's schedule said again ("Done by 04:15" for the item that ends at
+/// 04:15), not a deadline. A time without am/pm is either half of the day.
+pub(super) fn own_end(key: &str, end: Option<u32>) -> bool {
+    let (Some(end), Some(t)) = (
+        end,
+        crate::engine::plan::clock::find_times(key).first().copied(),
+    ) else {
+        return false;
+    };
+    let day = 24 * 60;
+    let named_half = key.contains("am") || key.contains("pm");
+    t.start % day == end || !named_half && t.start % (day / 2) == end % (day / 2)
+}
+
+/// Whether the item's `task` is a meeting the notes hold ("Weekly sync (fixed)"), at the
+/// item's time `slot` when the task is the meeting itself.
+pub(super) fn meeting_of(task: &str, notes: &Notes, slot: Option<u32>) -> bool {
+    use crate::engine::grounding::plan_entities::{self, PlanEntityKind};
+    let meetings: Vec<PlanEntity> = plan_entities::extract_task(task)
+        .into_iter()
+        .filter(|e| e.kind == PlanEntityKind::Meeting)
+        .collect();
+    !meetings.is_empty()
+        && meetings.iter().all(|e| {
+            let own = slot.filter(|_| {
+                crate::engine::plan::appointment::names_the_meeting_itself(&task[..e.start])
+            });
+            notes.grounds_meeting(e, task, own)
+        })
+}
+
+/// One spelling for the ways a meeting word is written ("stand-up", "1-on-1", "mtg"), in
+/// the notes and in the plan's meetings alike: the canonical word, then its spellings.
+const MEETING_SPELLINGS: &[(&str, &str)] = &[
+    ("standup", r"(?i)\bstand[- ]?ups?\b"),
+    (
+        "oneonone",
+        r"(?i)\b(?:one[- ]on[- ]one|1[- ]on[- ]1|1:1)s?\b",
+    ),
+    ("meeting", r"(?i)\bmtgs?\b"),
+    ("catchup", r"(?i)\bcatch[- ]?ups?\b"),
+    ("checkin", r"(?i)\bcheck[- ]?ins?\b"),
+    ("call", r"(?i)\bconf(?:erence)? call\b"),
+];
+
+pub(super) static SPELLINGS: std::sync::LazyLock<Vec<(&'static str, regex::Regex)>> =
+    std::sync::LazyLock::new(|| {
+        MEETING_SPELLINGS
+            .iter()
+            .map(|(w, p)| (*w, ascii_regex::compile(p).expect("meeting spelling")))
+            .collect()
+    });
+
+/// `s` with each meeting word in its one spelling.
+pub(super) fn meeting_spelling(s: &str) -> String {
+    SPELLINGS.iter().fold(s.to_string(), |acc, (w, re)| {
+        re.replace_all(&acc, *w).into_owned()
+    })
+}
+
+/// The person right after a plan's meeting words ("… with Ken", "… w/ Dr. Lim"; the
+/// meeting words may end at the `w` of "w/").
+pub(super) static MEETING_PERSON: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| {
+        ascii_regex::compile(r"^/?\s*(?:with|w/)?\s*(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?([A-Z][a-z]+)")
+            .expect("meeting person regex")
+    });
+
+/// "w/", "w/o" aside: the notes' "w/" before a word.
+pub(super) static W_SLASH: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| ascii_regex::compile(r"(?i)\bw/\s*").expect("w/ regex"));
+
+/// "at 4" (or "@ 4") right after a plan's meeting words.
+static AT_TIME: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    ascii_regex::compile(r"(?i)^\s*(?:at|@)\s*").expect("at-time regex")
+});
+
+/// The clock time (within the day) of a plan's meeting: written in its words ("the 4pm
+/// client call") or right after them ("the team standup at 4"; a bare hour 1–6 is
+/// afternoon).
+pub(super) fn meeting_time(e: &plan_entities::PlanEntity, text: &str) -> Option<u32> {
+    if let Some(t) = find_times(&e.text).first() {
+        return Some(t.start % (24 * 60));
+    }
+    let after = &text[e.end..];
+    let lead = AT_TIME.find(after)?.end();
+    let rest = &after[lead..];
+    find_times(rest)
+        .into_iter()
+        .find(|t| t.at.0 == 0)
+        .or_else(|| crate::engine::plan::clock::find_bare_hour(rest, 0).filter(|t| t.at.0 == 0))
+        .map(|t| t.start % (24 * 60))
 }

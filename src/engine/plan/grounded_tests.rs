@@ -366,3 +366,56 @@ fn one_spot_per_item_however_many_flags() {
             .all(|s| !s.note.is_empty() && s.note.split("; ").count() <= 2)
     );
 }
+
+/// The plan's own schedule said again in a why is not an invention, both ways: "by 3:30"
+/// in the why of the item that ends at 3:30 is that item's end (not a deadline); a meeting
+/// named by its word alone in the why of a block that is the notes' meeting is that
+/// meeting.
+#[test]
+fn an_items_own_schedule_in_its_why_both_ways() {
+    let notes = "- Weekly sync 10-10:45\n- finish the Henderson estimate\n- leave at 4 sharp\n";
+    let table: &[(&str, &str, &[&str])] = &[
+        (
+            "2:45 – 3:30 PM: Send the Henderson estimate",
+            "Sending it by 3:30 leaves a buffer.",
+            &[],
+        ),
+        (
+            "2:45 – 3:15 PM: Send the Henderson estimate",
+            "Sending it by 3:30 leaves a buffer.",
+            &["Mentions a deadline not in the notes: “by 3:30”"],
+        ),
+        (
+            "03:00–04:15: Send the Henderson estimate",
+            "Done by 04:15.",
+            &[],
+        ),
+        (
+            "03:00–04:15: Send the Henderson estimate",
+            "Done by 04:00.",
+            &["Mentions a deadline not in the notes: “by 04:00”"],
+        ),
+        (
+            "10:00 – 10:45 AM: Weekly sync (fixed)",
+            "Recurring meeting; nothing to plan here.",
+            &[],
+        ),
+        (
+            "10:00 – 10:45 AM: Weekly sync (fixed)",
+            "Then the meeting with Dana.",
+            &["Mentions a meeting not in the notes: “Then the meeting with Dana.”"],
+        ),
+        (
+            "10:45 – 11:30 AM: Finish the Henderson estimate",
+            "Recurring meeting; nothing to plan here.",
+            &["Mentions a meeting not in the notes: “Recurring meeting; nothing to plan here.”"],
+        ),
+    ];
+    for (heading, why, want) in table {
+        let plan = format!(
+            "## 8:30 – 9:30 AM: Finish the Henderson estimate\n\nFirst.\n\n## {heading}\n\n{why}\n"
+        );
+        let a = analyze(&plan, (0, plan.len()), Some(notes));
+        assert_eq!(grounded_entities(&a).errors, *want, "{heading} / {why}");
+    }
+}
