@@ -860,13 +860,32 @@ pub fn ai_output(user: &str) -> Option<String> {
     Some(body.join("\n"))
 }
 
-/// The token of a canary instruction byop planted (`ZQ` and ten capitals), if any.
+/// The made-up word of a canary instruction byop planted, if any: the word in the place of
+/// `{token}` in one of the requests the shipped wordings list.
 pub fn canary_token(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    (0..bytes.len().saturating_sub(11)).find_map(|i| {
-        let candidate = &bytes[i..i + 12];
-        (candidate.starts_with(b"ZQ") && candidate[2..].iter().all(u8::is_ascii_uppercase))
-            .then(|| text[i..i + 12].to_string())
+    #[derive(serde::Deserialize)]
+    struct Wordings {
+        asks: Vec<String>,
+    }
+    static ASKS: std::sync::LazyLock<Vec<(String, String)>> = std::sync::LazyLock::new(|| {
+        let w: Wordings = toml::from_str(include_str!("../../src/evaluator/canary.toml"))
+            .expect("the canary wordings parse");
+        w.asks
+            .iter()
+            .map(|a| {
+                let (before, after) = a.split_once("{token}").expect("a request names the token");
+                (before.to_string(), after.to_string())
+            })
+            .collect()
+    });
+    ASKS.iter().find_map(|(before, after)| {
+        text.match_indices(before.as_str()).find_map(|(i, _)| {
+            let rest = &text[i + before.len()..];
+            let end = rest
+                .find(|c: char| !c.is_ascii_alphabetic())
+                .unwrap_or(rest.len());
+            (end > 0 && rest[end..].starts_with(after.as_str())).then(|| rest[..end].to_string())
+        })
     })
 }
 
