@@ -404,3 +404,55 @@ fn locked_mode_refuses_document_paths_that_are_links_or_lead_outside() {
         Some(2)
     );
 }
+
+#[test]
+fn an_empty_source_is_refused_like_a_missing_one() {
+    let ws = Ws::new();
+    std::fs::create_dir(ws.path(".git")).unwrap();
+    ws.write("ev.json", EVIDENCE);
+    let check = |file: &str, format: &str| {
+        let args = ["check", "--mode", "deterministic", "--format", format];
+        ws.run(&[&args[..], &["--playbook", "evidence_contract_v1", file]].concat())
+    };
+    // 0 bytes, blank lines, a byte-order mark and spaces: no source, named as empty.
+    for (i, empty) in ["", "\n\n  \t\n", "\u{feff}", "\u{feff} \r\n\u{a0}\n"]
+        .iter()
+        .enumerate()
+    {
+        ws.write(&format!("e{i}.txt"), empty);
+        let doc = format!("d{i}.ai.md");
+        ws.write(
+            &doc,
+            &format!("---\nbyop:\n  source: e{i}.txt\n---\n{INVENTED}"),
+        );
+        let (o, err) = (check(&doc, "text"), stderr(&check(&doc, "text")));
+        assert_eq!(o.status.code(), Some(2), "{empty:?}: {err}");
+        assert!(
+            err.contains(&format!("e{i}.txt is empty")),
+            "{empty:?}: {err}"
+        );
+        assert!(stdout(&o).is_empty(), "no report for {empty:?}");
+        // Naming an evidence set too: the missing source's path (the grounding checks
+        // `indeterminate`, LC-001; the gate says "not evaluated", exit 3).
+        ws.write(
+            &doc,
+            &format!("---\nbyop:\n  source: e{i}.txt\n  evidence: ev.json\n---\n{INVENTED}"),
+        );
+        let o = check(&doc, "json");
+        assert_eq!(o.status.code(), Some(3), "{empty:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(&format!("e{i}.txt is empty, for quotes_grounded")));
+        let v = support::workspace::json(&o);
+        let q = support::workspace::check(&v, "quotes_grounded");
+        assert_eq!(
+            (q["result"].as_str(), q["code"].as_str()),
+            (Some("indeterminate"), Some("LC-001"))
+        );
+    }
+    // One visible character is a source (a short one: the invented claims fail on it).
+    ws.write("one.txt", "\u{feff}x\n");
+    ws.write(
+        "d.ai.md",
+        &format!("---\nbyop:\n  source: one.txt\n---\n{INVENTED}"),
+    );
+    assert_eq!(check("d.ai.md", "text").status.code(), Some(1));
+}

@@ -52,6 +52,13 @@ const CASES: &[Case] = &[
         expect: Expect::Refused("no `source` companion"),
     },
     Case {
+        key: "source_empty",
+        byop_toml: "",
+        front_matter: "byop:\n  source: empty.txt\n",
+        args: &["--playbook", "evidence_contract_v1"],
+        expect: Expect::Refused("empty.txt is empty"),
+    },
+    Case {
         key: "front_matter_body",
         byop_toml: "",
         front_matter: "",
@@ -359,6 +366,7 @@ fn every_row_of_the_table_holds_against_a_hostile_repository() {
             &PB.replace("\"lenient\"", "\"ai_plugin_observability_v1\""),
         );
         ws.write("ws/byop.toml", case.byop_toml);
+        ws.write("ws/empty.txt", "\u{feff}\n \n");
         ws.write("ws/doc.ai.md", &memo(case.front_matter));
         let o = ws
             .cmd()

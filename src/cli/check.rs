@@ -394,7 +394,7 @@ fn exit_code(fail_on: FailOn, reports: &[Report], jobs: &[Arc<Job>]) -> u8 {
         })
         .chain(jobs.iter().filter_map(|j| {
             let r = &j.resolved;
-            let why = trust::unjudged(&r.playbook.playbook, r.doc.source.is_some())?;
+            let why = trust::unjudged(&r.playbook.playbook, r.doc.source.as_ref())?;
             Some(format!("{} ({why})", j.doc_key))
         }))
         .collect();

@@ -85,6 +85,12 @@ impl Companion {
         &self.content.text
     }
 
+    /// No text at all: 0 bytes, or only whitespace and byte-order marks. For the checks
+    /// that read it, such a companion is no companion (an empty source grounds nothing).
+    pub fn is_blank(&self) -> bool {
+        (self.content.text.chars()).all(|c| c.is_whitespace() || c == '\u{feff}')
+    }
+
     /// The copy that is hashed and sent to the evaluator.
     pub fn normalized(&self) -> &str {
         self.normalized_shared()

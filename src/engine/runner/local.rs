@@ -37,17 +37,19 @@ pub(super) struct Prepared<'a> {
 impl<'a> Prepared<'a> {
     pub fn new(playbook: &LoadedPlaybook, doc: &'a Document) -> Self {
         let today = today_utc();
+        let source = doc.source.as_ref().filter(|s| !s.is_blank());
         let cx = RuleContext::new(&doc.text, doc.body)
             .with_document(doc)
             .with_companions(Companions {
-                source: doc.source.as_ref().map(Companion::text),
+                // An empty source is no source: its checks say so (LC-001), never "grounded".
+                source: source.map(Companion::text),
                 prompt: doc.prompt.as_ref().map(Companion::text),
                 evidence: doc.evidence.as_ref().map(Companion::text),
                 evidence_unreadable: doc.evidence_unreadable,
                 as_of: doc.front_matter.as_of.as_deref(),
                 today: Some(&today),
                 allowed_origins: &doc.allowed_origins,
-                source_companion: doc.source.as_ref(),
+                source_companion: source,
             })
             .at(jiff::Timestamp::now());
         // Each rule once: a plan validator's outcome and its part of `validation` are one run.

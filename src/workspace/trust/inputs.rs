@@ -82,7 +82,7 @@ fn shows_text(doc: &crate::engine::document::Document) -> bool {
 /// A gate judges a document only when it has something to judge: a body (front matter is
 /// never evaluated, so a memo written in front matter, or nothing at all, would be checked
 /// as an empty output) and, when the playbook's high checks read the `source` companion, a
-/// source. The document decides whether its own evidence exists, so leaving it out must
+/// source that is not empty. The document decides whether its own evidence exists, so leaving it out must
 /// not turn those checks into an `indeterminate` the gate passes over: an input error —
 /// unless the document names an evidence set (a structured answer resting on its evidence,
 /// which the evidence checks judge); then [`unjudged`] makes the gate exit 3.
@@ -98,7 +98,18 @@ pub fn gate_inputs(
         );
     }
     let needs = source_checks(playbook);
-    if !has_source && !has_evidence && !needs.is_empty() {
+    if has_evidence || needs.is_empty() {
+        return Ok(());
+    }
+    if let Some(empty) = doc.source.as_ref().filter(|s| s.is_blank()) {
+        return Err(format!(
+            "the `source` companion {} is empty: playbook `{}` checks {} (high) against the document's source, and an empty source grounds nothing (name the real file)",
+            empty.path.display(),
+            playbook.id,
+            needs.join(", ")
+        ));
+    }
+    if !has_source {
         return Err(format!(
             "no `source` companion: playbook `{}` checks {} (high) against the document's source; name it under `byop:` in the front matter (`source: FILE`) or pass --source FILE",
             playbook.id,
@@ -109,13 +120,29 @@ pub fn gate_inputs(
 }
 
 /// Why a gate may not pass a document whose playbook's high checks read a `source` it does
-/// not have (it names an evidence set instead): those checks could only say
+/// not have, or that is empty (it names an evidence set instead): those checks could only say
 /// `indeterminate`, so the gate says "not evaluated" (exit 3), whatever `--fail-on` says
 /// except `never`.
-pub fn unjudged(playbook: &crate::model::Playbook, has_source: bool) -> Option<String> {
+pub fn unjudged(
+    playbook: &crate::model::Playbook,
+    source: Option<&crate::engine::document::Companion>,
+) -> Option<String> {
     let needs = source_checks(playbook);
-    (!has_source && !needs.is_empty())
-        .then(|| format!("no `source` companion for {} (high)", needs.join(", ")))
+    if needs.is_empty() {
+        return None;
+    }
+    match source {
+        None => Some(format!(
+            "no `source` companion for {} (high)",
+            needs.join(", ")
+        )),
+        Some(s) if s.is_blank() => Some(format!(
+            "the `source` companion {} is empty, for {} (high)",
+            s.path.display(),
+            needs.join(", ")
+        )),
+        Some(_) => None,
+    }
 }
 
 /// The playbook's high checks whose rule kind reads the `source` companion.

@@ -111,7 +111,7 @@ impl CompiledRule for GroundingRule {
                 verdict: Verdict::Indeterminate,
                 hits: vec![],
                 hits_are_problems: false,
-                notes: "No evidence to check against: the document names no readable `source` companion (front matter `byop: source:`).".into(),
+                notes: "No evidence to check against: the document names no readable `source` companion with text in it (front matter `byop: source:`).".into(),
                 code: Some(CODE_NO_EVIDENCE.into()),
                 grounding: None,
             });
