@@ -59,6 +59,13 @@ const CASES: &[Case] = &[
         expect: Expect::Refused("empty.txt is empty"),
     },
     Case {
+        key: "prompt_quotes",
+        byop_toml: "",
+        front_matter: "",
+        args: &[],
+        expect: Expect::ProvedBy("a_prompt_file_holding_an_invented_quote_does_not_pass_the_gate"),
+    },
+    Case {
         key: "front_matter_body",
         byop_toml: "",
         front_matter: "",

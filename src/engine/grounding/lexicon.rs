@@ -90,6 +90,10 @@ pub static ANALYSIS_LABEL: LazyLock<Words> = LazyLock::new(|| compile("analysis_
 /// A colon lead-in of drafted text before a claim ("Consider adding: …").
 pub static PROPOSED_TEXT_LEAD: LazyLock<Words> = LazyLock::new(|| compile("proposed_text_lead"));
 
+/// A lead-in giving the quoted words to the request ("You asked:", "the prompt says", "As
+/// requested,"): only such a quote, found in the prompt, is the prompt's.
+pub static REQUEST_ATTRIBUTION: LazyLock<Words> = LazyLock::new(|| compile("request_attribution"));
+
 /// A sentence stating, in the output's own words, what the source says ("Section 9
 /// provides …", "The Agreement expires on …").
 pub static SOURCE_STATEMENT: LazyLock<Words> = LazyLock::new(|| compile("source_statement"));

@@ -8,7 +8,9 @@
 //!
 //! Which text is a claim about the source is data: `skip_sections` / `skip_sentences` (drafted
 //! clauses, redlines, recommendations) and `not_source_lead_in` (a quote introduced as new
-//! language: "replace with", "add:"). A quote of the prompt is not about the source either.
+//! language: "replace with", "add:"). A quote of the prompt is not about the source either,
+//! when the output says it is the request's ("You asked: …"; `request_attribution`); found
+//! only in the prompt without that, it is a quote not in the source, saying where it is.
 
 mod entity_rule;
 mod params;
@@ -202,7 +204,7 @@ impl CompiledRule for GroundingRule {
         match self.what {
             What::Quotes { flag: Tier::Misquote, .. } => "Fails on misquotes: quotes whose words largely align with a source passage but drop, add or swap words; the finding shows the passage and the exact word changes, the fix restores the source's words. Proves a violation.".into(),
             What::Quotes { flag: Tier::Paraphrase, .. } => "Fails on paraphrases in quotation marks: quotes whose content words are in one source passage but whose wording is not. Proves a violation.".into(),
-            What::Quotes { min_words, .. } => format!("Aligns every passage of {min_words}+ words the output quotes from the source with the source's words; fails on quotes whose content the source does not have (misquotes and paraphrases are other checks' tiers). Proves a violation."),
+            What::Quotes { min_words, .. } => format!("Aligns every passage of {min_words}+ words the output quotes from the source with the source's words; fails on quotes whose content the source does not have, also those only in the request (the prompt) not given to it (misquotes and paraphrases are other checks' tiers). Proves a violation."),
             What::References => "Every section, clause, article, paragraph, §, exhibit, schedule, annex or appendix reference must exist in the source's numbering and headings. Proves a violation.".into(),
             What::Entities => "Amounts, percentages, durations, dates, defined terms, organisations and people the output states must appear in the source (compared by value: \"$1,000,000\" = \"one million dollars\"). Proves a violation.".into(),
         }

@@ -8,7 +8,7 @@ use super::{GroundingRule, Tally};
 use crate::engine::ascii_regex;
 use crate::engine::citations::{Classified, Locator, PAGE_ARTEFACT, Tier, Tiers};
 use crate::engine::grounding::drafted::Drafted;
-use crate::engine::grounding::{Source, quotes};
+use crate::engine::grounding::{Source, lexicon, quotes};
 use crate::engine::rules::kind::{Hit, RuleContext, SourceRef};
 use crate::engine::rules::skip::Skipped;
 use crate::model::{ClaimKind, Located, SetAside};
@@ -83,8 +83,16 @@ impl GroundingRule {
                         Located::Exact | Located::Normalized
                     )
                 });
-                if in_prompt {
+                // The prompt is a repository file: text put there passes for nothing. A quote
+                // is the request's only when the output gives it to the request ("You
+                // asked: …"); else it is presented as the source's words, which it is not.
+                if in_prompt && lexicon::REQUEST_ATTRIBUTION.is_match(Self::lead_in(cx, q.start)) {
                     t.set_aside(ClaimKind::Quote, span, SetAside::QuotesPrompt);
+                    continue;
+                }
+                if in_prompt {
+                    t.not_found();
+                    hits.push((Tier::NotInSource, prompt_only_hit(&q)));
                     continue;
                 }
             }
@@ -235,6 +243,19 @@ fn clip(s: &str) -> String {
     match s.char_indices().nth(200) {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s,
+    }
+}
+
+/// A quote found in the request (the prompt companion) and not in the source, presented
+/// without saying it is the request's: a quote not in the source, in that tier (high in the
+/// built-in playbook) like any other — a lower tier would let a repository lower an
+/// invented quote's finding by writing the invention into its prompt file.
+fn prompt_only_hit(q: &quotes::Quote) -> Hit {
+    Hit {
+        start: q.start,
+        end: q.end,
+        note: "quote not in the source: it appears in the request (the prompt), not the source; say that it is the request's words (\"You asked: …\") or quote the source".into(),
+        source: None,
     }
 }
 
