@@ -21,7 +21,10 @@ impl Backend {
     }
 
     /// Log to stderr (tracing) and to the client when the level allows.
+    /// The message is escaped for the client's log as every text output is (controls and
+    /// invisible characters made visible).
     pub async fn log(&self, level: tracing::Level, message: String) {
+        let message = crate::render::terminal::escape(&message).into_owned();
         match level {
             tracing::Level::ERROR => tracing::error!("{message}"),
             tracing::Level::WARN => tracing::warn!("{message}"),
@@ -43,6 +46,7 @@ impl Backend {
     /// are kept locally) or answers again: `window/showMessage`, and the log.
     pub async fn show_store_notices(&self) {
         for (online, message) in self.state.take_store_notices() {
+            let message = crate::render::terminal::escape(&message).into_owned();
             let typ = if online {
                 tracing::info!("{message}");
                 MessageType::INFO

@@ -18,7 +18,8 @@ use super::state::State;
 /// a blocked stdin read would otherwise keep the runtime alive.
 pub async fn serve_stdio() {
     let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
+        // Log lines carry file names and notes: controls and invisible characters escaped.
+        .with_writer(|| crate::render::terminal::Escaping(std::io::stderr()))
         .with_ansi(false)
         .with_env_filter(log_filter())
         .try_init();
