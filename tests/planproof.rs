@@ -261,3 +261,63 @@ fn a_plan_that_cannot_be_read_is_indeterminate_naming_what() {
         "{checks:?}"
     );
 }
+
+#[test]
+fn an_invisible_character_inside_a_timebox_is_read_through_or_not_read() {
+    let ws = planproof_ws();
+    // The table plan's four items as a list (135 + 20 + 60 + 30 = 245 minutes, worked out
+    // by hand), then the same list with an invisible times (U+2062), a zero-width space and
+    // a soft hyphen inside its timeboxes: a reader sees the same numbers.
+    let list = TABLE_PLAN
+        .replace("| Task | Minutes | Why |\n|---|---|---|\n", "")
+        .replace("| **Total** | **245** | |\n", "")
+        .replace(
+            "| Finish the Q3 budget summary for Acme | 135 | must be done today |",
+            "- Finish the Q3 budget summary for Acme (135 min) — must be done today",
+        )
+        .replace(
+            "| Email Dana about the invoice | 20 | she is waiting |",
+            "- Email Dana about the invoice (20 min) — she is waiting",
+        )
+        .replace(
+            "| Review the vendor contract | 60 | before signing |",
+            "- Review the vendor contract (60 min) — before signing",
+        )
+        .replace(
+            "| Book flights for Berlin | 30 | prices go up |",
+            "- Book flights for Berlin (30 min) — prices go up",
+        );
+    let hidden = list
+        .replace("(135 min)", "(1\u{2062}35 min)")
+        .replace("(20 min)", "(2\u{200b}0 min)")
+        .replace("(60 min)", "(6\u{ad}0\u{2060} min)");
+    assert_ne!(list, hidden);
+    let validation = |text: &str| {
+        std::fs::write(ws.path("p.md"), text).unwrap();
+        let o = ws.run(&["check", "--format", "json", "--fail-on", "never", "p.md"]);
+        let r: Value = serde_json::from_str(&stdout(&o)).expect("a report");
+        r["byop_report"]["validation"].clone()
+    };
+    let shown = validation(&list);
+    assert_eq!(shown["metrics"]["time_planned_minutes"], 245, "{shown}");
+    assert_eq!(validation(&hidden), shown, "read as shown");
+    // A Minutes cell is a bare number, not an expression: with an invisible character in
+    // it, the row is not read (every check indeterminate, naming it), never a wrong number.
+    let cell = TABLE_PLAN.replace("| 135 |", "| 1\u{2062}35 |");
+    std::fs::write(ws.path("t.md"), cell).unwrap();
+    let o = ws.run(&["check", "--format", "json", "--fail-on", "never", "t.md"]);
+    let r: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = &r["byop_report"]["validation"];
+    assert!(
+        v["errors"][0]
+            .as_str()
+            .unwrap()
+            .contains("could not be read"),
+        "{v}"
+    );
+    let checks = r["byop_report"]["check_results"].as_array().unwrap();
+    assert!(
+        checks.iter().all(|c| c["result"] == "indeterminate"),
+        "{checks:?}"
+    );
+}

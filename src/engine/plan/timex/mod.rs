@@ -180,7 +180,38 @@ pub fn work() -> u64 {
 
 /// Every time expression in `s`, left to right, not overlapping (at each place the
 /// grammar's first reading wins: a duration, a range, a clock time, a day).
+///
+/// Read as a reader sees it: a character that renders as nothing (an invisible operator,
+/// zero-width space, joiner, bidi mark, soft hyphen: Unicode's default-ignorable code
+/// points) is read through, so "(6\u{2062}00 min)" is the 600 minutes it shows, never "00 min";
+/// token ranges are ranges of `s`.
 pub fn scan(s: &str) -> Vec<Token> {
+    if s.is_ascii() || !s.chars().any(invisible) {
+        return scan_shown(s);
+    }
+    // `at[i]`: the byte of `s` that byte `i` of the shown text came from.
+    let (mut shown, mut at) = (String::with_capacity(s.len()), Vec::with_capacity(s.len()));
+    for (i, c) in s.char_indices().filter(|&(_, c)| !invisible(c)) {
+        shown.push(c);
+        at.extend(i..i + c.len_utf8());
+    }
+    scan_shown(&shown)
+        .into_iter()
+        .map(|t| Token {
+            expr: t.expr,
+            at: (at[t.at.0], at[t.at.1 - 1] + 1),
+        })
+        .collect()
+}
+
+/// Renders as nothing (Unicode's Default_Ignorable_Code_Point).
+fn invisible(c: char) -> bool {
+    use unicode_security::GeneralSecurityProfile;
+    use unicode_security::general_security_profile::IdentifierType;
+    c.identifier_type() == Some(IdentifierType::Default_Ignorable)
+}
+
+fn scan_shown(s: &str) -> Vec<Token> {
     count_work(s.len());
     let mut out = Vec::new();
     let mut i = 0;

@@ -261,3 +261,15 @@ fn scanning_is_linear() {
     let long = "9:00 draft 1h ".repeat(10_000);
     assert_eq!(scan(&long).len(), 20_000);
 }
+
+#[test]
+fn invisible_characters_are_read_through_with_offsets_in_the_text() {
+    for hidden in [
+        '\u{2062}', '\u{200b}', '\u{ad}', '\u{2060}', '\u{feff}', '\u{202e}',
+    ] {
+        let s = format!("Meet Bob (6{hidden}00 min) at 9{hidden}:30");
+        assert_eq!(read(&s), [R::Dur(600.0), R::At(9 * H + 30)], "{hidden:?}");
+        let got: Vec<&str> = scan(&s).iter().map(|t| &s[t.at.0..t.at.1]).collect();
+        assert_eq!(got, [format!("6{hidden}00 min"), format!("9{hidden}:30")]);
+    }
+}
