@@ -90,3 +90,91 @@ fn encoded_echoes_of_the_key_are_scrubbed_for_both_providers() {
         }
     }
 }
+
+/// The provider's 400 error body (its wire's shape), its message holding `echoes` as
+/// written: a JSON escape stays an escape in the body, decoded by the client.
+fn bad_request_body(openai: bool, echoes: &str) -> String {
+    let message = format!("invalid x-api-key {echoes}");
+    if openai {
+        format!(
+            r#"{{"error":{{"message":"{message}","type":"invalid_request_error","param":null,"code":"bad_request"}}}}"#
+        )
+    } else {
+        format!(
+            r#"{{"type":"error","error":{{"type":"invalid_request_error","message":"{message}"}}}}"#
+        )
+    }
+}
+
+#[test]
+fn a_bad_request_echoing_the_key_encoded_leaves_no_form_of_it_anywhere() {
+    let secret = &KEY[7..];
+    // Every form at once, as a gateway might write them: JSON-escaped (one character, and
+    // every character), percent-encoded, base64 at three alignments (standard, URL-safe).
+    let every_char: String = KEY
+        .chars()
+        .map(|c| format!("\\u{:04x}", c as u32))
+        .collect();
+    let mut forms = echoes();
+    forms.push(every_char);
+    let written = forms.join(" (") + ")";
+    for openai in [false, true] {
+        let llm = FakeLlm::start_blocking(Script::always(vec![Step::RawError {
+            status: 400,
+            body: bad_request_body(openai, &written),
+        }]));
+        let ws = Ws::new();
+        ws.write("bad.ai.md", BAD);
+        let mut seen = String::new();
+        for format in ["json", "text", "sarif"] {
+            let mut cmd = ws.with_llm(&llm);
+            if openai {
+                cmd.env_remove("ANTHROPIC_API_KEY")
+                    .env("OPENAI_API_KEY", KEY)
+                    .env("OPENAI_BASE_URL", format!("{}/v1", llm.base_url))
+                    .args(["check", "--provider", "openai", "--model", "m"]);
+            } else {
+                cmd.arg("check");
+            }
+            let o = cmd
+                .args([
+                    "--mode",
+                    "screening",
+                    "--fresh",
+                    "--format",
+                    format,
+                    "bad.ai.md",
+                ])
+                .output()
+                .unwrap();
+            // A request the provider refuses is "not evaluated".
+            assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+            seen.push_str(&String::from_utf8_lossy(&o.stdout));
+            seen.push_str(&String::from_utf8_lossy(&o.stderr));
+        }
+        assert!(llm.calls() > 0, "the provider was asked");
+        assert!(
+            seen.contains("invalid x-api-key") && seen.contains("[redacted]"),
+            "the provider's message is shown, scrubbed (openai: {openai}): {seen}"
+        );
+        let mut store = String::new();
+        for f in std::fs::read_dir(ws.dir.path()).unwrap().flatten() {
+            if f.file_name().to_string_lossy().starts_with("state.db") {
+                store += &String::from_utf8_lossy(&std::fs::read(f.path()).unwrap());
+            }
+        }
+        assert!(!store.is_empty(), "the store was written");
+        for (what, text) in [("output", seen.as_str()), ("store", &store)] {
+            assert!(
+                !text.contains(secret),
+                "the key in the {what} (openai: {openai})"
+            );
+            for form in &forms {
+                assert!(
+                    !text.contains(form.as_str()),
+                    "{form} in the {what} (openai: {openai})"
+                );
+            }
+        }
+    }
+}

@@ -129,6 +129,8 @@ pub enum Step {
         #[serde(default)]
         refusal: bool,
     },
+    /// An error answer whose JSON body is `body` exactly as written (its escapes kept).
+    RawError { status: u16, body: String },
 }
 
 fn default_confidence() -> f64 {
@@ -613,6 +615,12 @@ fn respond(wire: Wire, step: &Step, request: &RecordedRequest) -> Response {
         },
         Step::Refusal => refusal(wire, &model),
         Step::KeyEcho { refusal } => key_echo(wire, &model, request, *refusal),
+        Step::RawError { status, body } => (
+            StatusCode::from_u16(*status).expect("valid status"),
+            [("content-type", "application/json")],
+            body.clone(),
+        )
+            .into_response(),
         Step::ContentFiltered => match wire {
             Wire::Anthropic => anthropic_error(
                 400,
