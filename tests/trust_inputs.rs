@@ -414,10 +414,17 @@ fn an_empty_source_is_refused_like_a_missing_one() {
         let args = ["check", "--mode", "deterministic", "--format", format];
         ws.run(&[&args[..], &["--playbook", "evidence_contract_v1", file]].concat())
     };
-    // 0 bytes, blank lines, a byte-order mark and spaces: no source, named as empty.
-    for (i, empty) in ["", "\n\n  \t\n", "\u{feff}", "\u{feff} \r\n\u{a0}\n"]
-        .iter()
-        .enumerate()
+    // 0 bytes, blank lines, a byte-order mark, spaces, zero-width characters: no source,
+    // named as empty.
+    for (i, empty) in [
+        "",
+        "\n\n  \t\n",
+        "\u{feff}",
+        "\u{feff} \r\n\u{a0}\n",
+        "\u{200b}\u{2060}\n\u{feff}",
+    ]
+    .iter()
+    .enumerate()
     {
         ws.write(&format!("e{i}.txt"), empty);
         let doc = format!("d{i}.ai.md");

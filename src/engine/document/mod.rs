@@ -85,10 +85,16 @@ impl Companion {
         &self.content.text
     }
 
-    /// No text at all: 0 bytes, or only whitespace and byte-order marks. For the checks
-    /// that read it, such a companion is no companion (an empty source grounds nothing).
+    /// No text a reader sees: 0 bytes, or only whitespace, byte-order marks and other
+    /// characters that render as nothing (zero-width spaces: Unicode's default-ignorable
+    /// code points). For the checks that read it, such a companion is no companion (an
+    /// empty source grounds nothing).
     pub fn is_blank(&self) -> bool {
-        (self.content.text.chars()).all(|c| c.is_whitespace() || c == '\u{feff}')
+        use unicode_security::GeneralSecurityProfile;
+        use unicode_security::general_security_profile::IdentifierType;
+        (self.content.text.chars()).all(|c| {
+            c.is_whitespace() || c.identifier_type() == Some(IdentifierType::Default_Ignorable)
+        })
     }
 
     /// The copy that is hashed and sent to the evaluator.
