@@ -79,6 +79,24 @@ fn a_quote_only_in_the_prompt_is_a_finding_unless_given_to_the_request() {
         apply("quotes_grounded", &text, &bare).verdict,
         Verdict::Fail
     );
+    // A misquote of the source the prompt also holds is judged as without the prompt: the
+    // misquote tier, with the source's words.
+    let misquote =
+        "Neither party's liability shall exceed the fees paid in the six months before the claim";
+    let asked = format!("Check this: {misquote}.");
+    let with = Inputs {
+        prompt: Some(&asked),
+        ..bare.clone()
+    };
+    let text = format!("# Review\n\nNotably, \"{misquote}\".\n");
+    for id in ["quotes_grounded", "quotes_verbatim", "quotes_paraphrased"] {
+        let (a, b) = (apply(id, &text, &with), apply(id, &text, &bare));
+        assert_eq!((a.verdict, a.notes), (b.verdict, b.notes), "{id}");
+    }
+    assert_eq!(
+        apply("quotes_verbatim", &text, &with).verdict,
+        Verdict::Fail
+    );
 }
 
 #[test]

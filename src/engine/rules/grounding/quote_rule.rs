@@ -76,25 +76,21 @@ impl GroundingRule {
                 continue;
             }
             let loc = source.locate(&for_locating(&q.text));
-            if !attributed && matches!(loc.located, Located::Unlocated | Located::Fuzzy) {
-                let in_prompt = prompt.as_ref().is_some_and(|p| {
+            // The prompt is a repository file: text put there passes for nothing. A quote of
+            // it is the request's only when the output gives it to the request ("You asked:
+            // …"); else it is judged as any quote presented as the source's, its finding
+            // saying where the words are from.
+            let in_prompt = !attributed
+                && matches!(loc.located, Located::Unlocated | Located::Fuzzy)
+                && prompt.as_ref().is_some_and(|p| {
                     matches!(
                         p.locate(&q.text).located,
                         Located::Exact | Located::Normalized
                     )
                 });
-                // The prompt is a repository file: text put there passes for nothing. A quote
-                // is the request's only when the output gives it to the request ("You
-                // asked: …"); else it is presented as the source's words, which it is not.
-                if in_prompt && lexicon::REQUEST_ATTRIBUTION.is_match(Self::lead_in(cx, q.start)) {
-                    t.set_aside(ClaimKind::Quote, span, SetAside::QuotesPrompt);
-                    continue;
-                }
-                if in_prompt {
-                    t.not_found();
-                    hits.push((Tier::NotInSource, prompt_only_hit(&q)));
-                    continue;
-                }
+            if in_prompt && lexicon::REQUEST_ATTRIBUTION.is_match(Self::lead_in(cx, q.start)) {
+                t.set_aside(ClaimKind::Quote, span, SetAside::QuotesPrompt);
+                continue;
             }
             // The output quoting its own drafted clause (any case, piecewise for ellipses).
             if !attributed
@@ -131,7 +127,11 @@ impl GroundingRule {
                 Tier::Paraphrase => t.paraphrased(),
                 _ => t.not_found(),
             }
-            hits.push((c.tier, quote_hit(&q, &c)));
+            let hit = match c.tier {
+                Tier::NotInSource if in_prompt => prompt_only_hit(&q),
+                _ => quote_hit(&q, &c),
+            };
+            hits.push((c.tier, hit));
         }
         QuoteReading {
             tally: t,
@@ -247,9 +247,9 @@ fn clip(s: &str) -> String {
 }
 
 /// A quote found in the request (the prompt companion) and not in the source, presented
-/// without saying it is the request's: a quote not in the source, in that tier (high in the
-/// built-in playbook) like any other — a lower tier would let a repository lower an
-/// invented quote's finding by writing the invention into its prompt file.
+/// without saying it is the request's: a quote not in the source like any other (the high
+/// tier in the built-in playbook; a prompt must not lower an invented quote's finding),
+/// its note saying where the words are from.
 fn prompt_only_hit(q: &quotes::Quote) -> Hit {
     Hit {
         start: q.start,
