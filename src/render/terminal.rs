@@ -24,30 +24,40 @@ fn is_control(c: char) -> bool {
 /// code points (bidi embeddings, overrides and isolates U+202A–U+202E and U+2066–U+2069,
 /// the marks U+200E, U+200F and U+061C, zero-width spaces and joiners, invisible
 /// operators, the byte-order mark, tags, fillers, the soft hyphen) and the line and
-/// paragraph separators — but not variation selectors, which only choose a glyph's look
-/// (the emoji form of ❤).
+/// paragraph separators — but not variation selectors, which [`escape`] judges by the
+/// character before them.
 fn is_invisible(c: char) -> bool {
     !c.is_ascii()
         && (matches!(c, '\u{2028}' | '\u{2029}')
             || (c.identifier_type() == Some(IdentifierType::Default_Ignorable)
-                && !matches!(c, '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}')))
+                && !is_variation_selector(c)))
 }
 
-/// Whether [`escape`] writes `c` as a visible sequence.
-fn is_escaped(c: char) -> bool {
-    is_control(c) || is_invisible(c)
+fn is_variation_selector(c: char) -> bool {
+    matches!(c, '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}')
+}
+
+/// Whether [`escape`] writes `c`, after `prev`, as a visible sequence: a variation selector
+/// only chooses the look of the character before it (the emoji form of ❤, a CJK
+/// ideograph's variant) and stays there; after ASCII or at the start it shows nothing and
+/// is escaped.
+fn is_escaped(prev: Option<char>, c: char) -> bool {
+    is_control(c)
+        || is_invisible(c)
+        || (is_variation_selector(c) && prev.is_none_or(|p| p.is_ascii()))
 }
 
 /// `s` with every C0/C1 control except newline and tab, and every invisible format
 /// character, made visible as `\uNNNN` (a character past U+FFFF as its two UTF-16 halves,
 /// as JSON writes it).
 pub fn escape(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(is_escaped) {
+    let prevs = || std::iter::once(None).chain(s.chars().map(Some));
+    if !prevs().zip(s.chars()).any(|(p, c)| is_escaped(p, c)) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if is_escaped(c) {
+    for (prev, c) in prevs().zip(s.chars()) {
+        if is_escaped(prev, c) {
             for unit in c.encode_utf16(&mut [0; 2]) {
                 let _ = write!(out, "\\u{unit:04x}");
             }
@@ -166,6 +176,9 @@ mod tests {
         for kept in ["résumé — “x” 你好 ❤\u{fe0f}", "שלום עולם", "مرحبا"] {
             assert!(matches!(escape(kept), Cow::Borrowed(_)), "{kept}");
         }
+        // After plain text a variation selector shows nothing: "a\u{fe0f}b" looks like "ab".
+        assert_eq!(escape("a\u{fe0f}b.md"), "a\\ufe0fb.md");
+        assert_eq!(escape("\u{fe0e}x"), "\\ufe0ex");
         let mut w = Escaping(Vec::new());
         std::io::Write::write_all(&mut w, "log \u{202e}gpj.exe\n".as_bytes()).unwrap();
         assert_eq!(String::from_utf8(w.0).unwrap(), "log \\u202egpj.exe\n");
