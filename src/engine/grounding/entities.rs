@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 
 use super::numbers::{NUMBER_WORDS, fmt_value, multiplier, parse_digits, parse_number};
+use super::org_names::plausible_org_name;
 use super::words::tokens;
 use crate::engine::ascii_regex;
 
@@ -19,7 +20,8 @@ pub enum EntityKind {
     Money,
     /// "5%", "five percent", "a 15-percent discount", "fifteen per cent (15%)" → `5%`.
     Percent,
-    /// "90 days", "ninety (90) days", "90-day" → `90 day`.
+    /// "90 days", "ninety (90) days", "90-day" → `90 day`; "Net 90", "the 90th day" → `90
+    /// day`, "the fifth anniversary" → `5 year` (`periods`).
     Duration,
     /// "January 15, 2024", "15 January 2024", "2024-01-15", "1/15/2024" → `2024-01-15`.
     Date,
@@ -186,6 +188,9 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
     for c in DURATION.captures_iter(hay) {
         let m = c.get(0).expect("match");
         push(EntityKind::Duration, m.start(), m.end(), duration(&c));
+    }
+    for (s, e, norm) in super::periods::periods(hay) {
+        push(EntityKind::Duration, s, e, Some(norm));
     }
     for c in DATE.captures_iter(hay) {
         let m = c.get(0).expect("match");
@@ -402,56 +407,6 @@ pub fn words_key(s: &str) -> String {
         .map(|(w, _, _)| canon_word(w))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// Upper-case legal boilerplate ("AND ITS AFFILIATES, … AG") and a place before the suffix
-/// ("a Delaware LLC") are not names.
-fn plausible_org_name(name: &str) -> bool {
-    const STOP: &[&str] = &[
-        "and", "or", "of", "to", "the", "for", "by", "in", "with", "any", "its", "all", "a", "an",
-        "each", "such", "other",
-    ];
-    const PLACES: &[&str] = &[
-        "delaware",
-        "texas",
-        "california",
-        "new",
-        "york",
-        "florida",
-        "nevada",
-        "missouri",
-        "bermuda",
-        "uk",
-        "us",
-        "u",
-        "s",
-        "english",
-        "british",
-        "cayman",
-        "irish",
-        "indian",
-        "chinese",
-        "german",
-        "a",
-        "an",
-        "based",
-        "limited",
-        "liability",
-    ];
-    let words: Vec<String> = tokens(name).map(|(w, _, _)| w).collect();
-    let Some(first) = words.first() else {
-        return false;
-    };
-    if STOP.contains(&first.as_str()) {
-        return false;
-    }
-    let upper_stop = name.split_whitespace().any(|w| {
-        let w = w.trim_matches(|c: char| !c.is_alphanumeric());
-        w.len() > 1
-            && w.chars().all(|c| c.is_ascii_uppercase())
-            && STOP.contains(&w.to_ascii_lowercase().as_str())
-    });
-    !upper_stop && !words.iter().all(|w| PLACES.contains(&w.as_str()))
 }
 
 /// An organisation's key: leading "The" dropped, the suffix in one spelling.

@@ -15,6 +15,8 @@ pub mod entities;
 pub mod lexicon;
 pub mod names;
 pub mod numbers;
+mod org_names;
+pub mod periods;
 pub mod plan_entities;
 pub mod plan_events;
 pub mod quotes;
