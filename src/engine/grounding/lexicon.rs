@@ -116,6 +116,26 @@ pub static WHOLE_SHARE: LazyLock<Words> = LazyLock::new(|| compile("whole_share"
 /// defined in the contract"): a definition shape in such a sentence is a claim about it.
 pub static NAMES_THE_SOURCE: LazyLock<Words> = LazyLock::new(|| compile("names_the_source"));
 
+/// The output's title for a list summing up the source's terms ("Key dates", "Timeline
+/// summary"): its items state the source's terms.
+pub static SUMMARY_TITLE: LazyLock<Words> = LazyLock::new(|| compile("summary_title"));
+/// A drafting word that proposes nothing: a noun of the source's subject matter or of how it
+/// is written ("any proposed sale", "a negotiation period", "is drafted one-sidedly"), a
+/// hedge ("would seem to").
+pub static DRAFTING_WORD_NOT_PROPOSING: LazyLock<Finder> =
+    LazyLock::new(|| finder("drafting_word_not_proposing"));
+
+/// `sentence` with the drafting words that propose nothing in it
+/// (`DRAFTING_WORD_NOT_PROPOSING`) blanked out, same length; `None` when it has none.
+pub fn without_non_proposing(sentence: &str) -> Option<String> {
+    let mut out: Option<String> = None;
+    for m in DRAFTING_WORD_NOT_PROPOSING.find_iter(sentence) {
+        let s = out.get_or_insert_with(|| sentence.to_string());
+        s.replace_range(m.start()..m.end(), &" ".repeat(m.len()));
+    }
+    out
+}
+
 /// Is `sentence` the output's own statement of what the source says, not drafted or proposed
 /// text? A source statement without drafting or proposal words.
 pub fn states_the_source(sentence: &str) -> bool {

@@ -23,6 +23,7 @@ struct Words {
     before: Vec<String>,
     before_pairs: Vec<String>,
     appositions: Vec<String>,
+    short_name_parens: Vec<String>,
     subject_verbs: Vec<String>,
     modified_nouns: Vec<String>,
     document_heads: Vec<String>,
@@ -63,13 +64,29 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
             opener = Some(first.to_ascii_lowercase());
             s = e - rest.len();
         }
+        // A run the output gives a short name in parentheses ("the Joint Steering Board (the
+        // \"JSB\")") is the long name of a term, also with words that are no person's name
+        // ("Board"); a sentence's opening word before it is not part of it.
+        let short_named = has_short_name(&hay[e..], &w.short_name_parens);
+        if short_named {
+            while let Some((first, rest)) = hay[s..e].split_once(' ')
+                && NOT_NAME.contains(&first)
+            {
+                s = e - rest.len();
+            }
+            // The end of a longer name ("the Consumer Price Index for All Urban Consumers
+            // (\"CPI-U\")"), not a name of its own.
+            if continues_a_name(&hay[..s]) {
+                continue;
+            }
+        }
         let term = &hay[s..e];
         let words: Vec<&str> = term
             .split([' ', '-'])
             .filter(|x| !matches!(*x, "of" | "and"))
             .collect();
         if !(2..=4).contains(&words.len())
-            || term.split(' ').any(|x| NOT_NAME.contains(&x))
+            || (!short_named && term.split(' ').any(|x| NOT_NAME.contains(&x)))
             || has(&w.document_heads, term.rsplit(' ').next().unwrap_or(""))
         {
             continue;
@@ -95,7 +112,8 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
             .len()
             .checked_sub(2)
             .map(|i| format!("{} {}", prev[i], prev[i + 1]));
-        let by_word = prev_word.as_deref().is_some_and(|p| has(&w.before, p))
+        let by_word = short_named
+            || prev_word.as_deref().is_some_and(|p| has(&w.before, p))
             || pair.as_deref().is_some_and(|p| has(&w.before_pairs, p))
             || called_a_term(after, &w.appositions);
         // A subject whose last word the output also uses alone ("Ensures Company has",
@@ -123,6 +141,75 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
         }
     }
     out
+}
+
+/// A table cell whose whole text, markup and quotation marks aside, is a run of two to four
+/// capitalised words that is no document's name ("Tiered Rebate Threshold", not "Master
+/// Services Agreement" or "Section Nine"): the term it names, whole-text offsets.
+pub fn cell_term(text: &str, (s, e): (usize, usize)) -> Option<Entity> {
+    let cell = text.get(s..e)?;
+    let marks = |c: char| c.is_whitespace() || matches!(c, '*' | '_');
+    let inner = cell.trim_matches(marks);
+    if inner.starts_with(['"', '“', '\'', '‘']) {
+        // A quoted term is read by the quoted-term recogniser.
+        return None;
+    }
+    let m = RUN
+        .find(inner)
+        .filter(|m| m.start() == 0 && m.end() == inner.len())?;
+    let term = m.as_str();
+    let words = term
+        .split([' ', '-'])
+        .filter(|x| !matches!(*x, "of" | "and"))
+        .count();
+    if !(2..=4).contains(&words)
+        || term.split(' ').any(|x| NOT_NAME.contains(&x))
+        || WORDS
+            .document_heads
+            .iter()
+            .any(|h| h == term.rsplit(' ').next().unwrap_or(""))
+    {
+        return None;
+    }
+    let start = s + (cell.len() - cell.trim_start_matches(marks).len());
+    Some(Entity {
+        kind: EntityKind::DefinedTerm,
+        start,
+        end: start + term.len(),
+        text: term.to_string(),
+        normalized: words_key(term),
+    })
+}
+
+/// Does a capitalised run starting after `before` continue a name written before it: a
+/// capitalised word right before it other than a sentence's opening word ("for All Urban
+/// Consumers"), or a capitalised word and a joining word ("Index for Urban Consumers")?
+fn continues_a_name(before: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "The", "This", "That", "Its", "Their", "Our", "Your", "Under",
+    ];
+    let words: Vec<&str> = before
+        .split_whitespace()
+        .rev()
+        .take(2)
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .collect();
+    let capital = |w: &str| w.starts_with(|c: char| c.is_uppercase());
+    match words.as_slice() {
+        [w, ..] if capital(w) && !OPENERS.contains(w) => true,
+        [j, w] => matches!(*j, "for" | "of" | "on" | "in" | "to" | "and" | "de") && capital(w),
+        _ => false,
+    }
+}
+
+/// Does the text right after a run give it a short name in parentheses (` (the "JSB")`)?
+fn has_short_name(after: &str, parens: &[String]) -> bool {
+    let after = after.trim_start_matches(['*', '_']);
+    parens.iter().any(|p| {
+        after
+            .strip_prefix(p.as_str())
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_uppercase()))
+    })
 }
 
 /// Does the text after a run call it a term, past a comma or an opening parenthesis

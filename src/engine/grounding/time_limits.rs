@@ -45,8 +45,14 @@ pub fn states_time_limit(sentence: &str, start: usize, end: usize) -> bool {
     if toks.iter().any(|t| has(&w.sentence_stops, &t.0)) {
         return false;
     }
+    // A limit's word right after the duration or one word later ("a 70-day negotiation
+    // period").
     let framed = (first > 0 && has(&w.before, &toks[first - 1].0))
-        || toks.get(last + 1).is_some_and(|t| has(&w.after, &t.0));
+        || toks
+            .iter()
+            .skip(last + 1)
+            .take(2)
+            .any(|t| has(&w.after, &t.0));
     // The duration as the subject, after an opening article ("A 14-month exclusivity period
     // follows launch"): a period named by the after-words, then a statement verb.
     let opens = first == 1 && matches!(toks[0].0.as_str(), "a" | "an" | "the");

@@ -4,7 +4,9 @@
 //! column's head; "100% of X" is the source's "sole"/"all" X.
 
 use crate::engine::document::layout::{BlockKind, InlineKind, Layout};
-use crate::engine::grounding::{Entity, EntityKind, Source, Span, lexicon, words::tokens};
+use crate::engine::grounding::{
+    Entity, EntityKind, Source, Span, lexicon, term_runs, words::tokens,
+};
 
 /// Is `start..end` in a heading, or inside the bold label that opens a paragraph, list item
 /// or cell and ends with a colon (`1. **Ambiguity in "Equal Terms" for Renewal (Article
@@ -107,6 +109,51 @@ pub fn table_cell_voice(layout: &Layout, at: usize) -> Option<[(usize, usize); 2
     Some([(layout.block(row).span.0, layout.block(cell).span.1), head])
 }
 
+/// Is `at` in an item of a list whose title sums up the source's terms ("Key dates:",
+/// "**Timeline summary**", "Notice periods:"; the lexicon's `summary_title`), the line right
+/// before the list? Such an item ("- Acceptance testing: 12 business days from delivery")
+/// states a term of the source though it has no claim word.
+pub fn under_summary_title(layout: &Layout, text: &str, at: usize) -> bool {
+    let Some(id) = layout.block_at(at) else {
+        return false;
+    };
+    let Some(list) = layout
+        .ancestors(id)
+        .find(|(_, b)| matches!(b.kind, BlockKind::ListItem { .. }))
+        .and_then(|(item, _)| layout.parent(item))
+    else {
+        return false;
+    };
+    let before = text[..layout.block(list).span.0].trim_end();
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    let decoration = |c: char| matches!(c, '#' | '*' | '_' | ':' | ' ' | '>');
+    let title = line.trim_matches(decoration);
+    !title.is_empty() && title.len() <= 60 && lexicon::SUMMARY_TITLE.is_match(title)
+}
+
+/// The terms written alone in a table's body cells, after its first column ("| Rebates |
+/// Tiered Rebate Threshold | … |"): a cell of two to four capitalised words
+/// (`term_runs::cell_term`) names the source's term for the row's topic. The first column
+/// holds the output's own topics ("Payment Terms", "Limitation of Liability").
+pub fn cell_terms(layout: &Layout, text: &str) -> Vec<Entity> {
+    let mut out = Vec::new();
+    for (_, b) in layout.blocks() {
+        let (BlockKind::TableCell { column }, Some((s, e))) = (&b.kind, b.text) else {
+            continue;
+        };
+        let header = b.parent.is_some_and(|row| {
+            matches!(layout.block(row).kind, BlockKind::TableRow { header: true })
+        });
+        if *column == 0 || header {
+            continue;
+        }
+        if let Some(t) = term_runs::cell_term(text, (s, e)) {
+            out.push(t);
+        }
+    }
+    out
+}
+
 /// The source's place for "100%" when the output's "100% of X" is the source's whole of X
 /// in words: a word of the lexicon's `whole_share` ("sole", "all", "entire") within eight
 /// words of the first or second word naming X.
@@ -194,6 +241,29 @@ mod tests {
         let prose = "Section 93.5 caps the indemnity at $5,000.\n";
         let l = Layout::markdown(prose, (0, prose.len()));
         assert!(table_cell_voice(&l, 14).is_none());
+    }
+
+    #[test]
+    fn a_summary_titles_items_state_the_sources_terms() {
+        let at = |doc: &str, w: &str| {
+            let l = Layout::markdown(doc, (0, doc.len()));
+            under_summary_title(&l, doc, doc.find(w).expect("word"))
+        };
+        let doc = "Key dates:\n- Acceptance testing: 12 business days from delivery\n";
+        assert!(at(doc, "12 business days"));
+        let doc = "**Timeline summary**\n\n- Defence: within 12 days of notice\n";
+        assert!(at(doc, "12 days"));
+        let doc = "Proposed changes:\n- Acceptance testing: 12 business days\n";
+        assert!(!at(doc, "12 business days"));
+        assert!(!at("Key dates: 12 business days.\n", "12 business days"));
+    }
+
+    #[test]
+    fn a_body_cell_of_capitalised_words_after_the_first_column_is_a_term() {
+        let doc = "| Topic | Provision | Risk |\n|---|---|---|\n| Rebates | Tiered Rebate Threshold | Medium |\n| Payment Terms | Net 30 | Low |\n";
+        let l = Layout::markdown(doc, (0, doc.len()));
+        let got: Vec<String> = cell_terms(&l, doc).into_iter().map(|e| e.text).collect();
+        assert_eq!(got, vec!["Tiered Rebate Threshold".to_string()]);
     }
 
     #[test]

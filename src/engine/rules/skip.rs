@@ -14,6 +14,7 @@ use std::cell::Cell;
 
 use super::markdown::{ProseMap, is_heading_line};
 use super::regexes::compile_all;
+use crate::engine::grounding::lexicon;
 use crate::model::SetAside;
 
 /// Compile the two optional parameters `skip_sentences` and `skip_sections`.
@@ -21,6 +22,7 @@ pub fn compile_skips(sentences: &[String], sections: &[String]) -> Result<SkipRu
     Ok(SkipRules {
         sentences: compile_all("skip_sentences", sentences)?,
         sections: compile_all("skip_sections", sections)?,
+        nouns_blanked: false,
     })
 }
 
@@ -28,6 +30,9 @@ pub fn compile_skips(sentences: &[String], sections: &[String]) -> Result<SkipRu
 pub struct SkipRules {
     pub sentences: Option<Regex>,
     pub sections: Option<Regex>,
+    /// Read a sentence's drafting words without those it uses as nouns of the source's
+    /// subject matter (`lexicon::DRAFTING_WORD_NOT_PROPOSING`): the grounding checks' reading.
+    pub nouns_blanked: bool,
 }
 
 /// The skipped byte ranges of one document, computed once per rule application.
@@ -121,7 +126,12 @@ impl Skipped<'_> {
         {
             return answer;
         }
-        let answer = re.is_match(&self.text[s..e]);
+        // A drafting word used as a noun of the source's subject matter ("any proposed sale",
+        // "a negotiation period") or as a hedge does not make the sentence a proposal.
+        let sentence = &self.text[s..e];
+        let answer = re.is_match(sentence)
+            && (!self.rules.nouns_blanked
+                || lexicon::without_non_proposing(sentence).is_none_or(|t| re.is_match(&t)));
         self.last_sentence.set(Some((s, e, answer)));
         answer
     }
@@ -195,6 +205,7 @@ mod tests {
         SkipRules {
             sentences: sent.map(|s| Regex::new(&format!("(?i){s}")).unwrap()),
             sections: sect.map(|s| Regex::new(&format!("(?i){s}")).unwrap()),
+            nouns_blanked: false,
         }
     }
 

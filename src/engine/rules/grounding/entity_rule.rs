@@ -11,7 +11,9 @@ use crate::engine::grounding::drafted::Drafted;
 use crate::engine::grounding::{
     EntityKind, Source, entities, lexicon, names, term_runs, time_limits,
 };
-use crate::engine::rules::claim_voice::{in_label, under_skipped_lead, whole_share};
+use crate::engine::rules::claim_voice::{
+    cell_terms, in_label, table_cell_voice, under_skipped_lead, under_summary_title, whole_share,
+};
 use crate::engine::rules::kind::{Hit, RuleContext};
 use crate::engine::rules::markdown::is_heading_line;
 use crate::engine::rules::skip::Skipped;
@@ -77,6 +79,7 @@ impl GroundingRule {
                 && !self.attributed(cx, e.start)
                 && !time_limit(cx, e)
                 && !states_the_source(cx, e.start, e.end)
+                && !laid_out_as_the_sources(cx, e)
             {
                 Some(SetAside::NoClaimMarker)
             } else {
@@ -153,6 +156,7 @@ fn claims(cx: &RuleContext, source: &Source) -> Vec<entities::Entity> {
     let extra = names::terms_in(cx.text, cx.body)
         .into_iter()
         .chain(term_runs::terms_in(cx.text, cx.body))
+        .chain(cell_terms(cx.layout(), cx.text))
         .chain(names::people_in(cx.text, cx.body, &common));
     let mut more: Vec<entities::Entity> = Vec::new();
     for e in extra {
@@ -224,6 +228,17 @@ fn the_before_quote(text: &str, at: usize) -> bool {
     let b = ceil_char_boundary(before, before.len().saturating_sub(8));
     let w = before[b..].trim_end().to_ascii_lowercase();
     before.ends_with(' ') && (w == "the" || w.ends_with(" the"))
+}
+
+/// Is a period or term laid out as the source's by where it stands: in a body cell of a
+/// table (whose row so far and column head hold no proposal: `not_a_claim` read them
+/// first), or in an item under a title summing up the source's terms ("Key dates:")? Amounts
+/// in a table are as often the output's own worked figures ("Destruction fees (120,000
+/// cards × $2) | $240,000"), so they still need a claim word.
+fn laid_out_as_the_sources(cx: &RuleContext, e: &entities::Entity) -> bool {
+    matches!(e.kind, EntityKind::Duration | EntityKind::DefinedTerm)
+        && (table_cell_voice(cx.layout(), e.start).is_some()
+            || under_summary_title(cx.layout(), cx.text, e.start))
 }
 
 /// A duration the sentence states as a time limit of the source ("The supplier must deliver

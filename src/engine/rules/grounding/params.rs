@@ -7,7 +7,7 @@ use crate::engine::citations::{Tier, Tiers};
 use crate::engine::grounding::EntityKind;
 use crate::engine::rules::kind::{self, RuleError};
 use crate::engine::rules::regexes::compile_all;
-use crate::engine::rules::skip::compile_skips;
+use crate::engine::rules::skip::{SkipRules, compile_skips};
 use crate::model::ClaimKind;
 
 /// Parameters every grounding kind shares.
@@ -165,7 +165,10 @@ pub(super) fn compile_with(
     let kinds = p.kinds.iter().map(|k| k.entity()).collect();
     Ok(GroundingRule {
         what,
-        skips: compile_skips(&p.skip_sentences, &p.skip_sections)?,
+        skips: SkipRules {
+            nouns_blanked: true,
+            ..compile_skips(&p.skip_sentences, &p.skip_sections)?
+        },
         lead_in: compile_all("not_source_lead_in", &p.not_source_lead_in)?,
         markers: compile_all("claim_markers", &p.claim_markers)?,
         kinds,
