@@ -80,6 +80,8 @@ static BULLET: LazyLock<Regex> =
     LazyLock::new(|| re(r"^\s*(?:[-*+•]|\d+[.)]|\[[ xX]?\])\s+(?:\[[ xX]\]\s+)?"));
 static TASK_CUE: LazyLock<Regex> = LazyLock::new(|| words("task_cue"));
 static LONG_BLOCK: LazyLock<Regex> = LazyLock::new(|| words("long_block"));
+static EVENT_TIME: LazyLock<Regex> = LazyLock::new(|| words("event_time"));
+static NOT_MINE: LazyLock<Regex> = LazyLock::new(|| words("not_mine"));
 
 /// At most this many blocks and tasks are kept (a day's notes have far fewer), so that
 /// matching them against the plan stays linear in the input.
@@ -138,10 +140,17 @@ fn read_line(
     section: Section,
     today: Option<Weekday>,
 ) {
+    // "bulletins on the hour are automated now, not my problem": not the writer's.
+    if NOT_MINE.is_match(content) {
+        return;
+    }
     let mut constraint = false;
     let mut unplaced = Vec::new();
     for (a, b) in clauses::clauses(content) {
         let clause = content[a..b].trim();
+        if tasks::later_day_times(clause, today) {
+            continue;
+        }
         if constraint_line(cx, clause, content, today) {
             constraint = true;
         } else {
@@ -270,6 +279,11 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>
         times.push(h);
         times.sort_by_key(|t| t.at.0);
     }
+    // "send the budget before the 10am call", "wrap for the breakfast team, due 05:30": a
+    // deadline or another event's time, not an appointment.
+    if !STOP.is_match(s) {
+        times.retain(|t| !EVENT_TIME.is_match(&s[..t.at.0]));
+    }
     if times.is_empty() {
         return false;
     }
@@ -311,6 +325,12 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>
             cx.window_start = Some(first.start);
             return true;
         }
+    }
+    // "at the bench from 09:00, out the door by 18:30 (farewell dinner)": a start word and
+    // a single time in a clause with no meeting word of its own start the day.
+    if first.end.is_none() && START.is_match(s) && !TASK_CUE.is_match(s) && !MEETING.is_match(s) {
+        cx.window_start = Some(first.start);
+        return true;
     }
     if !MEETING.is_match(line) && first.end.is_none() {
         if START.is_match(s) && !TASK_CUE.is_match(s) {
@@ -386,3 +406,7 @@ fn label_of(s: &str, t: Found) -> String {
 #[cfg(test)]
 #[path = "context_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "context_remarks_tests.rs"]
+mod remarks_tests;

@@ -59,6 +59,7 @@ pub fn part_of_day(s: &str, t: Found) -> Found {
         return t;
     }
     let end = t.end.unwrap_or(t.start);
+    let s = own_stretch(s, t.at);
     if EVENING.is_match(s) && (5 * 60..HALF).contains(&t.start) && end <= HALF {
         return Found {
             start: t.start + HALF,
@@ -74,6 +75,30 @@ pub fn part_of_day(s: &str, t: Found) -> Found {
         };
     }
     t
+}
+
+/// The stretch of `s` that speaks of the time at `at`: from the end of the clock time
+/// before it to the start of the clock time after it. "in from 9:30 and out by 5:15
+/// because of the recital tonight": the evening word is the 5:15's remark, not the 9:30's.
+fn own_stretch(s: &str, at: (usize, usize)) -> &str {
+    let clocks: Vec<(usize, usize)> = timex::scan(s)
+        .into_iter()
+        .filter(|t| matches!(t.expr, Expr::Clock(_) | Expr::Range(..)) && t.at != at)
+        .map(|t| t.at)
+        .collect();
+    let from = clocks
+        .iter()
+        .filter(|c| c.1 <= at.0)
+        .map(|c| c.1)
+        .max()
+        .unwrap_or(0);
+    let to = clocks
+        .iter()
+        .filter(|c| c.0 >= at.1)
+        .map(|c| c.0)
+        .min()
+        .unwrap_or(s.len());
+    &s[from..to]
 }
 
 /// "online 21:00", "in 8:30", "desk 9", "I'm in by 8": a word of being at work alone

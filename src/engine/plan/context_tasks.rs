@@ -9,7 +9,8 @@ use regex::Regex;
 
 use super::timex::{self, Day};
 use super::words::words;
-use super::{Context, DEFERRED, MUST, OPTIONAL, TASK_CUE, Task, jotted};
+use super::{Context, DEFERRED, MUST, OPTIONAL, STOP, TASK_CUE, Task, jotted};
+use crate::engine::plan::clock::find_times;
 
 /// What a heading line ("Must do today:", "## Tomorrow", "Maybe, if time:") says about
 /// the tasks listed under it.
@@ -39,9 +40,13 @@ pub(super) fn is_heading(line: &str, is_bullet: bool) -> bool {
     t.starts_with('#') || !is_bullet && t.ends_with(':')
 }
 
+/// Whether `s` says today ("today", "tonight"), not "not today" / "not tonight".
 fn said_today(s: &str) -> bool {
-    timex::days(s).any(|(d, _)| d == Day::Relative(0))
+    timex::days(s).any(|(d, (at, _))| d == Day::Relative(0) && !NOT_DAY.is_match(&s[..at]))
 }
+
+/// "so not today", "due Monday, not tonight": the day is denied, not said.
+static NOT_DAY: LazyLock<Regex> = LazyLock::new(|| words("not_day"));
 
 /// A day after today: tomorrow, or a weekday that is not today's.
 pub(super) fn later_day(d: Day, today: Option<Weekday>) -> bool {
@@ -49,6 +54,43 @@ pub(super) fn later_day(d: Day, today: Option<Weekday>) -> bool {
         Day::Relative(n) => n > 0,
         Day::Weekday(_) => !timex::is_today(d, today),
     }
+}
+
+/// Whether every clock time of `s` (at least one) is written beside a later day ("due
+/// tomorrow 9am", "the field trip from 7:30 tomorrow", "Fri 3pm" on a Thursday): the clause
+/// places nothing today, neither a block nor the day's start. A stop is left to the stop
+/// rules ("off at 6am sun" ends a night), and so is a time before 06:00 tomorrow, which
+/// may be the small hours of tonight's work ("check-in 5am tomorrow").
+pub(super) fn later_day_times(s: &str, today: Option<Weekday>) -> bool {
+    if STOP.is_match(s) {
+        return false;
+    }
+    let tomorrow = |d: Day| match d {
+        Day::Relative(n) => n == 1,
+        Day::Weekday(w) => today.is_some_and(|t| t.next() == w),
+    };
+    let later: Vec<(Day, (usize, usize))> = timex::days(s)
+        .filter(|(d, _)| later_day(*d, today) && (today.is_some() || matches!(d, Day::Relative(_))))
+        .collect();
+    let beside = |a: usize, b: usize| {
+        a <= b
+            && s[a..b]
+                .split(|c: char| c.is_whitespace() || matches!(c, ',' | '@'))
+                .all(|w| {
+                    matches!(
+                        w.to_ascii_lowercase().as_str(),
+                        "" | "at" | "from" | "by" | "on"
+                    )
+                })
+    };
+    let times = find_times(s);
+    !times.is_empty()
+        && times.iter().all(|t| {
+            later.iter().any(|(d, at)| {
+                (beside(at.1, t.at.0) || beside(t.at.1, at.0))
+                    && !(tomorrow(*d) && t.start < 6 * 60)
+            })
+        })
 }
 
 pub(super) static DUE_WORD: LazyLock<Regex> = LazyLock::new(|| words("due_word"));
