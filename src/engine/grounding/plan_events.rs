@@ -62,8 +62,15 @@ pub fn extract(text: &str) -> Vec<PlanEntity> {
     let mut out = Vec::new();
     for c in ON_DAY.captures_iter(text) {
         let (m, what) = (c.get(0).expect("match"), c.get(1).expect("event").as_str());
-        // "Friday's deadline" is a deadline on a day, read as one.
-        if what.eq_ignore_ascii_case("deadline") {
+        // "Friday's deadline", "tomorrow's EOD deadline" are deadlines on a day, read as
+        // one: only when or how comes before "deadline".
+        let before = what.trim_end_matches(['s', 'S']);
+        if let Some(rest) = before
+            .to_ascii_lowercase()
+            .strip_suffix("deadline")
+            .map(str::trim)
+            && rest.split_whitespace().all(|w| WHEN_OR_HOW.is_match(w))
+        {
             continue;
         }
         out.push(event(m, what));
@@ -115,6 +122,9 @@ mod tests {
             ("the 3pm deadline", vec![]),
             ("before the EOD deadline", vec![]),
             ("Friday's deadline", vec![]),
+            ("tomorrow's EOD deadline", vec![]),
+            ("tomorrow's grant deadline", vec!["grant deadline"]),
+            ("Wednesday's pricing committee", vec!["pricing committee"]),
             ("today's tasks", vec![]),
             ("clear tomorrow's inbox", vec![]),
             ("the hard deadline", vec![]),
