@@ -189,6 +189,22 @@ const ROWS: &[Row] = &[
         expect: SetAside("drafting_sentence"),
     },
     Row {
+        cause: "a bare term after a verb giving it",
+        check: "entities_grounded",
+        source: SRC_003,
+        output: "The Sponsor receives Sponsor Content Credits that can be redeemed for promotional placements.\n",
+        span: "Sponsor Content Credits",
+        expect: Flagged,
+    },
+    Row {
+        cause: "the source's term after a verb giving it",
+        check: "entities_grounded",
+        source: SRC_012,
+        output: "Each party's delegate receives Joint Management Committee minutes within a week.\n",
+        span: "Joint Management Committee",
+        expect: Grounded,
+    },
+    Row {
         cause: "'any proposed sale' is the source's subject matter",
         check: "references_grounded",
         source: SRC_003,

@@ -21,6 +21,7 @@ const DATA: &str = include_str!("term_runs.toml");
 #[serde(deny_unknown_fields)]
 struct Words {
     before: Vec<String>,
+    verbs_before: Vec<String>,
     before_pairs: Vec<String>,
     appositions: Vec<String>,
     short_name_parens: Vec<String>,
@@ -114,6 +115,10 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
             .map(|i| format!("{} {}", prev[i], prev[i + 1]));
         let by_word = short_named
             || prev_word.as_deref().is_some_and(|p| has(&w.before, p))
+            || (prev_word
+                .as_deref()
+                .is_some_and(|p| has(&w.verbs_before, p))
+                && !term.contains(" and "))
             || pair.as_deref().is_some_and(|p| has(&w.before_pairs, p))
             || called_a_term(after, &w.appositions);
         // A subject whose last word the output also uses alone ("Ensures Company has",
