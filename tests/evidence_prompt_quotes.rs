@@ -143,3 +143,30 @@ fn a_prompt_file_holding_an_invented_quote_does_not_pass_the_gate() {
         "{q}"
     );
 }
+
+#[test]
+fn words_naming_the_request_do_not_set_a_quote_aside_by_themselves() {
+    // "task", "user", "request" before a quote once set it aside wherever it stood; an
+    // invention so introduced is a quote not in the source, with or without a prompt.
+    let prompt = prompt();
+    let bare = Inputs {
+        source: Some(SOURCE),
+        ..Default::default()
+    };
+    let with = Inputs {
+        prompt: Some(&prompt),
+        ..bare.clone()
+    };
+    for lead in [
+        "For this task, the key language is \"",
+        "For the user, the operative words are \"",
+        "Per the request, the clause to watch is \"",
+        "The instruction-level risk: \"",
+    ] {
+        let text = format!("# Review\n\n{lead}{PLANTED}\".\n");
+        for inp in [&bare, &with] {
+            let o = apply("quotes_grounded", &text, inp);
+            assert_eq!(o.verdict, Verdict::Fail, "{lead}: {}", o.notes);
+        }
+    }
+}
