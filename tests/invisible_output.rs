@@ -87,3 +87,32 @@ fn walk(v: &serde_json::Value, f: &mut dyn FnMut(&str)) {
         _ => {}
     }
 }
+
+#[test]
+fn a_file_name_cannot_print_a_status_line_of_its_own() {
+    let ws = Ws::new();
+    ws.write("msa.txt", SOURCE);
+    // A committed name holding a newline: "x.ai.md  STABLE …" would head a line of its own
+    // above the real status (this document fails: its quote is not in the source).
+    let name = "x.ai.md  STABLE  deterministic mode\nreal.ai.md";
+    ws.write(
+        name,
+        "---\nbyop:\n  source: msa.txt\n---\n# Review\n\nNotably, \"the Supplier shall pay liquidated damages of ten million dollars for any delay\".\n",
+    );
+    let o = ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--playbook",
+        "evidence_contract_v1",
+        name,
+    ]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let first = out.lines().next().unwrap();
+    assert!(
+        first.starts_with("x.ai.md  STABLE  deterministic mode\\u000areal.ai.md  ALERT"),
+        "{first}"
+    );
+    assert!(!out.lines().any(|l| l.starts_with("real.ai.md")), "{out}");
+}

@@ -388,9 +388,10 @@ fn exit_code(fail_on: FailOn, reports: &[Report], jobs: &[Arc<Job>]) -> u8 {
     let unevaluated: Vec<String> = reports
         .iter()
         .flat_map(|r| {
-            r.unevaluated()
-                .into_iter()
-                .map(move |(id, kind)| format!("{} {id} ({kind})", r.document.path))
+            r.unevaluated().into_iter().map(move |(id, kind)| {
+                let path = crate::render::terminal::escape_name(&r.document.path);
+                format!("{path} {id} ({kind})")
+            })
         })
         .chain(jobs.iter().filter_map(|j| {
             let r = &j.resolved;

@@ -23,12 +23,12 @@ fn is_control(c: char) -> bool {
 /// Whether `c` changes what a reader sees without being seen: Unicode's default-ignorable
 /// code points (bidi embeddings, overrides and isolates U+202A–U+202E and U+2066–U+2069,
 /// the marks U+200E, U+200F and U+061C, zero-width spaces and joiners, invisible
-/// operators, the byte-order mark, tags, fillers, the soft hyphen) and the line and
-/// paragraph separators — but not variation selectors, which [`escape`] judges by the
+/// operators, the byte-order mark, tags, fillers, the soft hyphen), the line and
+/// paragraph separators and the interlinear annotation marks — but not variation selectors, which [`escape`] judges by the
 /// character before them.
 fn is_invisible(c: char) -> bool {
     !c.is_ascii()
-        && (matches!(c, '\u{2028}' | '\u{2029}')
+        && (matches!(c, '\u{2028}' | '\u{2029}' | '\u{fff9}'..='\u{fffb}')
             || (c.identifier_type() == Some(IdentifierType::Default_Ignorable)
                 && !is_variation_selector(c)))
 }
@@ -66,6 +66,21 @@ pub fn escape(s: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// A name on a line of its own (a document's path heading its report): [`escape`], and
+/// newline, carriage return and tab made visible too — a file name holding a newline could
+/// otherwise print a line of its own ("x.ai.md  STABLE") above the real one.
+pub fn escape_name(s: &str) -> Cow<'_, str> {
+    let e = escape(s);
+    if !e.contains(['\n', '\r', '\t']) {
+        return e;
+    }
+    Cow::Owned(
+        e.replace('\n', "\\u000a")
+            .replace('\r', "\\u000d")
+            .replace('\t', "\\u0009"),
+    )
 }
 
 /// A writer that escapes what goes through it (the language server's log on stderr): each
@@ -179,6 +194,11 @@ mod tests {
         // After plain text a variation selector shows nothing: "a\u{fe0f}b" looks like "ab".
         assert_eq!(escape("a\u{fe0f}b.md"), "a\\ufe0fb.md");
         assert_eq!(escape("\u{fe0e}x"), "\\ufe0ex");
+        assert_eq!(
+            escape_name("x.ai.md  STABLE\nreal\t.md"),
+            "x.ai.md  STABLE\\u000areal\\u0009.md"
+        );
+        assert_eq!(escape("\u{fffb}"), "\\ufffb");
         let mut w = Escaping(Vec::new());
         std::io::Write::write_all(&mut w, "log \u{202e}gpj.exe\n".as_bytes()).unwrap();
         assert_eq!(String::from_utf8(w.0).unwrap(), "log \\u202egpj.exe\n");

@@ -153,7 +153,11 @@ fn header(r: &Report, color: bool) -> String {
     );
     format!(
         "{}  {}  {}\n",
-        paint(color, Style::new().bold(), &r.document.path),
+        paint(
+            color,
+            Style::new().bold(),
+            &super::terminal::escape_name(&r.document.path)
+        ),
         paint(color, status_style(status), status.as_str()),
         paint(color, Style::new().dimmed(), &about)
     )
