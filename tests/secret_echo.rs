@@ -117,6 +117,9 @@ fn a_bad_request_echoing_the_key_encoded_leaves_no_form_of_it_anywhere() {
         .collect();
     let mut forms = echoes();
     forms.push(every_char);
+    // Percent-encoded twice, and hexadecimal.
+    forms.push(KEY.replace('-', "%252D"));
+    forms.push(KEY.bytes().map(|b| format!("{b:02x}")).collect());
     let written = forms.join(" (") + ")";
     for openai in [false, true] {
         let llm = FakeLlm::start_blocking(Script::always(vec![Step::RawError {

@@ -86,10 +86,12 @@ pub fn scrub_verdict(v: &mut super::types::EvaluatorVerdict, key: &str) {
 }
 
 /// `text` with every range holding the key or a key shape redacted. The key and the shapes
-/// are looked for in a decoded view of the text (JSON `\uXXXX`, percent `%XX` and HTML
-/// `&#NN;` escapes of letters, digits, `-` and `_` read as those characters), so an echo
-/// written with any mix of these escapes is found; the key's base64 forms (standard and
-/// URL-safe, at all three alignments) are looked for in the text itself.
+/// are looked for in a decoded view of the text (JSON `\uXXXX`, percent `%XX` — also
+/// twice, `%252D` — and HTML `&#NN;` escapes of letters, digits, `-` and `_` read as those
+/// characters), so an echo written with any mix of these escapes is found, and so is any
+/// stretch of [`FRAGMENT`] or more of the key's characters (an echo cut short); the key's
+/// base64 forms (standard and URL-safe, at all three alignments) and hexadecimal forms
+/// are looked for in the text itself.
 fn scrub_text(text: &str, key: &str) -> String {
     let key = key.trim();
     let (view, spans) = decoded_view(text);
@@ -105,6 +107,17 @@ fn scrub_text(text: &str, key: &str) -> String {
                 ranges.push(base64_run(text, s, s + m.len()));
             }
         }
+        for form in hex_forms(key.as_bytes()) {
+            ranges.extend(
+                text.match_indices(form.as_str())
+                    .map(|(s, m)| (s, s + m.len())),
+            );
+        }
+        ranges.extend(
+            key_fragments(&view, key)
+                .into_iter()
+                .map(|(s, e)| to_original(s, e)),
+        );
     }
     ranges.extend(
         shapes()
@@ -129,6 +142,37 @@ fn scrub_text(text: &str, key: &str) -> String {
     }
     out.push_str(&text[at..]);
     out
+}
+
+/// The runs of `view` made of [`FRAGMENT`] or more consecutive characters of the key: what
+/// is left of an echo written in a form no other pass decodes (escaped twice, `%252D`, or
+/// cut short) still holds long stretches of the key's own characters.
+fn key_fragments(view: &str, key: &str) -> Vec<(usize, usize)> {
+    if key.len() < FRAGMENT + 8 || !key.is_ascii() {
+        return Vec::new();
+    }
+    let windows: std::collections::HashSet<&[u8]> = key.as_bytes().windows(FRAGMENT).collect();
+    let b = view.as_bytes();
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for i in 0..b.len().saturating_sub(FRAGMENT - 1) {
+        if windows.contains(&b[i..i + FRAGMENT]) {
+            match runs.last_mut() {
+                Some(run) if run.1 >= i => run.1 = i + FRAGMENT,
+                _ => runs.push((i, i + FRAGMENT)),
+            }
+        }
+    }
+    runs
+}
+
+/// How many consecutive characters of the key make a fragment of it.
+const FRAGMENT: usize = 16;
+
+/// The key written as hexadecimal bytes, lower and upper case.
+fn hex_forms(key: &[u8]) -> [String; 2] {
+    let lower: String = key.iter().map(|b| format!("{b:02x}")).collect();
+    let upper = lower.to_ascii_uppercase();
+    [lower, upper]
 }
 
 /// The text with escapes of key characters decoded, and for each byte of it the byte range
@@ -156,6 +200,14 @@ fn decoded_view(text: &str) -> (String, Vec<(usize, usize)>) {
 /// with its length.
 fn escaped(rest: &str) -> Option<(char, usize)> {
     let hex = |s: &str| u32::from_str_radix(s, 16).ok();
+    // Percent-encoded twice (`%252D`: a gateway encoding what was already encoded).
+    if let Some(c) = (rest.strip_prefix("%25").and_then(|r| r.get(..2)))
+        .and_then(hex)
+        .and_then(char::from_u32)
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+    {
+        return Some((c, 5));
+    }
     let (code, len) = if let Some(h) = rest.strip_prefix("\\u").and_then(|r| r.get(..4)) {
         (hex(h)?, 6)
     } else if let Some(h) = rest.strip_prefix('%').and_then(|r| r.get(..2)) {
@@ -231,6 +283,25 @@ fn base64_run(text: &str, start: usize, end: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_encoded_twice_in_hex_or_cut_short_leaves_none_of_its_stretches() {
+        let key = "sk-ant-TESTKEY123456789abcdef";
+        let hex: String = key.bytes().map(|b| format!("{b:02x}")).collect();
+        for echo in [
+            "bad key sk%252Dant%252DTESTKEY123456789abcdef (twice)".to_string(),
+            format!("bad key {hex} (hex)"),
+            format!("bad key {} (HEX)", hex.to_uppercase()),
+            "bad key …TESTKEY123456789abc (cut)".to_string(),
+        ] {
+            let out = scrub(&echo, key);
+            assert!(!out.contains("TESTKEY123456789"), "{echo} -> {out}");
+            assert!(!out.contains(&hex[16..48]), "{echo} -> {out}");
+            assert!(out.contains(REDACTED), "{out}");
+        }
+        // Short runs of the key's characters are not fragments of it.
+        assert_eq!(scrub("the test key 1234 abc", key), "the test key 1234 abc");
+    }
 
     #[test]
     fn the_key_and_key_shaped_text_are_scrubbed_wherever_they_are() {
