@@ -158,9 +158,38 @@ fn stem(w: &str) -> String {
     w.to_string()
 }
 
+/// Prefixes written with a hyphen that are no word of their own: "pre-migration" is one
+/// word, not "pre" and "migration".
+const PREFIXES: &[&str] = &[
+    "pre", "post", "non", "re", "co", "sub", "mid", "multi", "anti", "semi", "inter", "un",
+];
+
+/// `s` with each hyphen after a prefix ("pre-migration") dropped, so the word is one token.
+fn join_prefixes(s: &str) -> std::borrow::Cow<'_, str> {
+    let mut out = String::new();
+    let mut last = 0;
+    for (i, _) in s.match_indices('-') {
+        let word_start = s[..i]
+            .rfind(|c: char| !c.is_alphanumeric())
+            .map_or(0, |j| j + 1);
+        let prefix = &s[word_start..i];
+        let next_is_letter = s[i + 1..].starts_with(|c: char| c.is_alphabetic());
+        if next_is_letter && PREFIXES.iter().any(|p| p.eq_ignore_ascii_case(prefix)) {
+            out.push_str(&s[last..i]);
+            last = i + 1;
+        }
+    }
+    if last == 0 {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    out.push_str(&s[last..]);
+    std::borrow::Cow::Owned(out)
+}
+
 /// The task's intent tokens.
 pub fn tokens(s: &str) -> BTreeSet<String> {
-    s.split(|c: char| !c.is_alphanumeric())
+    join_prefixes(s)
+        .split(|c: char| !c.is_alphanumeric())
         .map(str::to_lowercase)
         .filter(|w| !w.is_empty() && !STOP.contains(&w.as_str()))
         .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
@@ -198,6 +227,17 @@ mod tests {
 
     fn t(s: &str) -> BTreeSet<String> {
         tokens(s)
+    }
+
+    #[test]
+    fn a_hyphenated_prefix_is_part_of_its_word() {
+        let task = t("run the pre-migration backup verification");
+        assert_eq!(task.len(), 4, "{task:?}");
+        assert!(covering(&task, &[t("Backup verification")]).is_some());
+        assert!(!t("Billing schema migration").contains("pre"));
+        // A hyphen between two words of their own still splits them.
+        assert_eq!(t("go/no-go check-in"), t("go no go check in"));
+        assert!(t("post-mortem doc").contains("postmortem"));
     }
 
     #[test]
