@@ -151,21 +151,79 @@ pub(super) fn task(
     if deferred(s, today) || section.deferred && !said_today(s) {
         return;
     }
-    let text = if bullet {
-        intent_part(s).to_string()
-    } else {
-        match TASK_CUE.find(s) {
-            Some(m) => s[m.end()..].to_string(),
-            None => return,
-        }
-    };
-    if super::super::intent::tokens(&text).is_empty() {
+    if bullet {
+        push(cx, s, intent_part(s), section, today);
+        return;
+    }
+    for (whole, text) in prose_tasks(s) {
+        push(cx, whole, text, section, today);
+    }
+}
+
+/// One task: `text` its words, `whole` the words that decide whether it is a must-do.
+fn push(cx: &mut Context, whole: &str, text: &str, section: Section, today: Option<Weekday>) {
+    if super::super::intent::tokens(text).is_empty() {
         return;
     }
     cx.tasks.push(Task {
-        must: MUST.is_match(&NOT_A_DEADLINE.replace_all(s, " "))
+        must: MUST.is_match(&NOT_A_DEADLINE.replace_all(whole, " "))
             || section.must
-            || jotted::due_today(s, today),
-        text,
+            || jotted::due_today(whole, today),
+        text: text.to_string(),
     });
+}
+
+/// A clause boundary a prose task may open after: a semicolon, or a comma or dash and
+/// joining words ("and", "but", "then", "I").
+static OPENS_CLAUSE: LazyLock<Regex> = LazyLock::new(|| words("opens_clause"));
+
+/// The tasks of a prose sentence with a cue, each as (the words that decide whether it
+/// is a must-do, its own words): a clause that opens with a cue after a clause boundary
+/// is a task of its own ("I should review the Q3 budget numbers, and I need to call the
+/// accountant" is two), and a task's words end where a remark of its own clause starts
+/// (`remark_cut`).
+fn prose_tasks(s: &str) -> Vec<(&str, &str)> {
+    let cues: Vec<regex::Match> = TASK_CUE.find_iter(s).collect();
+    let Some(first) = cues.first() else {
+        return Vec::new();
+    };
+    // The cues that open a clause of their own (the first always opens the task).
+    let mut opens: Vec<(usize, usize)> = vec![(0, first.end())];
+    for m in &cues[1..] {
+        let before = &s[opens.last().map_or(0, |o| o.1)..m.start()];
+        if let Some(b) = OPENS_CLAUSE.find(before) {
+            let at = opens.last().map_or(0, |o| o.1) + b.start();
+            opens.push((at, m.end()));
+        }
+    }
+    opens
+        .iter()
+        .enumerate()
+        .map(|(i, &(from, cue_end))| {
+            let to = opens.get(i + 1).map_or(s.len(), |o| o.0);
+            let whole = if opens.len() == 1 { s } else { &s[from..to] };
+            (whole, remark_cut(s[cue_end..to].trim()))
+        })
+        .collect()
+}
+
+/// A prose task's words before a remark of its own after a comma ("send the Ferraz
+/// proposal today, no matter what, Beatriz is waiting on it" is "send the Ferraz proposal
+/// today"), as a bullet's stop at its dash; a list after the comma ("email Dana, Sam and
+/// Lee", "buy milk, eggs or bread") stays in the task.
+fn remark_cut(s: &str) -> &str {
+    let Some(i) = s.find(", ") else {
+        return s;
+    };
+    let rest = &s[i + 2..];
+    let segment = rest.split([',', ';']).next().unwrap_or(rest);
+    let list = segment.split_whitespace().count() <= 4
+        && segment
+            .split_whitespace()
+            .any(|w| w.eq_ignore_ascii_case("and") || w.eq_ignore_ascii_case("or"));
+    if list || super::super::intent::tokens(&s[..i]).is_empty() {
+        s
+    } else {
+        s[..i].trim()
+    }
 }

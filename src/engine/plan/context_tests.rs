@@ -384,7 +384,7 @@ fn a_prose_paragraph_gives_constraints_and_tasks() {
     assert_eq!(
         tasks,
         [
-            ("finish the grant budget today, it's due at 4pm", true),
+            ("finish the grant budget today", true),
             ("go through the intern applications", false),
         ]
     );
@@ -402,4 +402,46 @@ fn a_prose_paragraph_gives_constraints_and_tasks() {
             ("email the SOW by 3pm", true)
         ]
     );
+}
+
+/// Prose tasks are cut at their clauses, both ways: a clause that opens with a cue after a
+/// semicolon, or a comma and joining words, is a task of its own; a cue right after a
+/// comma goes on the same task; a remark after a comma is not the task's words, a list
+/// after it is.
+#[test]
+fn prose_tasks_at_clause_boundaries_both_ways() {
+    let table: &[(&str, &[(&str, bool)])] = &[
+        (
+            "I should review the Q3 budget numbers for finance, and I need to call the accountant about the invoice.",
+            &[
+                ("review the Q3 budget numbers for finance", false),
+                ("call the accountant about the invoice", false),
+            ],
+        ),
+        (
+            "I need to file the brief; also have to call Ortega today.",
+            &[("file the brief", false), ("call Ortega today", true)],
+        ),
+        (
+            "Need to draft the motion to compel, must file it today.",
+            &[("draft the motion to compel", true)],
+        ),
+        (
+            "I should review the numbers and call the accountant.",
+            &[("review the numbers and call the accountant", false)],
+        ),
+        (
+            "After that I need to send the Ferraz proposal today, no matter what, Beatriz is waiting on it.",
+            &[("send the Ferraz proposal today", true)],
+        ),
+        (
+            "I need to email Dana, Sam and Lee.",
+            &[("email Dana, Sam and Lee", false)],
+        ),
+    ];
+    for (notes, want) in table {
+        let cx = extract_(notes);
+        let got: Vec<(&str, bool)> = cx.tasks.iter().map(|t| (t.text.as_str(), t.must)).collect();
+        assert_eq!(got, *want, "{notes}");
+    }
 }
