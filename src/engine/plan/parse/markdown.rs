@@ -7,7 +7,8 @@
 //!   next heading being its why; a heading holding timed items is a group, not an item;
 //! - paragraph lines that start with a time, in bold or after an emoji
 //!   (`**1:00–1:45 PM — Call Dana**`, `🕘 9:00 Draft brief (60 min)`), the lines and
-//!   sub-bullets below being their why.
+//!   sub-bullets below being their why;
+//! - a plan written as prose paragraphs, read from its sentences (`prose`).
 //!
 //! `## Assumptions`, `Assumptions: X`, `**Questions:** none` and `Confidence: high` are
 //! read as sections or one-line labels.
@@ -43,7 +44,7 @@ fn lines(text: &str, span: (usize, usize)) -> impl Iterator<Item = (usize, &str)
     })
 }
 
-fn item(r: Reading, at: (usize, usize)) -> PlanItem {
+pub(super) fn item(r: Reading, at: (usize, usize)) -> PlanItem {
     let (minutes, bad_timebox) = match r.minutes {
         Some(Ok(m)) => (Some(m), None),
         Some(Err(raw)) => (None, Some(raw)),
@@ -85,6 +86,10 @@ struct Walk<'a> {
     timed: Vec<bool>,
     /// Some block inside it does.
     timed_below: Vec<bool>,
+    /// The plan's paragraph lines that are not labels (document offsets), for a plan
+    /// written as prose, and how many items came from such lines.
+    prose: Vec<(usize, usize)>,
+    line_items: usize,
 }
 
 /// A list item's own text: its inline text, or its first paragraph's (a loose list).
@@ -112,6 +117,8 @@ pub(super) fn read(text: &str, layout: &Layout, plan: Plan) -> Plan {
         item_of: vec![None; n],
         timed: vec![false; n],
         timed_below: vec![false; n],
+        prose: Vec::new(),
+        line_items: 0,
     };
     w.mark_timed();
     let mut skip: Option<BlockId> = None;
@@ -133,6 +140,16 @@ pub(super) fn read(text: &str, layout: &Layout, plan: Plan) -> Plan {
         }
     }
     w.commit_pending();
+    // A plan written as prose paragraphs: when nothing but its paragraph lines holds
+    // items and they hold fewer than a plan has (3), its items are its sentences that open
+    // with a time, if those are more.
+    if w.plan.items.len() == w.line_items && w.line_items < 3 {
+        let (items, unread) = super::prose::items(text, &w.prose);
+        if items.len() > w.line_items {
+            w.plan.items = items;
+            w.plan.unread.extend(unread);
+        }
+    }
     let mut plan = w.plan;
     plan.items.truncate(MAX_ITEMS);
     ends_from_next_start(&mut plan.items);
@@ -322,8 +339,12 @@ impl<'a> Walk<'a> {
             if self.take_label(l, true) || self.listing(l) {
                 continue;
             }
+            if self.section == Section::Plan {
+                self.prose.push((at, at + l.len()));
+            }
             let r = line::read(l);
             if line_item(l, &r) && self.plan.items.len() < MAX_ITEMS {
+                self.line_items += 1;
                 let i = self.push_item(item(r, (at, at + l.len())));
                 self.owner = Owner::Item(i);
             } else if !is_total(l) {

@@ -5,6 +5,7 @@
 mod labels;
 mod line;
 mod markdown;
+mod prose;
 mod restated;
 mod table;
 #[cfg(test)]
