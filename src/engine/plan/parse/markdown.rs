@@ -44,7 +44,7 @@ fn lines(text: &str, span: (usize, usize)) -> impl Iterator<Item = (usize, &str)
     })
 }
 
-pub(super) fn item(r: Reading, at: (usize, usize)) -> PlanItem {
+fn item(r: Reading, at: (usize, usize)) -> PlanItem {
     let (minutes, bad_timebox) = match r.minutes {
         Some(Ok(m)) => (Some(m), None),
         Some(Err(raw)) => (None, Some(raw)),
@@ -146,7 +146,7 @@ pub(super) fn read(text: &str, layout: &Layout, plan: Plan) -> Plan {
     if w.plan.items.len() == w.line_items && w.line_items < 3 {
         let (items, unread) = super::prose::items(text, &w.prose);
         if items.len() > w.line_items {
-            w.plan.items = items;
+            w.plan.items = items.into_iter().map(|(r, at)| item(r, at)).collect();
             w.plan.unread.extend(unread);
         }
     }

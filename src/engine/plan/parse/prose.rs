@@ -10,9 +10,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::PlanItem;
-use super::line;
-use super::markdown::item;
+use super::line::{self, Reading};
 use crate::engine::ascii_regex;
 use crate::engine::document::layout::split_sentences;
 use crate::engine::plan::timex::{self, Expr};
@@ -28,16 +26,18 @@ static OPENS: LazyLock<Regex> = LazyLock::new(|| {
     .expect("prose opening regex")
 });
 
-/// The items of the plan's prose lines (each with its offset in the document), and what
-/// could not be read.
-pub(super) fn items(text: &str, lines: &[(usize, usize)]) -> (Vec<PlanItem>, Vec<String>) {
-    let mut out: Vec<PlanItem> = Vec::new();
+/// The items of the plan's prose lines (each with its offset in the document), each as
+/// read with where it is, and what could not be read.
+pub(super) type Read = (Vec<(Reading, (usize, usize))>, Vec<String>);
+
+pub(super) fn items(text: &str, lines: &[(usize, usize)]) -> Read {
+    let mut out: Vec<(Reading, (usize, usize))> = Vec::new();
     let mut unread = Vec::new();
     for &(lo, hi) in lines {
         for (a, b) in split_sentences(text, (lo, hi)) {
             let s = &text[a..b];
             let Some(at) = opening_time(s) else {
-                if let Some(it) = out.last_mut() {
+                if let Some((it, _)) = out.last_mut() {
                     if !it.why.is_empty() {
                         it.why.push(' ');
                     }
@@ -57,7 +57,7 @@ pub(super) fn items(text: &str, lines: &[(usize, usize)]) -> (Vec<PlanItem>, Vec
             }
             r.task = task.to_string();
             r.why = r.why.trim_matches(['.', ' ']).to_string();
-            out.push(item(r, (a + at, b)));
+            out.push((r, (a + at, b)));
         }
     }
     (out, unread)
