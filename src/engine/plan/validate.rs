@@ -263,5 +263,8 @@ pub fn combine<'a>(parts: impl IntoIterator<Item = &'a Part>) -> Option<Validati
 }
 
 #[cfg(test)]
+#[path = "validate_notes_tests.rs"]
+mod notes_tests;
+#[cfg(test)]
 #[path = "validate_tests.rs"]
 mod tests;
