@@ -50,13 +50,15 @@ pub fn analyze_with(
     source: Option<&str>,
 ) -> Analysis {
     let (settings, today) = settings_of(text, body);
-    Analysis {
+    let mut a = Analysis {
         plan: parse::parse_with(text, body, layout),
         context: source.map(|s| context::extract(front_matter::body(s), today)),
         settings,
         notes: source.map(|s| front_matter::body(s).to_string()),
         notes_index: None,
-    }
+    };
+    validate::real_range_minutes(&mut a);
+    a
 }
 
 /// [`analyze_with`] with the notes as a companion file: what is read from the notes alone
@@ -71,7 +73,7 @@ pub fn analyze_companion(
 ) -> Analysis {
     let (settings, today) = settings_of(text, body);
     let notes = source.map(|c| front_matter::body(c.text()));
-    Analysis {
+    let mut a = Analysis {
         plan: parse::parse_with(text, body, layout),
         context: source.map(|c| {
             let readings = c.derived(|_| NotesReadings::default());
@@ -84,7 +86,9 @@ pub fn analyze_companion(
                 .as_ref()
                 .clone()
         }),
-    }
+    };
+    validate::real_range_minutes(&mut a);
+    a
 }
 
 fn settings_of(text: &str, body: (usize, usize)) -> (Settings, Option<jiff::civil::Weekday>) {

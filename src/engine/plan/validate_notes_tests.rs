@@ -241,3 +241,31 @@ fn work_before_the_start_of_the_day_breaks_availability() {
         );
     }
 }
+
+/// An item timed by its range alone lasts the real minutes between its ends on a night the
+/// clocks change, as the working window does; a duration the plan states apart from the
+/// range is kept, and on an ordinary night the range is its wall-clock length.
+#[test]
+fn a_range_across_a_clock_change_lasts_its_real_minutes() {
+    let notes = "online from 11pm, log off by 6am\n- Draft the brief\n- Review the contract\n";
+    let minutes = |current: &str, line: &str| {
+        let plan = format!(
+            "## Plan\n\n- {line}\n- 04:00–04:30 Review the contract\n\n**Assumptions:** none\n\n**Questions:** none\n\n**Confidence:** medium\n"
+        );
+        let a = run(&doc(current, &plan), Some(notes));
+        a.plan.items.first().and_then(|i| i.minutes)
+    };
+    // Toronto falls back at 2 AM on 2026-11-01: 01:45 to 03:00 holds the repeated hour.
+    let fall = "2026-10-31T23:00:00-04:00";
+    assert_eq!(minutes(fall, "01:45–03:00 Draft the brief"), Some(135));
+    // It springs forward at 2 AM on 2026-03-08: 1:45 to 3:30 AM is 45 real minutes.
+    let spring = "2026-03-07T23:00:00-05:00";
+    assert_eq!(minutes(spring, "01:45–03:30 Draft the brief"), Some(45));
+    // A duration of its own is kept; an ordinary night keeps the wall clock.
+    assert_eq!(
+        minutes(fall, "01:45–03:00 Draft the brief (60 min)"),
+        Some(60)
+    );
+    let ordinary = "2026-06-01T23:00:00-04:00";
+    assert_eq!(minutes(ordinary, "01:45–03:00 Draft the brief"), Some(75));
+}

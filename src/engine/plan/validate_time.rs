@@ -19,19 +19,53 @@ pub struct Availability {
     pub blocks: Vec<Block>,
 }
 
+/// The clock the day is counted on: at 00:30 inside "online from 11:30pm … log off by 6am"
+/// the minutes count from the evening before.
+fn night_clock(cx: &Context, now: &Now) -> Now {
+    let m = now.minute();
+    match (cx.window_start, cx.window_end) {
+        (Some(ws), Some(end)) if end > 24 * 60 && m < ws && m + 24 * 60 <= end => {
+            now.from_day_before()
+        }
+        _ => now.clone(),
+    }
+}
+
+/// An item timed by its range alone ("01:45–03:00", no other duration given) lasts the real
+/// minutes between its ends, as the working window does: on the night the clocks go back
+/// that range holds the repeated hour (135 minutes), on the night they go forward "1:45–3:30
+/// AM" is 45. A duration the plan states apart from its range is kept as written.
+pub fn real_range_minutes(a: &mut Analysis) {
+    let (Some(cx), Ok(Some((now, _)))) = (&a.context, a.settings.now()) else {
+        return;
+    };
+    let clock = night_clock(cx, &now);
+    for it in &mut a.plan.items {
+        let Some(super::super::clock::Found {
+            start,
+            end: Some(end),
+            ..
+        }) = it.time
+        else {
+            continue;
+        };
+        let wall = i64::from(end) - i64::from(start);
+        if wall <= 0 || it.minutes != Some(wall) {
+            continue;
+        }
+        let s = cx.on_the_night(start);
+        it.minutes = Some(clock.elapsed(s, s + (end - start)));
+    }
+}
+
 pub fn availability(cx: &Context, now: Option<&Now>) -> Option<Availability> {
     let mut end = cx.window_end?;
-    let mut now = now.cloned();
+    let now = now.map(|n| night_clock(cx, n));
     if let Some(n) = &now {
         let m = n.minute();
-        match cx.window_start {
-            // 00:30 inside "online from 11:30pm … log off by 6am": count from the evening before.
-            Some(ws) if end > 24 * 60 && m < ws && m + 24 * 60 <= end => {
-                now = Some(n.from_day_before());
-            }
-            // Now 11 PM, "log off by 1am": the stop is after midnight.
-            None if end < m && m - end > 12 * 60 => end += 24 * 60,
-            _ => {}
+        // Now 11 PM, "log off by 1am": the stop is after midnight.
+        if cx.window_start.is_none() && end < m && m - end > 12 * 60 {
+            end += 24 * 60;
         }
     }
     let start = match (now.as_ref().map(Now::minute), cx.window_start) {
