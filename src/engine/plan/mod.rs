@@ -49,7 +49,8 @@ pub fn analyze_with(
     layout: Option<&crate::engine::document::Layout>,
     source: Option<&str>,
 ) -> Analysis {
-    let (settings, today) = settings_of(text, body);
+    let (settings, now) = settings_of(text, body);
+    let today = now.as_ref().map(|n| n.date().weekday());
     let mut a = Analysis {
         plan: parse::parse_with(text, body, layout),
         context: source.map(|s| context::extract(front_matter::body(s), today)),
@@ -57,7 +58,7 @@ pub fn analyze_with(
         notes: source.map(|s| front_matter::body(s).to_string()),
         notes_index: None,
     };
-    validate::real_range_minutes(&mut a);
+    validate::real_range_minutes(&mut a, now.as_ref());
     a
 }
 
@@ -71,7 +72,8 @@ pub fn analyze_companion(
     layout: Option<&crate::engine::document::Layout>,
     source: Option<&crate::engine::document::Companion>,
 ) -> Analysis {
-    let (settings, today) = settings_of(text, body);
+    let (settings, now) = settings_of(text, body);
+    let today = now.as_ref().map(|n| n.date().weekday());
     let notes = source.map(|c| front_matter::body(c.text()));
     let mut a = Analysis {
         plan: parse::parse_with(text, body, layout),
@@ -87,18 +89,16 @@ pub fn analyze_companion(
                 .clone()
         }),
     };
-    validate::real_range_minutes(&mut a);
+    validate::real_range_minutes(&mut a, now.as_ref());
     a
 }
 
-fn settings_of(text: &str, body: (usize, usize)) -> (Settings, Option<jiff::civil::Weekday>) {
+/// The front-matter settings, and their now when it reads (for the weekday the notes are read
+/// for, and the real minutes of the plan's ranges).
+fn settings_of(text: &str, body: (usize, usize)) -> (Settings, Option<clock::Now>) {
     let settings = Settings::read(text, body);
-    let today = settings
-        .now()
-        .ok()
-        .flatten()
-        .map(|(n, _)| n.date().weekday());
-    (settings, today)
+    let now = settings.now().ok().flatten().map(|(n, _)| n);
+    (settings, now)
 }
 
 /// The contexts read from one notes file, by the weekday they were read for.

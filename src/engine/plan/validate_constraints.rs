@@ -10,7 +10,7 @@ use super::super::context::Block;
 use super::super::intent::{covering, tokens};
 use super::super::{Metric, Part};
 use super::time::{availability, cutoff_words, overflow_error, unread_inside};
-use super::{NO_CONTEXT, item_spot, part, quote, unread};
+use super::{item_spot, no_context, part, quote, unread};
 use crate::model::Verdict;
 
 fn overlaps(s: Minute, e: Minute, b: &Block) -> bool {
@@ -23,13 +23,7 @@ pub fn constraints(a: &Analysis) -> Part {
         return p;
     }
     let Some(cx) = &a.context else {
-        return part(
-            Verdict::Indeterminate,
-            vec![],
-            vec![NO_CONTEXT.into()],
-            vec![],
-            String::new(),
-        );
+        return no_context();
     };
     let musts: Vec<&super::super::context::Task> = cx.tasks.iter().filter(|t| t.must).collect();
     let declared = (cx.blocks.len()
@@ -151,13 +145,7 @@ pub fn coverage(a: &Analysis, min_ratio: f64) -> Part {
         return p;
     }
     let Some(cx) = &a.context else {
-        return part(
-            Verdict::Indeterminate,
-            vec![],
-            vec![NO_CONTEXT.into()],
-            vec![],
-            String::new(),
-        );
+        return no_context();
     };
     let items: Vec<BTreeSet<String>> = a.plan.items.iter().map(|i| tokens(&i.task)).collect();
     let n = cx.tasks.len();

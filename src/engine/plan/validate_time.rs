@@ -35,11 +35,11 @@ fn night_clock(cx: &Context, now: &Now) -> Now {
 /// minutes between its ends, as the working window does: on the night the clocks go back
 /// that range holds the repeated hour (135 minutes), on the night they go forward "1:45–3:30
 /// AM" is 45. A duration the plan states apart from its range is kept as written.
-pub fn real_range_minutes(a: &mut Analysis) {
-    let (Some(cx), Ok(Some((now, _)))) = (&a.context, a.settings.now()) else {
+pub fn real_range_minutes(a: &mut Analysis, now: Option<&Now>) {
+    let (Some(cx), Some(now)) = (&a.context, now) else {
         return;
     };
-    let clock = night_clock(cx, &now);
+    let clock = night_clock(cx, now);
     for it in &mut a.plan.items {
         let Some(super::super::clock::Found {
             start,
