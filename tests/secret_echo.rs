@@ -58,16 +58,7 @@ fn encoded_echoes_of_the_key_are_scrubbed_for_both_providers() {
             ws.write("bad.ai.md", BAD);
             let mut seen = String::new();
             for format in ["json", "text", "sarif"] {
-                let mut cmd = ws.with_llm(&llm);
-                if openai {
-                    cmd.env_remove("ANTHROPIC_API_KEY")
-                        .env("OPENAI_API_KEY", KEY)
-                        .env("OPENAI_BASE_URL", format!("{}/v1", llm.base_url))
-                        .args(["check", "--provider", "openai", "--model", "m"]);
-                } else {
-                    cmd.arg("check");
-                }
-                let o = cmd
+                let o = check_with(&ws, &llm, openai)
                     .args(["--mode", "screening", "--format", format, "bad.ai.md"])
                     .output()
                     .unwrap();
@@ -130,16 +121,7 @@ fn a_bad_request_echoing_the_key_encoded_leaves_no_form_of_it_anywhere() {
         ws.write("bad.ai.md", BAD);
         let mut seen = String::new();
         for format in ["json", "text", "sarif"] {
-            let mut cmd = ws.with_llm(&llm);
-            if openai {
-                cmd.env_remove("ANTHROPIC_API_KEY")
-                    .env("OPENAI_API_KEY", KEY)
-                    .env("OPENAI_BASE_URL", format!("{}/v1", llm.base_url))
-                    .args(["check", "--provider", "openai", "--model", "m"]);
-            } else {
-                cmd.arg("check");
-            }
-            let o = cmd
+            let o = check_with(&ws, &llm, openai)
                 .args([
                     "--mode",
                     "screening",
@@ -180,4 +162,18 @@ fn a_bad_request_echoing_the_key_encoded_leaves_no_form_of_it_anywhere() {
             }
         }
     }
+}
+
+/// `byop check` against the fake provider, speaking Anthropic's wire format or OpenAI's.
+fn check_with(ws: &Ws, llm: &FakeLlm, openai: bool) -> std::process::Command {
+    let mut cmd = ws.with_llm(llm);
+    if openai {
+        cmd.env_remove("ANTHROPIC_API_KEY")
+            .env("OPENAI_API_KEY", KEY)
+            .env("OPENAI_BASE_URL", format!("{}/v1", llm.base_url))
+            .args(["check", "--provider", "openai", "--model", "m"]);
+    } else {
+        cmd.arg("check");
+    }
+    cmd
 }

@@ -5,20 +5,28 @@
 use super::tests::{NOTES, all, doc, json_plan, run};
 use super::*;
 
+/// The plan these tests share: the notes' three tasks with the given minutes each.
+fn three_tasks(minutes: [i64; 3]) -> String {
+    json_plan(&[
+        ("Draft the brief", minutes[0]),
+        ("Email Dana invoice", minutes[1]),
+        ("Review vendor contract", minutes[2]),
+    ])
+}
+
+/// Notes with the day's shape on the first line, one line under test, and three tasks.
+fn three_task_notes(day: &str, extra: &str) -> String {
+    format!(
+        "{day}\n{extra}\n- Draft the brief\n- Email Dana about the invoice\n- Review the vendor contract\n"
+    )
+}
+
 /// A short notes line with a time no rule reads fails the time math closed when the time
 /// falls inside the working day, and names the line; outside the day it changes nothing.
 #[test]
 fn an_unread_notes_time_inside_the_day_fails_closed() {
-    let plan = json_plan(&[
-        ("Draft the brief", 60),
-        ("Email Dana invoice", 30),
-        ("Review vendor contract", 30),
-    ]);
-    let notes = |extra: &str| {
-        format!(
-            "working 9-5\n{extra}\n- Draft the brief\n- Email Dana about the invoice\n- Review the vendor contract\n"
-        )
-    };
+    let plan = three_tasks([60, 30, 30]);
+    let notes = |extra: &str| three_task_notes("working 9-5", extra);
     let a = run(
         &doc("2026-06-01T09:00:00-04:00", &plan),
         Some(&notes("plumber 3pm")),
@@ -55,16 +63,8 @@ fn an_unread_notes_time_inside_the_day_fails_closed() {
 #[test]
 fn a_departure_ends_the_time_budget() {
     // 270 minutes of work from 9:00: over the 240 before 1 PM, inside the 480 before 5 PM.
-    let plan = json_plan(&[
-        ("Draft the brief", 60),
-        ("Email Dana invoice", 120),
-        ("Review vendor contract", 90),
-    ]);
-    let notes = |extra: &str| {
-        format!(
-            "working 9-5\n{extra}\n- Draft the brief\n- Email Dana about the invoice\n- Review the vendor contract\n"
-        )
-    };
+    let plan = three_tasks([60, 120, 90]);
+    let notes = |extra: &str| three_task_notes("working 9-5", extra);
     let table = [
         ("Gotta bounce at 1pm", Verdict::Fail, 240),
         ("- Out from 1pm (flight)", Verdict::Fail, 240),
@@ -157,16 +157,8 @@ fn the_appointment_words_are_read_at_their_offsets() {
 /// remark about the past changes nothing (availability stays unknown, not an error).
 #[test]
 fn with_no_end_of_the_day_an_unread_time_fails_closed() {
-    let plan = json_plan(&[
-        ("Draft the brief", 60),
-        ("Email Dana invoice", 120),
-        ("Review vendor contract", 90),
-    ]);
-    let notes = |extra: &str| {
-        format!(
-            "in at 9\n{extra}\n- Draft the brief\n- Email Dana about the invoice\n- Review the vendor contract\n"
-        )
-    };
+    let plan = three_tasks([60, 120, 90]);
+    let notes = |extra: &str| three_task_notes("in at 9", extra);
     // (extra line, verdict, available, whether the budget names an unread line)
     let table = [
         ("My flight is at 1pm", Verdict::Fail, 240, false),
