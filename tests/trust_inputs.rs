@@ -26,10 +26,16 @@ fn grounding(ws: &Ws, file: &str) -> std::process::Output {
     ])
 }
 
-#[test]
-fn a_document_cannot_be_its_own_source_or_prompt() {
+/// A workspace that is a repository's checkout (what locked mode and the trust rules see).
+fn repository() -> Ws {
     let ws = Ws::new();
     std::fs::create_dir(ws.path(".git")).unwrap();
+    ws
+}
+
+#[test]
+fn a_document_cannot_be_its_own_source_or_prompt() {
+    let ws = repository();
     ws.write("msa.txt", MSA);
     // The real source: the invented claims fail.
     ws.write(
@@ -84,8 +90,7 @@ fn a_document_cannot_be_its_own_source_or_prompt() {
 
 #[test]
 fn a_playbook_that_reads_the_source_does_not_pass_without_one() {
-    let ws = Ws::new();
-    std::fs::create_dir(ws.path(".git")).unwrap();
+    let ws = repository();
     ws.write("msa.txt", MSA);
     ws.write(
         "with.ai.md",
@@ -239,8 +244,7 @@ fn text_only_in_front_matter_or_after_a_dots_line_is_not_passed_over() {
 fn locked_mode_ignores_the_workspaces_evaluator_limits() {
     use support::fake_llm::{FakeLlm, Script, Step};
     use support::workspace::json;
-    let ws = Ws::new();
-    std::fs::create_dir(ws.path(".git")).unwrap();
+    let ws = repository();
     // Limits no answer fits: every run would be lost and the gate decided by the repository.
     ws.write(
         "byop.toml",
@@ -278,8 +282,7 @@ fn locked_mode_ignores_the_workspaces_evaluator_limits() {
 #[test]
 fn locked_mode_ignores_the_front_matters_as_of() {
     use support::workspace::{check, json};
-    let ws = Ws::new();
-    std::fs::create_dir(ws.path(".git")).unwrap();
+    let ws = repository();
     ws.write("msa.txt", MSA);
     ws.write("ev.json", EVIDENCE);
     // The statute expired in 2020; the document asks to be judged in 2019.
@@ -407,8 +410,7 @@ fn locked_mode_refuses_document_paths_that_are_links_or_lead_outside() {
 
 #[test]
 fn an_empty_source_is_refused_like_a_missing_one() {
-    let ws = Ws::new();
-    std::fs::create_dir(ws.path(".git")).unwrap();
+    let ws = repository();
     ws.write("ev.json", EVIDENCE);
     let check = |file: &str, format: &str| {
         let args = ["check", "--mode", "deterministic", "--format", format];
