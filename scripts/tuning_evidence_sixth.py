@@ -143,28 +143,35 @@ def present(kind, claim, src):
     return reference_in(src, claim)
 
 
-def place(t, at):
+def place(t, at, table_head=lambda row: TABLE_HEAD):
     """(new lines inserted at slot `at`, first planted line, last planted line, 0 lines
-    replaced), planted lines as indices into the new lines; "append" is placed by the caller."""
+    replaced), planted lines as indices into the new lines; "append" is placed by the caller.
+    A table row is planted under `table_head(row)`."""
     text, pos = t["text"], t["position"]
     if pos == "bullet":
         body = [f"- {text}"]
     elif pos == "table":
-        body = TABLE_HEAD.split("\n") + [text]
+        body = table_head(text).split("\n") + [text]
     else:
         body = text.split("\n")
     return [""] + body + [""], 1, len(body), 0
 
 
 def main():
+    run(DATA, SEED, "sixth", DROPPED)
+
+
+def run(data, seed, tag, dropped, table_head=lambda row: TABLE_HEAD):
+    """Plant the batch `data` (with `seed` choosing outputs and slots, `tag` naming the
+    copies, templates opening with a `dropped` key left out) and print its figures."""
     args = [a for a in sys.argv[1:] if not a.startswith("-")]
     bin_ = os.path.realpath(args[0] if args else os.path.join(te.ROOT, "target", "release", "byop"))
     show = "--show" in sys.argv
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     pool = te.tuning_pool(rng)
-    templates = json.load(open(DATA, encoding="utf-8"))
-    jobs = [t for t in templates if not any(t["text"].startswith(k) for k in DROPPED)]
-    tmp = te.workspace("byop-tuning-sixth-")
+    templates = json.load(open(data, encoding="utf-8"))
+    jobs = [t for t in templates if not any(t["text"].startswith(k) for k in dropped)]
+    tmp = te.workspace(f"byop-tuning-{tag}-")
     plants, originals, skipped = [], set(), {}
     for tg in te.targets(pool, jobs, 1):
         t = tg.job
@@ -175,8 +182,8 @@ def main():
         if t["position"] == "append":
             ins, first, last, drop = [tg.lines[at - 1] + " " + t["text"]], 0, 0, 1
         else:
-            ins, first, last, drop = place(t, at)
-        rel = f"outputs/{tg.name}__sixth{tg.i}.ai.md"
+            ins, first, last, drop = place(t, at, table_head)
+        rel = f"outputs/{tg.name}__{tag}{tg.i}.ai.md"
         tg.write(tmp, rel, at, ins, drop)
         tg.keep_original(tmp)
         originals.add(tg.orig)
