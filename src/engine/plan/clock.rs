@@ -181,6 +181,19 @@ impl Now {
             .unwrap_or(self.zoned.timestamp())
     }
 
+    /// The wall-clock minute of `z` counted from the base day's midnight (`None` before it
+    /// or past the next day).
+    pub fn wall_minute(&self, z: ZonedDateTime) -> Option<Minute> {
+        let day = if z.date() == self.base {
+            0
+        } else if self.base.tomorrow().ok() == Some(z.date()) {
+            24 * 60
+        } else {
+            return None;
+        };
+        Some(day + z.time().hour() as u32 * 60 + z.time().minute() as u32)
+    }
+
     /// Real elapsed minutes between two wall-clock minutes today (DST-correct).
     pub fn elapsed(&self, from: Minute, to: Minute) -> i64 {
         if to <= from {

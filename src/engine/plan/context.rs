@@ -23,6 +23,8 @@ pub(super) mod rules;
 mod tasks;
 #[path = "context_words.rs"]
 pub(super) mod words;
+#[path = "context_zones.rs"]
+pub(super) mod zones;
 use super::timex;
 use crate::engine::ascii_regex;
 use crate::engine::document::layout::split_sentences;
@@ -60,6 +62,10 @@ pub struct Context {
     pub unread: Vec<Block>,
     /// "deep work", "one long block": a long block was asked for.
     pub long_block_requested: bool,
+    /// Appointments the notes give only in another zone ("sync 4pm London time"), until
+    /// the day is known and they are placed as blocks; one left here has a zone that
+    /// cannot be told ("10am her time") and the time math fails closed on it.
+    pub foreign: Vec<zones::Foreign>,
 }
 
 fn re(s: &str) -> Regex {
@@ -82,6 +88,8 @@ static TASK_CUE: LazyLock<Regex> = LazyLock::new(|| words("task_cue"));
 static LONG_BLOCK: LazyLock<Regex> = LazyLock::new(|| words("long_block"));
 static EVENT_TIME: LazyLock<Regex> = LazyLock::new(|| words("event_time"));
 static NOT_MINE: LazyLock<Regex> = LazyLock::new(|| words("not_mine"));
+/// "re the lab feed", "about the Q3 numbers": what an appointment is about.
+static SUBJECT: LazyLock<Regex> = LazyLock::new(|| words("subject"));
 
 /// At most this many blocks and tasks are kept (a day's notes have far fewer), so that
 /// matching them against the plan stays linear in the input.
@@ -126,6 +134,7 @@ pub fn extract(notes: &str, today: Option<Weekday>) -> Context {
     cx.meeting_rules.truncate(MAX_EXTRACTED);
     cx.unread.truncate(MAX_EXTRACTED);
     cx.tasks.truncate(MAX_EXTRACTED);
+    cx.foreign.truncate(MAX_EXTRACTED);
     overnight(&mut cx);
     cx.blocks.sort_by_key(|b| (b.start, b.end));
     cx
@@ -144,6 +153,21 @@ fn read_line(
     if NOT_MINE.is_match(content) {
         return;
     }
+    // "call w/ Ifeoma at 3 (3am our time, her 10am in Lagos)": the writer's own time wins
+    // and the other zone's is a remark; an appointment given only in another zone is
+    // placed once the day is known.
+    let blanked;
+    let content = match zones::zoned(content) {
+        Some(zones::Zoned::Other(f)) if MEETING.is_match(content) => {
+            cx.foreign.extend(f);
+            return;
+        }
+        Some(zones::Zoned::Own(line)) => {
+            blanked = line;
+            blanked.as_str()
+        }
+        _ => content,
+    };
     let mut constraint = false;
     let mut unplaced = Vec::new();
     for (a, b) in clauses::clauses(content) {
@@ -372,7 +396,8 @@ fn duration(s: &str) -> Option<Minute> {
 }
 
 /// The block's name: the words before its time in the same clause ("Lunch with Priya
-/// 12-1pm", "lunch 1-2pm, dinner with family 7pm"), else the words after it.
+/// 12-1pm", "lunch 1-2pm, dinner with family 7pm") with what it is about when the line
+/// says so after the time ("…, re the lab feed"), else the words after it.
 fn label_of(s: &str, t: Found) -> String {
     let clean = |x: &str| -> String {
         let words: Vec<&str> = x
@@ -396,7 +421,11 @@ fn label_of(s: &str, t: Found) -> String {
         .unwrap_or(before);
     let label = clean(clause);
     if !label.is_empty() {
-        return label;
+        // "call w/ Ifeoma at 3, 45 min, re the lab feed": what it is about is its name too.
+        return match SUBJECT.captures(&s[t.at.1..]) {
+            Some(c) => format!("{label} re {}", c[1].trim()),
+            None => label,
+        };
     }
     let after = &s[t.at.1..];
     let after = after.split(['.', ';', ',', '(']).next().unwrap_or("");

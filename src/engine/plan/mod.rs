@@ -58,6 +58,7 @@ pub fn analyze_with(
         notes: source.map(|s| front_matter::body(s).to_string()),
         notes_index: None,
     };
+    validate::place_foreign(&mut a, now.as_ref());
     validate::real_range_minutes(&mut a, now.as_ref());
     a
 }
@@ -89,6 +90,7 @@ pub fn analyze_companion(
                 .clone()
         }),
     };
+    validate::place_foreign(&mut a, now.as_ref());
     validate::real_range_minutes(&mut a, now.as_ref());
     a
 }

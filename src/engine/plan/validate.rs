@@ -12,7 +12,7 @@ mod constraints;
 #[path = "validate_time.rs"]
 mod time;
 pub use constraints::{constraints, coverage};
-pub use time::{Availability, availability, real_range_minutes, time_budget};
+pub use time::{Availability, availability, place_foreign, real_range_minutes, time_budget};
 
 const NO_CONTEXT: &str = "No context to validate the plan against: name the user's notes as `source` in the front matter";
 

@@ -34,6 +34,7 @@ pub fn constraints(a: &Analysis) -> Part {
     let mut spots = Vec::new();
     let mut violated = 0u32;
     let mut availability_broken = false;
+    let mut broken_windows: Vec<usize> = Vec::new();
     for (i, it) in a.plan.items.iter().enumerate() {
         let Some(t) = it.time else { continue };
         let end = t
@@ -52,12 +53,17 @@ pub fn constraints(a: &Analysis) -> Part {
                 && end <= b.end
                 && super::super::appointment::is_the_appointment(&it.task, &b.label)
         };
-        if let Some(b) = cx
+        if let Some((k, b)) = cx
             .blocks
             .iter()
-            .find(|b| overlaps(t.start, end, b) && !attends(b))
+            .enumerate()
+            .find(|(_, b)| overlaps(t.start, end, b) && !attends(b))
         {
-            violated += 1;
+            // One per window scheduled over, however many items run into it.
+            if !broken_windows.contains(&k) {
+                broken_windows.push(k);
+                violated += 1;
+            }
             errors.push(format!(
                 "Scheduled {} at {}–{}, during {} ({}–{})",
                 quote(&it.task),

@@ -261,3 +261,45 @@ fn a_range_across_a_clock_change_lasts_its_real_minutes() {
     let ordinary = "2026-06-01T23:00:00-04:00";
     assert_eq!(minutes(ordinary, "01:45–03:00 Draft the brief"), Some(75));
 }
+
+/// An appointment given only in another zone is placed in the notes' zone (4pm London in
+/// June is 11am in Toronto); one whose zone the notes do not name fails the time math
+/// closed, naming the line.
+#[test]
+fn a_time_in_another_zone_is_converted_or_fails_closed() {
+    let plan = three_tasks([60, 30, 30]);
+    let notes = |extra: &str| three_task_notes("working 9-5", extra);
+    let a = run(
+        &doc("2026-06-01T09:00:00-04:00", &plan),
+        Some(&notes("- call w/ Dana 4pm London time")),
+    );
+    let t = time_budget(&a);
+    assert_eq!(t.verdict, Verdict::Pass, "{:?}", t.errors);
+    assert_eq!(all(&a).metrics.time_available_minutes, 480 - 30);
+    let cx = a.context.as_ref().unwrap();
+    assert_eq!((cx.blocks[0].start, cx.blocks[0].end), (660, 690));
+    let a = run(
+        &doc("2026-06-01T09:00:00-04:00", &plan),
+        Some(&notes("- call w/ Dana at 4pm her time")),
+    );
+    let t = time_budget(&a);
+    assert_eq!(t.verdict, Verdict::Indeterminate);
+    assert!(
+        t.errors[0].contains("“call w/ Dana” gives its time only in another zone (“4pm her time”)"),
+        "{:?}",
+        t.errors
+    );
+}
+
+/// Two items run into one blocked window: one window broken, one violation.
+#[test]
+fn a_blocked_window_counts_once_however_many_items_run_into_it() {
+    let plan = "- 11:00-12:30 Draft the brief (90 min)\n- 12:30-13:30 Email Dana about the invoice (60 min)\n- 13:30-14:00 Review the vendor contract (30 min)\n\n## Assumptions\n- none\n## Questions\n- none\nConfidence: high\n";
+    let a = run(
+        &doc("2026-06-01T09:00:00-04:00", plan),
+        Some(&three_task_notes("working 9-5", "- lunch 12-1pm")),
+    );
+    let c = constraints(&a);
+    assert_eq!(c.errors.len(), 2, "{:?}", c.errors);
+    assert_eq!(c.metrics[1], Metric::ConstraintsViolated(1));
+}

@@ -31,6 +31,18 @@ fn night_clock(cx: &Context, now: &Now) -> Now {
     }
 }
 
+/// The notes' appointments given only in another zone, placed on the day the time math
+/// counts from.
+pub fn place_foreign(a: &mut Analysis, now: Option<&Now>) {
+    let (Some(cx), Some(now)) = (&mut a.context, now) else {
+        return;
+    };
+    if !cx.foreign.is_empty() {
+        let clock = night_clock(cx, now);
+        super::super::context::zones::place(cx, &clock);
+    }
+}
+
 /// An item timed by its range alone ("01:45–03:00", no other duration given) lasts the real
 /// minutes between its ends, as the working window does: on the night the clocks go back
 /// that range holds the repeated hour (135 minutes), on the night they go forward "1:45–3:30
@@ -182,6 +194,14 @@ pub fn time_budget(a: &Analysis) -> Part {
             );
         }
     };
+    if let Some(f) = cx.foreign.first() {
+        let err = format!(
+            "Notes could not be read: “{}” gives its time only in another zone (“{}”) and does not say which; write it in the notes' own time (“3am our time”) or name the zone (“10am in Lagos”, “9am PT”)",
+            f.label.trim(),
+            f.written
+        );
+        return unknown(metrics, vec![err], String::new());
+    }
     let Some(av) = availability(cx, now.as_ref()) else {
         // A time no rule placed, with no end of the day: it may be when the day ends
         // ("boarding 1pm"), so the budget is not passed unjudged.

@@ -206,6 +206,17 @@ impl<'a> Walk<'a> {
                 self.timed_below[p.0] |= self.timed[id.0] || self.timed_below[id.0];
             }
         }
+        // A heading's section holds the headings of a deeper level below it: a timed one
+        // there makes it a title or group over timed blocks.
+        for (h, _) in layout.headings() {
+            if self.timed[h.0] {
+                let mut up = layout.heading_parent(h);
+                while let Some(p) = up {
+                    self.timed_below[p.0] = true;
+                    up = layout.heading_parent(p);
+                }
+            }
+        }
     }
 
     fn in_list(&self, id: BlockId) -> bool {
@@ -306,6 +317,12 @@ impl<'a> Walk<'a> {
         let r = line::read(s);
         if r.timed() && !is_total(&r.task) {
             self.section = Section::Plan;
+            // A title over the plan ("## Migration night plan (10 PM – 6 AM)" over the
+            // night's `###` blocks) or a group: its span holds timed items, so it is none.
+            if self.timed_below[id.0] {
+                self.owner = Owner::None;
+                return;
+            }
             self.pending = Some(item(r, span));
             self.owner = Owner::Pending;
             return;

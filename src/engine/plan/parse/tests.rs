@@ -206,6 +206,27 @@ fn every_layout_is_read() {
                 ("Review contract", Some(60), None, None),
             ],
         ),
+        // A timed title over the plan's deeper timed headings is not an item; timed
+        // headings of one level stay items, each its own block.
+        (
+            "## Night plan (10 PM – 6 AM, 7 real hours)\n\n### 10:20 PM – 12:00 AM · Verify the backup\nGate.\n\n### 12:00 AM – 1:00 AM · Migrate billing\n",
+            &[
+                (
+                    "Verify the backup",
+                    Some(100),
+                    Some(22 * H + 20),
+                    Some(24 * H),
+                ),
+                ("Migrate billing", Some(60), Some(0), Some(H)),
+            ],
+        ),
+        (
+            "## 9:00–10:00 · Draft brief\nWhy.\n\n## 10:00–10:30 · Email Dana\n",
+            &[
+                ("Draft brief", Some(60), Some(9 * H), Some(10 * H)),
+                ("Email Dana", Some(30), Some(10 * H), Some(10 * H + 30)),
+            ],
+        ),
         // A colon after a leading range, 12-hour ranges across midnight, sub-bullet whys.
         (
             "- 11:15pm–1:15am: Patch the gateway\n  - must land first\n- 4:30–5:00am: Write the timeline\n",
