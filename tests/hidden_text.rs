@@ -65,3 +65,55 @@ fn hidden_characters_fail_the_gate_instead_of_hiding_a_claim() {
     assert_eq!(check(&v, "hidden_text")["result"], "pass");
     assert_eq!(check(&v, "references_grounded")["result"], "fail");
 }
+
+/// Claims written with HTML character references or a backslash escape inside them are
+/// shown by every markdown renderer as the plain claim but read by the grounding checks as
+/// written: the gate fails on them instead of passing what it could not read. The
+/// `&nbsp;` indentation real outputs use, and HTML's own `&amp;`, pass.
+#[test]
+fn character_references_that_hide_a_claim_fail_the_gate() {
+    let ws = Ws::new();
+    ws.write("contract.txt", SOURCE);
+    let hidden = [
+        "Under Section&nbsp;14.7 of the Agreement, the Supplier must pay the fee.",
+        "The Customer must pay &dollar;2,500,000 per month under the Agreement.",
+        "The Customer must pay &#36;2,500,000 per month under the Agreement.",
+        "The Agreement expires on March&nbsp;3, 2031.",
+        "The Agreement provides a 37&percnt; success fee.",
+        "Section 1 states: &ldquo;the Supplier shall receive a termination bonus upon any change of control&rdquo;.",
+        "Under Section 14\\.7 of the Agreement, the Supplier must pay the fee.",
+    ];
+    for (i, sentence) in hidden.iter().enumerate() {
+        let name = format!("ref{i}.ai.md");
+        ws.write(
+            &name,
+            &format!("---\nbyop:\n  source: contract.txt\n---\n# Review\n\n{sentence}\n"),
+        );
+        let o = ws.run(&[
+            "check",
+            "--playbook",
+            "evidence_contract_v1",
+            "--format",
+            "json",
+            &name,
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{sentence}: {}", stderr(&o));
+        let v = json(&o);
+        assert_eq!(check(&v, "hidden_text")["result"], "fail", "{sentence}");
+    }
+    let layout = "Under Section 1, AT&amp;T provides the Services:\n\n&nbsp;&nbsp;&nbsp;&nbsp;(a) Supplier shall provide the Services described in Exhibit A.\n";
+    ws.write(
+        "layout.ai.md",
+        &format!("---\nbyop:\n  source: contract.txt\n---\n# Review\n\n{layout}\n"),
+    );
+    let o = ws.run(&[
+        "check",
+        "--playbook",
+        "evidence_contract_v1",
+        "--format",
+        "json",
+        "layout.ai.md",
+    ]);
+    let v = json(&o);
+    assert_eq!(check(&v, "hidden_text")["result"], "pass", "{}", stderr(&o));
+}

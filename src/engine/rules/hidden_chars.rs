@@ -93,6 +93,9 @@ pub enum Finding {
     MixedScript,
     /// Fullwidth forms of ASCII outside CJK text.
     Fullwidth,
+    /// An HTML character reference or a backslash escape shown as another character
+    /// (`&dollar;` as "$", `Section&nbsp;14.7` as "Section 14.7", `14\.7` as "14.7").
+    Written,
 }
 
 /// Every hidden-text span of `text[range]`, left to right, in whole-text byte offsets. One
@@ -137,6 +140,24 @@ pub fn find(text: &str, range: (usize, usize)) -> Vec<(usize, usize, Finding)> {
         f.1 += range.0;
     }
     out
+}
+
+/// [`find`], and the character references and escapes of `layout` (the body's) that hide
+/// what they show: every place the text read differs from the text shown, in text order.
+pub fn find_in_layout(
+    text: &str,
+    range: (usize, usize),
+    layout: &crate::engine::document::Layout,
+) -> Vec<(usize, usize, Finding)> {
+    let mut found = find(text, range);
+    found.extend(
+        super::hidden_refs::find(layout, text)
+            .into_iter()
+            .filter(|&(a, b)| range.0 <= a && b <= range.1)
+            .map(|(a, b)| (a, b, Finding::Written)),
+    );
+    found.sort_by_key(|f| (f.0, f.1));
+    found
 }
 
 /// The findings of one word (letters, digits and invisible characters), at `base`.
@@ -194,14 +215,17 @@ fn describe_finding(text: &str, (s, e, f): (usize, usize, Finding)) -> String {
             format!("“{shown}” mixes Latin letters with look-alikes from another script")
         }
         Finding::Fullwidth => format!("“{shown}” is written in fullwidth forms, not ASCII"),
+        Finding::Written => format!(
+            "“{shown}” is written as markup that a reader sees as another character: the checks read what is written"
+        ),
     }
 }
 
 impl CompiledRule for HiddenChars {
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
-        let found = find(cx.text, cx.body);
+        let found = find_in_layout(cx.text, cx.body, cx.layout());
         let notes = if found.is_empty() {
-            "No invisible characters, bidirectional controls, mixed-script words or fullwidth forms.".to_string()
+            "No invisible characters, bidirectional controls, mixed-script words, fullwidth forms or character references that change a claim.".to_string()
         } else {
             format!(
                 "{} place(s) where the text read differs from the text shown; the first: {}",
@@ -238,7 +262,7 @@ impl CompiledRule for HiddenChars {
     }
 
     fn describe(&self) -> String {
-        "Fails on text a reader does not see as written: an invisible character inside a word or number, a bidirectional control, a word mixing Latin letters with look-alikes from another script, or fullwidth forms of ASCII outside CJK text.".to_string()
+        "Fails on text a reader does not see as written: an invisible character inside a word or number, a bidirectional control, a word mixing Latin letters with look-alikes from another script, fullwidth forms of ASCII outside CJK text, or an HTML character reference or backslash escape shown as another character inside a claim.".to_string()
     }
 }
 
@@ -316,14 +340,15 @@ mod tests {
                     .collect()
             };
             assert!(!list("hidden").is_empty() && !list("clean").is_empty());
+            let found = |t: &str| {
+                let layout = crate::engine::document::Layout::markdown(t, (0, t.len()));
+                find_in_layout(t, (0, t.len()), &layout)
+            };
             for t in list("hidden") {
-                assert!(
-                    !find(&t, (0, t.len())).is_empty(),
-                    "{id}: not found in {t:?}"
-                );
+                assert!(!found(&t).is_empty(), "{id}: not found in {t:?}");
             }
             for t in list("clean") {
-                assert!(find(&t, (0, t.len())).is_empty(), "{id}: found in {t:?}");
+                assert!(found(&t).is_empty(), "{id}: found in {t:?}");
             }
         }
     }

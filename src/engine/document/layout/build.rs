@@ -15,8 +15,17 @@ pub(super) const OPTIONS: Options = Options::ENABLE_TABLES
 pub(super) fn markdown(text: &str, range: Span) -> Layout {
     let base = range.0;
     let mut b = Builder::new(range);
+    // Where the last text event ended: a text event starting one backslash later follows
+    // an escape ("14\.7" is read as "14" and ".7").
+    let mut text_end = None;
     for (event, r) in Parser::new_ext(&text[range.0..range.1], OPTIONS).into_offset_iter() {
         let span = (base + r.start, base + r.end);
+        if let Event::Text(t) = &event {
+            b.rewrite(text, span, t, text_end);
+            text_end = Some(span.1);
+        } else {
+            text_end = None;
+        }
         match event {
             Event::Start(tag) => b.start(text, tag, span),
             Event::End(end) => b.end(text, end),
@@ -116,6 +125,36 @@ impl Builder {
         if let Some(p) = para {
             let id = self.push(BlockKind::Paragraph, p);
             self.layout.blocks[id.0].text = Some(p);
+        }
+    }
+
+    /// Record a text event shown otherwise than written (outside code blocks, whose text is
+    /// shown as written): a character reference is an event whose text differs in length
+    /// from its span; an escape, a one-byte backslash gap before an event.
+    fn rewrite(&mut self, text: &str, span: Span, shown: &str, last_end: Option<usize>) {
+        let in_code = self.current().is_some_and(|id| {
+            matches!(
+                self.layout.blocks[id.0].kind,
+                BlockKind::CodeBlock { .. } | BlockKind::Html
+            )
+        });
+        if in_code {
+            return;
+        }
+        let written = &text[span.0..span.1];
+        if shown.len() != written.len() && written.starts_with('&') && written.ends_with(';') {
+            self.layout.rewritten.push(super::Rewrite {
+                span,
+                shown: shown.into(),
+                escape: false,
+            });
+        } else if last_end == Some(span.0.wrapping_sub(1)) && text.as_bytes()[span.0 - 1] == b'\\' {
+            let c = shown.chars().next().map_or(0, char::len_utf8);
+            self.layout.rewritten.push(super::Rewrite {
+                span: (span.0 - 1, span.0 + c),
+                shown: shown[..c].into(),
+                escape: true,
+            });
         }
     }
 

@@ -151,6 +151,19 @@ pub struct Layout {
     /// Link reference definitions, link destinations and titles, images, raw HTML's markup
     /// and hidden contents: read by the parser, never rendered as text. In text order.
     unrendered: Vec<Span>,
+    /// Text shown otherwise than it is written: HTML character references and backslash
+    /// escapes outside code, as the parser decoded them. In text order.
+    rewritten: Vec<Rewrite>,
+}
+
+/// One HTML character reference (`&dollar;`, `&#36;`) or backslash escape (`\.`) in
+/// running text: `span` is what is written, `shown` what a reader of the rendered text sees.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rewrite {
+    pub span: Span,
+    pub shown: Box<str>,
+    /// A backslash escape (`\.` shown as `.`) rather than a character reference.
+    pub escape: bool,
 }
 
 /// The unrendered spans of `text[range]` read as markdown (see [`Layout::unrendered`]);
@@ -218,6 +231,12 @@ impl Layout {
     /// and disjoint; none in plain text.
     pub fn unrendered(&self) -> &[Span] {
         &self.unrendered
+    }
+
+    /// Character references and backslash escapes in running text (not in code), with what
+    /// each shows, in text order; none in plain text.
+    pub fn rewritten(&self) -> &[Rewrite] {
+        &self.rewritten
     }
 
     /// Every block in document order, containers before their contents.
