@@ -177,3 +177,106 @@ fn check_with(ws: &Ws, llm: &FakeLlm, openai: bool) -> std::process::Command {
     }
     cmd
 }
+
+/// `text` as a reader would compare it with the key whatever its case or spacing: lower
+/// case, without whitespace, zero-width spaces, backslashes or a JSON `\n` escape (a JSON
+/// report writes a newline and a backslash escaped).
+fn flat(text: &str) -> String {
+    text.replace("\\n", "")
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '\u{200B}' && *c != '\\')
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// A provider's error message echoing the key transformed as a gateway or a template may
+/// write it: upper-cased, wrapped every 10 characters, letter-spaced, zero-width-separated,
+/// as HTML references padded with zeros (`&#0000115;`), as 8-digit `\U` escapes (the JSON
+/// body escapes its backslash and its control characters, as `json.dumps` does).
+fn transformed_echoes() -> Vec<(&'static str, String)> {
+    let chars: Vec<char> = KEY.chars().collect();
+    let joined = |sep: &str| {
+        chars
+            .iter()
+            .map(char::to_string)
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    let wrapped = chars
+        .chunks(10)
+        .map(|c| c.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\\n");
+    vec![
+        ("upper", KEY.to_uppercase()),
+        ("wrapped", wrapped),
+        ("spaced", joined(" ")),
+        ("zero-width", joined("\\u200b")),
+        (
+            "entities",
+            chars
+                .iter()
+                .map(|c| format!("&#{:07};", *c as u32))
+                .collect(),
+        ),
+        (
+            "U escapes",
+            chars
+                .iter()
+                .map(|c| format!("\\\\U{:08x}", *c as u32))
+                .collect(),
+        ),
+        // Upper case, letter-spaced and cut short: 20 of the key's characters.
+        ("cut", joined(" ")[14..54].to_uppercase()),
+    ]
+}
+
+#[test]
+fn a_bad_request_echoing_the_key_transformed_leaves_no_form_of_it_in_the_report_or_store() {
+    for (what, written) in transformed_echoes() {
+        // The message as the client reads it (the JSON body decoded), then flattened.
+        let message: String =
+            serde_json::from_str(&format!("\"{written}\"")).expect("a JSON string");
+        let shown: Vec<char> = flat(&message).chars().collect();
+        assert!(shown.len() >= 20, "{what}: {message}");
+        let llm = FakeLlm::start_blocking(Script::always(vec![Step::RawError {
+            status: 400,
+            body: bad_request_body(false, &written),
+        }]));
+        let ws = Ws::new();
+        ws.write("bad.ai.md", BAD);
+        let o = check_with(&ws, &llm, false)
+            .args(["--mode", "screening", "--fresh", "--format", "json"])
+            .args(["-o", "report.json", "bad.ai.md"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(3), "{what}: {}", stderr(&o));
+        assert!(llm.calls() > 0, "the provider was asked");
+        let report = std::fs::read_to_string(ws.path("report.json")).unwrap();
+        assert!(
+            report.contains("invalid x-api-key") && report.contains("[redacted]"),
+            "{what}: the provider's message is in the report, scrubbed: {report}"
+        );
+        let mut store = String::new();
+        for f in std::fs::read_dir(ws.dir.path()).unwrap().flatten() {
+            if f.file_name().to_string_lossy().starts_with("state.db") {
+                store += &String::from_utf8_lossy(&std::fs::read(f.path()).unwrap());
+            }
+        }
+        assert!(
+            store.contains("invalid x-api-key"),
+            "{what}: the store holds the message"
+        );
+        for (place, text) in [("report", report), ("store", store)] {
+            let text = flat(&text);
+            // No 10 characters in a row of the echo, flattened, are left.
+            for probe in shown.windows(10) {
+                let probe: String = probe.iter().collect();
+                assert!(
+                    !text.contains(&probe),
+                    "{what}: the key in the {place}: {probe} in {text}"
+                );
+            }
+        }
+    }
+}

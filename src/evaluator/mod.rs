@@ -14,6 +14,7 @@ pub mod repair;
 pub mod retry;
 pub mod schema;
 pub mod scrub;
+mod scrub_view;
 mod settings;
 mod transport;
 mod types;

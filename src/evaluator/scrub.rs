@@ -7,10 +7,13 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use super::scrub_view;
+
 /// What a scrubbed key becomes.
 pub const REDACTED: &str = "[redacted]";
 
-/// Shapes of provider credentials: OpenAI / Anthropic (`sk-…`, `sk-ant-…`, `sk-proj-…`),
+/// Shapes of provider credentials: OpenAI / Anthropic (`sk-…`, `sk-ant-…`, `sk-proj-…`, in
+/// any case: an echo may be upper-cased),
 /// Google (`AIza…`), AWS access key ids (`AKIA…`), GitHub tokens (`ghp_…`, `github_pat_…`),
 /// Slack (`xox?-…`), Hugging Face (`hf_…`), xAI (`xai-…`), Groq (`gsk_…`).
 fn shapes() -> &'static Regex {
@@ -18,7 +21,7 @@ fn shapes() -> &'static Regex {
     SHAPES.get_or_init(|| {
         Regex::new(
             r"(?x)
-            \bsk-[A-Za-z0-9_\-]{16,}
+            (?i:\bsk-[a-z0-9_\-]{16,})
             | \bAIza[0-9A-Za-z_\-]{30,}
             | \bAKIA[0-9A-Z]{16}\b
             | \b(?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{30,}
@@ -32,8 +35,8 @@ fn shapes() -> &'static Regex {
     })
 }
 
-/// `text` without `key` (when it is long enough to be one) and without anything shaped
-/// like a provider key. Text that parses as JSON is scrubbed string by string, so a key
+/// `text` without `key` (when it is long enough to be one, in any case and however its
+/// characters are spaced) and without anything shaped like a provider key. Text that parses as JSON is scrubbed string by string, so a key
 /// written with JSON escapes (`\u0073k-…`) is found too.
 pub fn scrub(text: &str, key: &str) -> String {
     if let Ok(mut value) = serde_json::from_str::<serde_json::Value>(text)
@@ -42,7 +45,8 @@ pub fn scrub(text: &str, key: &str) -> String {
         let mut changed = false;
         scrub_value(&mut value, key, &mut changed);
         if changed {
-            return value.to_string();
+            // Again over the whole: a key split across strings (an array of its characters).
+            return scrub_text(&value.to_string(), key);
         }
     }
     scrub_text(text, key)
@@ -86,21 +90,28 @@ pub fn scrub_verdict(v: &mut super::types::EvaluatorVerdict, key: &str) {
 }
 
 /// `text` with every range holding the key or a key shape redacted. The key and the shapes
-/// are looked for in a decoded view of the text (JSON `\uXXXX`, percent `%XX` — also
-/// twice, `%252D` — and HTML `&#NN;` escapes of letters, digits, `-` and `_` read as those
-/// characters), so an echo written with any mix of these escapes is found, and so is any
-/// stretch of [`FRAGMENT`] or more of the key's characters (an echo cut short); the key's
-/// base64 forms (standard and URL-safe, at all three alignments) and hexadecimal forms
-/// are looked for in the text itself.
+/// are looked for in a decoded view of the text (JSON `\uXXXX`, `\u{…}`, `\UXXXXXXXX`,
+/// `\xXX`, percent `%XX` — also twice, `%252D` — and HTML `&#NN;` / `&#xHH;` escapes with
+/// any number of leading zeros read as the characters they stand for), so an echo written
+/// with any mix of these escapes is found. The key is compared in any case, and skipping
+/// whatever separates its characters (whitespace, invisible characters, punctuation that is
+/// not its own: an echo wrapped, letter-spaced or zero-width-separated), and so is any
+/// stretch of [`FRAGMENT`] or more of its characters (an echo cut short); the key's base64
+/// forms (standard and URL-safe, at all three alignments) and hexadecimal forms are looked
+/// for in the text itself. Each view is built once, in one pass: linear in the text.
 fn scrub_text(text: &str, key: &str) -> String {
     let key = key.trim();
-    let (view, spans) = decoded_view(text);
+    let view = scrub_view::decoded(text);
     let mut ranges: Vec<(usize, usize)> = Vec::new();
-    let to_original = |s: usize, e: usize| (spans[s].0, spans[e - 1].1);
     if key.len() >= 8 {
+        let lower = key.to_lowercase();
+        let key_chars: Vec<char> = lower.chars().collect();
+        let folded = scrub_view::folded(&view, &key_chars);
         ranges.extend(
-            view.match_indices(key)
-                .map(|(s, m)| to_original(s, s + m.len())),
+            folded
+                .text
+                .match_indices(lower.as_str())
+                .map(|(s, m)| folded.original(s, s + m.len())),
         );
         for form in base64_forms(key.as_bytes()) {
             for (s, m) in text.match_indices(form.as_str()) {
@@ -114,15 +125,15 @@ fn scrub_text(text: &str, key: &str) -> String {
             );
         }
         ranges.extend(
-            key_fragments(&view, key)
+            key_fragments(&folded.text, &lower)
                 .into_iter()
-                .map(|(s, e)| to_original(s, e)),
+                .map(|(s, e)| folded.original(s, e)),
         );
     }
     ranges.extend(
         shapes()
-            .find_iter(&view)
-            .map(|m| to_original(m.start(), m.end())),
+            .find_iter(&view.text)
+            .map(|m| view.original(m.start(), m.end())),
     );
     if ranges.is_empty() {
         return text.to_string();
@@ -144,15 +155,16 @@ fn scrub_text(text: &str, key: &str) -> String {
     out
 }
 
-/// The runs of `view` made of [`FRAGMENT`] or more consecutive characters of the key: what
-/// is left of an echo written in a form no other pass decodes (escaped twice, `%252D`, or
-/// cut short) still holds long stretches of the key's own characters.
-fn key_fragments(view: &str, key: &str) -> Vec<(usize, usize)> {
-    if key.len() < FRAGMENT + 8 || !key.is_ascii() {
+/// The runs of `folded` (the text in lower case without separators) made of [`FRAGMENT`] or
+/// more consecutive characters of the key (`lower`, in lower case): what is left of an echo
+/// written in a form no other pass decodes, or cut short, still holds long stretches of the
+/// key's own characters. One hash lookup of a fixed-length window per byte: linear.
+fn key_fragments(folded: &str, lower: &str) -> Vec<(usize, usize)> {
+    if lower.len() < FRAGMENT + 8 || !lower.is_ascii() {
         return Vec::new();
     }
-    let windows: std::collections::HashSet<&[u8]> = key.as_bytes().windows(FRAGMENT).collect();
-    let b = view.as_bytes();
+    let windows: std::collections::HashSet<&[u8]> = lower.as_bytes().windows(FRAGMENT).collect();
+    let b = folded.as_bytes();
     let mut runs: Vec<(usize, usize)> = Vec::new();
     for i in 0..b.len().saturating_sub(FRAGMENT - 1) {
         if windows.contains(&b[i..i + FRAGMENT]) {
@@ -173,58 +185,6 @@ fn hex_forms(key: &[u8]) -> [String; 2] {
     let lower: String = key.iter().map(|b| format!("{b:02x}")).collect();
     let upper = lower.to_ascii_uppercase();
     [lower, upper]
-}
-
-/// The text with escapes of key characters decoded, and for each byte of it the byte range
-/// of the original text it came from.
-fn decoded_view(text: &str) -> (String, Vec<(usize, usize)>) {
-    let mut view = String::with_capacity(text.len());
-    let mut spans = Vec::with_capacity(text.len());
-    let mut i = 0;
-    while i < text.len() {
-        let (c, len) = match escaped(&text[i..]) {
-            Some(decoded) => decoded,
-            None => {
-                let c = text[i..].chars().next().expect("in bounds");
-                (c, c.len_utf8())
-            }
-        };
-        view.push(c);
-        spans.extend(std::iter::repeat_n((i, i + len), c.len_utf8()));
-        i += len;
-    }
-    (view, spans)
-}
-
-/// A JSON, percent or HTML escape of a letter, digit, `-` or `_` at the start of `rest`,
-/// with its length.
-fn escaped(rest: &str) -> Option<(char, usize)> {
-    let hex = |s: &str| u32::from_str_radix(s, 16).ok();
-    // Percent-encoded twice (`%252D`: a gateway encoding what was already encoded).
-    if let Some(c) = (rest.strip_prefix("%25").and_then(|r| r.get(..2)))
-        .and_then(hex)
-        .and_then(char::from_u32)
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-    {
-        return Some((c, 5));
-    }
-    let (code, len) = if let Some(h) = rest.strip_prefix("\\u").and_then(|r| r.get(..4)) {
-        (hex(h)?, 6)
-    } else if let Some(h) = rest.strip_prefix('%').and_then(|r| r.get(..2)) {
-        (hex(h)?, 3)
-    } else if let Some(r) = rest.strip_prefix("&#") {
-        let end = r.find(';').filter(|&e| e <= 6)?;
-        let body = &r[..end];
-        let code = match body.strip_prefix(['x', 'X']) {
-            Some(h) => hex(h)?,
-            None => body.parse().ok()?,
-        };
-        (code, end + 3)
-    } else {
-        return None;
-    };
-    let c = char::from_u32(code)?;
-    (c.is_ascii_alphanumeric() || c == '-' || c == '_').then_some((c, len))
 }
 
 /// The parts of the key's base64 encodings that do not depend on the bytes around it: for
@@ -283,6 +243,72 @@ fn base64_run(text: &str, start: usize, end: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The key as echoes transform it: the same characters in another case, wrapped,
+    /// letter-spaced, separated by invisible characters or written as escapes padded with
+    /// zeros; each is redacted whole, and the text around it is kept.
+    #[test]
+    fn a_key_echoed_in_another_case_spaced_or_padded_escapes_is_redacted() {
+        let key = "sk-ant-api03-Zq9xWv3LmN8bT2yRkP5sD7fGhJ4cV6nM1aQ0eU_iOo-XYZabc123";
+        let chars: Vec<char> = key.chars().collect();
+        let join = |sep: &str| {
+            let parts: Vec<String> = chars.iter().map(char::to_string).collect();
+            parts.join(sep)
+        };
+        let wrapped: Vec<String> = chars
+            .chunks(10)
+            .map(|c| c.iter().collect::<String>())
+            .collect();
+        let each = |f: &dyn Fn(char) -> String| chars.iter().map(|&c| f(c)).collect::<String>();
+        let echoes = [
+            key.to_uppercase(),
+            key.to_lowercase(),
+            wrapped.join("\n"),
+            wrapped.join("\\n"),
+            wrapped.join("\r\n  "),
+            join(" "),
+            join("\u{200B}"),
+            join("\u{2060}"),
+            join("\u{00AD}"),
+            join("\u{3164}"),
+            join("&#8203;"),
+            join("&ZeroWidthSpace;"),
+            join(". "),
+            join(" ").to_uppercase(),
+            each(&|c| format!("&#{:07};", c as u32)),
+            each(&|c| format!("&#x{:08X};", c as u32)),
+            each(&|c| format!("\\U{:08x}", c as u32)),
+            each(&|c| format!("\\u{{{:06x}}}", c as u32)),
+            each(&|c| format!("\\x{:02x}", c as u32)),
+            // Fullwidth, upper case.
+            key.to_uppercase()
+                .chars()
+                .map(|c| char::from_u32(c as u32 + 0xFEE0).unwrap())
+                .collect(),
+        ];
+        for echo in echoes {
+            let out = scrub(&format!("invalid x-api-key {echo} (check it)"), key);
+            assert_eq!(out, "invalid x-api-key [redacted] (check it)", "{echo:?}");
+        }
+        // Cut short: 20 of its characters, upper-cased and letter-spaced.
+        let cut = join(" ")[30..69].to_uppercase();
+        let out = scrub(&format!("key {cut} end"), key);
+        assert_eq!(out, "key [redacted] end", "{cut:?}");
+        // Inside a JSON error body, escaped as a JSON encoder writes it.
+        let body =
+            serde_json::json!({"error": {"message": format!("bad key {}", join("\u{200B}"))}});
+        let out = scrub(&body.to_string(), key);
+        assert_eq!(out, r#"{"error":{"message":"bad key [redacted]"}}"#);
+        // Ordinary text in any case and spacing is left alone, and so is a stretch of the
+        // key's characters shorter than a fragment.
+        for plain in [
+            "SK-1 and sk-2 are the SKUs; the API is at v3 (Zq9xWv3LmN8b).",
+            "A N Y  T E X T letter-spaced, &#0000065; &#x41; \\U00000041 \\n done",
+            "&#&#&#&#0000000000000000000000000000000000000000000",
+        ] {
+            assert_eq!(scrub(plain, key), plain);
+        }
+    }
 
     #[test]
     fn a_key_encoded_twice_in_hex_or_cut_short_leaves_none_of_its_stretches() {
