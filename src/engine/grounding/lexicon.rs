@@ -94,6 +94,11 @@ pub static PROPOSED_TEXT_LEAD: LazyLock<Words> = LazyLock::new(|| compile("propo
 /// requested,"): only such a quote, found in the prompt, is the prompt's.
 pub static REQUEST_ATTRIBUTION: LazyLock<Words> = LazyLock::new(|| compile("request_attribution"));
 
+/// A block quote's last line naming where the words are from ("— Section 5"): the block
+/// quotes the source.
+pub static QUOTE_ATTRIBUTION_AFTER: LazyLock<Finder> =
+    LazyLock::new(|| finder("quote_attribution_after"));
+
 /// A sentence stating, in the output's own words, what the source says ("Section 9
 /// provides …", "The Agreement expires on …").
 pub static SOURCE_STATEMENT: LazyLock<Words> = LazyLock::new(|| compile("source_statement"));

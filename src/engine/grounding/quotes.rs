@@ -10,6 +10,9 @@ pub struct Quote {
     pub end: usize,
     pub text: String,
     pub block: bool,
+    /// A block quote whose last line names where its words are from ("— Section 5"): it
+    /// quotes the source. That line is left out of `text` and the span.
+    pub attributed: bool,
 }
 
 impl Quote {
@@ -37,6 +40,7 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Quote> {
     // The lines of the open block quote, for a block that is commentary with quotes in it.
     let mut block_lines: Vec<(usize, &str)> = Vec::new();
     let mut in_fence = false;
+    let mut html_block: Option<Quote> = None;
     for line in hay.split_inclusive('\n') {
         let line_start = offset;
         offset += line.len();
@@ -46,6 +50,41 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Quote> {
             continue;
         }
         if in_fence {
+            continue;
+        }
+        // HTML's block quotation: the text between `<blockquote>` and `</blockquote>`, on
+        // one line or several, tags left out.
+        if html_block.is_some() || starts_html_blockquote(trimmed) {
+            let lower = line.to_ascii_lowercase();
+            let from = if html_block.is_none() {
+                let open = lower.find("<blockquote").unwrap_or(0);
+                lower[open..].find('>').map_or(line.len(), |j| open + j + 1)
+            } else {
+                0
+            };
+            let until = lower[from..].find("</blockquote>").map(|j| from + j);
+            let b = html_block.get_or_insert(Quote {
+                start: line_start + from,
+                end: line_start + from,
+                text: String::new(),
+                block: true,
+                attributed: false,
+            });
+            let part = &line[from..until.unwrap_or(line.len())];
+            let words = strip_tags(part);
+            if !words.trim().is_empty() {
+                if !b.text.is_empty() {
+                    b.text.push(' ');
+                }
+                b.text.push_str(words.trim());
+                b.end = line_start + from + part.trim_end().len();
+            }
+            if until.is_some()
+                && let Some(b) = html_block.take()
+                && !b.text.is_empty()
+            {
+                out.push(b);
+            }
             continue;
         }
         if let Some(rest) = trimmed.strip_prefix('>') {
@@ -67,6 +106,7 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Quote> {
                 end: cstart,
                 text: String::new(),
                 block: true,
+                attributed: false,
             });
             if !content.is_empty() {
                 if !b.text.is_empty() {
@@ -86,10 +126,40 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Quote> {
     if let Some(b) = block.take() {
         push_block(b, &block_lines, &mut out);
     }
+    if let Some(b) = html_block.filter(|b| !b.text.is_empty()) {
+        out.push(b);
+    }
     out
 }
 
-fn push_block(b: Quote, lines: &[(usize, &str)], out: &mut Vec<Quote>) {
+/// Does this line open an HTML `<blockquote>` (any case, with attributes)?
+fn starts_html_blockquote(trimmed: &str) -> bool {
+    trimmed
+        .get(..11)
+        .is_some_and(|t| t.eq_ignore_ascii_case("<blockquote"))
+        && trimmed[11..]
+            .chars()
+            .next()
+            .is_some_and(|c| c == '>' || c.is_whitespace())
+}
+
+/// `s` without its HTML tags (`<p>`, `</em>`): the words a reader sees.
+fn strip_tags(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut in_tag = false;
+    for c in s.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            _ if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn push_block(mut b: Quote, lines: &[(usize, &str)], out: &mut Vec<Quote>) {
+    attribution_after(&mut b, lines);
     // A block quote that itself is one quoted passage is handled as inline quotes.
     if !b.text.is_empty() {
         let inner = b
@@ -110,6 +180,35 @@ fn push_block(b: Quote, lines: &[(usize, &str)], out: &mut Vec<Quote>) {
             out.push(b);
         }
     }
+}
+
+/// A block's last line that names where its words are from ("— Section 5") is left out of
+/// its text and span, and marks the block as quoting the source.
+fn attribution_after(b: &mut Quote, lines: &[(usize, &str)]) {
+    use super::lexicon::QUOTE_ATTRIBUTION_AFTER;
+    let Some(m) = QUOTE_ATTRIBUTION_AFTER.find(&b.text) else {
+        return;
+    };
+    let content = |l: &str| {
+        l.trim_start()
+            .strip_prefix('>')
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    let mut with_text = lines.iter().rev().filter(|(_, l)| !content(l).is_empty());
+    let cut = b.text.len() - m.start();
+    let end = match (with_text.next(), with_text.next()) {
+        // The attribution is a line of its own: the quote ends with the line before it.
+        (Some((_, last)), Some(&(at, prev))) if content(last).len() <= cut => {
+            at + prev.trim_end().len()
+        }
+        _ => b.end.saturating_sub(cut),
+    };
+    b.text.truncate(m.start());
+    b.text.truncate(b.text.trim_end().len());
+    b.end = end.max(b.start);
+    b.attributed = true;
 }
 
 /// The marks that close a quotation opened by `open`, or `None` when `open` opens none.
@@ -133,6 +232,7 @@ fn closing(open: char) -> Option<&'static [char]> {
         '「' => &['」'],
         '『' => &['』'],
         '‘' => &['’'],
+        '\'' => &['\''],
         _ => return None,
     })
 }
@@ -140,7 +240,8 @@ fn closing(open: char) -> Option<&'static [char]> {
 /// Every double or angle mark that opens or closes a quotation (for a block quote's own
 /// marks). Curly single marks are left out: ’ is also the apostrophe of "Consultant’s".
 fn is_quote_mark(c: char) -> bool {
-    (closing(c).is_some() && c != '‘') || matches!(c, '”' | '›' | '〞' | '〟' | '❞' | '」' | '』')
+    (closing(c).is_some() && !matches!(c, '‘' | '\''))
+        || matches!(c, '”' | '›' | '〞' | '〟' | '❞' | '」' | '』')
 }
 
 /// Quotations within one line, each closed by its own marks; straight quotes pair in order.
@@ -148,11 +249,42 @@ fn is_quote_mark(c: char) -> bool {
 /// open at the end of the line ("Home » Contracts") opens nothing: the rest of the line after
 /// it is read again without that mark (at most once per kind of mark, so still linear).
 fn inline(line: &str, base: usize, out: &mut Vec<Quote>) {
+    html_quotes(line, base, out);
     let mut from = 0;
     let mut unpaired: Vec<char> = Vec::new();
     while let Some((s, o)) = inline_from(line, from, &unpaired, base, out) {
         unpaired.push(o);
         from = s + o.len_utf8();
+    }
+}
+
+/// HTML's inline quotation, `<q>…</q>` (any case, with attributes), within one line: a
+/// renderer shows it in quotation marks.
+fn html_quotes(line: &str, base: usize, out: &mut Vec<Quote>) {
+    let lower = line.to_ascii_lowercase();
+    let mut at = 0;
+    while let Some(i) = lower[at..].find("<q").map(|i| at + i) {
+        let after = lower[i + 2..].chars().next();
+        let Some(open_end) = (after.is_some_and(|c| c == '>' || c.is_whitespace()))
+            .then(|| lower[i..].find('>').map(|j| i + j + 1))
+            .flatten()
+        else {
+            at = i + 2;
+            continue;
+        };
+        let Some(close) = lower[open_end..].find("</q>").map(|j| open_end + j) else {
+            return;
+        };
+        if close > open_end && close - open_end <= MAX_INLINE {
+            out.push(Quote {
+                start: base + open_end,
+                end: base + close,
+                text: line[open_end..close].to_string(),
+                block: false,
+                attributed: false,
+            });
+        }
+        at = close + 4;
     }
 }
 
@@ -170,17 +302,28 @@ fn inline_from(
         .char_indices()
         .map(|(i, c)| (from + i, c))
         .peekable();
+    let mut prev: Option<char> = line[..from].chars().next_back();
     while let Some((i, ch)) = chars.next() {
         let next = chars.peek().map(|&(_, c)| c);
+        let before = prev.replace(ch);
         match open {
             None => {
-                if closing(ch).is_some() && !unpaired.contains(&ch) {
+                // A straight ' opens only at the start of a word, after a space or an
+                // opening bracket or colon ("provides: 'the Supplier …'"), never inside one
+                // ("Supplier's", "parties'").
+                let single_opens = ch != '\''
+                    || (before.is_none_or(|b| b.is_whitespace() || "([{:—–".contains(b))
+                        && next.is_some_and(char::is_alphanumeric));
+                if closing(ch).is_some() && !unpaired.contains(&ch) && single_opens {
                     open = Some((i, ch));
                 }
             }
             Some((s, o)) => {
                 let closes = closing(o).is_some_and(|c| c.contains(&ch))
-                    && !(ch == '’' && next.is_some_and(char::is_alphanumeric));
+                    && !(ch == '’' && next.is_some_and(char::is_alphanumeric))
+                    && !(ch == '\''
+                        && (next.is_some_and(char::is_alphanumeric)
+                            || before.is_none_or(char::is_whitespace)));
                 if closes {
                     let inner_start = s + o.len_utf8();
                     if i - inner_start <= MAX_INLINE && i > inner_start {
@@ -189,6 +332,7 @@ fn inline_from(
                             end: base + i,
                             text: line[inner_start..i].to_string(),
                             block: false,
+                            attributed: false,
                         });
                     }
                     open = None;

@@ -60,7 +60,7 @@ impl GroundingRule {
                 continue;
             }
             // Attribution wins: "Section 5 provides: “…”" is a claim wherever it stands.
-            let attributed = self.attributed_by(Self::lead_in(cx, q.start));
+            let attributed = q.attributed || self.attributed_by(Self::lead_in(cx, q.start));
             // "> Final Price = Wholesale Price × (1 - 0.05)": an equation the output writes.
             if !attributed && is_equation(&q.text) {
                 t.set_aside(ClaimKind::Quote, span, SetAside::Equation);
