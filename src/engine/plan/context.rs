@@ -17,6 +17,8 @@ use super::clock::{
 mod clauses;
 #[path = "context_jotted.rs"]
 mod jotted;
+#[path = "context_label.rs"]
+mod label;
 #[path = "context_rules.rs"]
 pub(super) mod rules;
 #[path = "context_tasks.rs"]
@@ -28,6 +30,7 @@ pub(super) mod zones;
 use super::timex;
 use crate::engine::ascii_regex;
 use crate::engine::document::layout::split_sentences;
+use label::label_of;
 use tasks::{Section, heading, is_heading, task};
 use words::words;
 
@@ -88,8 +91,6 @@ static TASK_CUE: LazyLock<Regex> = LazyLock::new(|| words("task_cue"));
 static LONG_BLOCK: LazyLock<Regex> = LazyLock::new(|| words("long_block"));
 static EVENT_TIME: LazyLock<Regex> = LazyLock::new(|| words("event_time"));
 static NOT_MINE: LazyLock<Regex> = LazyLock::new(|| words("not_mine"));
-/// "re the lab feed", "about the Q3 numbers": what an appointment is about.
-static SUBJECT: LazyLock<Regex> = LazyLock::new(|| words("subject"));
 
 /// At most this many blocks and tasks are kept (a day's notes have far fewer), so that
 /// matching them against the plan stays linear in the input.
@@ -393,43 +394,6 @@ fn duration(s: &str) -> Option<Minute> {
     timex::durations(s)
         .next()
         .map(|(m, _)| m.round().max(0.0) as Minute)
-}
-
-/// The block's name: the words before its time in the same clause ("Lunch with Priya
-/// 12-1pm", "lunch 1-2pm, dinner with family 7pm") with what it is about when the line
-/// says so after the time ("…, re the lab feed"), else the words after it.
-fn label_of(s: &str, t: Found) -> String {
-    let clean = |x: &str| -> String {
-        let words: Vec<&str> = x
-            .split_whitespace()
-            .filter(|w| {
-                !matches!(
-                    w.to_ascii_lowercase().as_str(),
-                    "at" | "from" | "-" | "–" | "—" | "@"
-                )
-            })
-            .collect();
-        words
-            .join(" ")
-            .trim_matches([',', ';', '.', ':', ' ', '-', '–', '—', '(', ')'])
-            .to_string()
-    };
-    let before = &s[..t.at.0];
-    let clause = before
-        .rfind(['.', ';', ',', ')'])
-        .map(|i| &before[i + 1..])
-        .unwrap_or(before);
-    let label = clean(clause);
-    if !label.is_empty() {
-        // "call w/ Ifeoma at 3, 45 min, re the lab feed": what it is about is its name too.
-        return match SUBJECT.captures(&s[t.at.1..]) {
-            Some(c) => format!("{label} re {}", c[1].trim()),
-            None => label,
-        };
-    }
-    let after = &s[t.at.1..];
-    let after = after.split(['.', ';', ',', '(']).next().unwrap_or("");
-    clean(after)
 }
 
 #[cfg(test)]

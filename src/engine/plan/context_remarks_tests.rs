@@ -100,3 +100,35 @@ fn a_start_word_in_a_clause_of_its_own_and_a_meeting_moved_to_a_later_day() {
         extract_("- cryo-EM slot 14:00–16:00 → in the basement at the scope, no desk work then");
     assert_eq!((cx.window_start, spans(&cx)), (None, vec![(840, 960)]));
 }
+
+/// A remark in brackets that gives no number is part of the appointment's name, before or
+/// after its time; one with a number is its length or another time, not its name.
+#[test]
+fn a_bracketed_remark_without_a_number_is_part_of_the_name() {
+    let rows: &[(&str, &str)] = &[
+        (
+            "10:00-10:45 call with Rohan (Sharma & Co)",
+            "call with Rohan (Sharma & Co)",
+        ),
+        (
+            "call with Rohan (Sharma & Co) 10:00-10:45",
+            "call with Rohan (Sharma & Co)",
+        ),
+        (
+            "1:00-1:30pm sync w/ Priyanka (Manila handoff), then lunch",
+            "sync w/ Priyanka (Manila handoff)",
+        ),
+        // Not the name's: a length, another zone's time.
+        ("Call with the bank at 11am (45 min)", "Call with the bank"),
+        ("10:00 call with Rohan (45 min)", "call with Rohan"),
+        (
+            "10:00-10:45 call with Rohan (3pm his time)",
+            "call with Rohan",
+        ),
+    ];
+    for (notes, label) in rows {
+        let cx = extract_(notes);
+        let labels: Vec<&str> = cx.blocks.iter().map(|b| b.label.as_str()).collect();
+        assert_eq!(labels, [*label], "{notes}");
+    }
+}

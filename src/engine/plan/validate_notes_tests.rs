@@ -149,6 +149,19 @@ fn the_appointment_words_are_read_at_their_offsets() {
         "Café’s menu — über review",
         "Lunch with Priya"
     ));
+    // The remark in the appointment's name is its own: the plan may copy it.
+    assert!(is_the_appointment(
+        "Call with Rohan (Sharma & Co)",
+        "call with Rohan (Sharma & Co)"
+    ));
+    assert!(!is_the_appointment(
+        "Call with Rohan (Sharma & Co)",
+        "call with Rohan"
+    ));
+    assert!(!is_the_appointment(
+        "Call with Rohan (draft the Sharma contract)",
+        "call with Rohan (Sharma & Co)"
+    ));
 }
 
 /// With only a start of the day in the notes, a departure the reader knows ends the day;

@@ -78,9 +78,27 @@ const SEPARATORS: &[char] = &[
 
 fn trim_task(s: &str) -> &str {
     let s = &s[lead(s)..];
-    s.trim_end_matches(SEPARATORS)
-        .trim_end_matches(['(', '['])
-        .trim_end_matches(SEPARATORS)
+    trim_separators(trim_separators(s).trim_end_matches(['(', '[']))
+}
+
+/// The separators at the end of a task, but not a bracket that closes one the task opened:
+/// "Call with Rohan (Sharma & Co)" keeps its remark whole.
+fn trim_separators(s: &str) -> &str {
+    let mut t = s;
+    while let Some(c) = t.chars().next_back() {
+        let rest = &t[..t.len() - c.len_utf8()];
+        let closes = |open: char| rest.matches(open).count() > rest.matches(c).count();
+        let kept = match c {
+            ')' => closes('('),
+            ']' => closes('['),
+            _ => !SEPARATORS.contains(&c),
+        };
+        if kept {
+            break;
+        }
+        t = rest;
+    }
+    t
 }
 
 /// The range of a token widened over the parentheses or brackets that hold only it.
@@ -230,3 +248,7 @@ fn split_why<'a>(task: &'a str, why: &'a str) -> (&'a str, &'a str) {
     }
     (task, why)
 }
+
+#[cfg(test)]
+#[path = "line_tests.rs"]
+mod tests;
