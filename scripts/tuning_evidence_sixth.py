@@ -148,7 +148,10 @@ def place(t, at, table_head=lambda row: TABLE_HEAD):
     replaced), planted lines as indices into the new lines; "append" is placed by the caller.
     A table row is planted under `table_head(row)`."""
     text, pos = t["text"], t["position"]
-    if pos == "bullet":
+    if pos == "bullet" and re.match(r"\s*(?:[-*+]|\d+[.)])\s", text):
+        # Written as a list item already ("- **Label:** …", "1. The …"): as written.
+        body = text.split("\n")
+    elif pos == "bullet":
         body = [f"- {text}"]
     elif pos == "table":
         body = table_head(text).split("\n") + [text]

@@ -9,7 +9,8 @@
 
 mod support;
 
-use support::evidence::{Inputs, apply, flagged};
+use support::evidence::Expect::*;
+use support::evidence::{ReasonRow, assert_reason_rows};
 
 /// Real source excerpts (corpus contracts 003, 005, 012 and 014, as extracted).
 const SRC_003: &str = "9. Principal will grant Distributor a discount based on the Products and Prices. 10. This Agreement shall be in effect until March 18. 2021, unless sooner terminated by either party upon (30) days written notice, without cause. The Effective Date is the date of signature.\n";
@@ -17,26 +18,8 @@ const SRC_005: &str = "4.1 Term. This Warrant is exercisable in whole or in part
 const SRC_012: &str = "6. Governance 31 6.1 Joint Management Committee 31 6.2 JRDC 33 6.3 JOC 34 6.4 Alliance Director 34\n";
 const SRC_014: &str = "If two Qualified Experts are chosen, one by each Party, and such Qualified Experts cannot agree within thirty (30) days of the appointment of the second of such Qualified Experts, the dispute is referred to arbitration.\n";
 
-/// What a row expects of its span: a finding, a grounded claim, or a set-aside reason.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Expect {
-    Flagged,
-    Grounded,
-    SetAside(&'static str),
-}
-use Expect::*;
-
-struct Row {
-    cause: &'static str,
-    check: &'static str,
-    source: &'static str,
-    output: &'static str,
-    span: &'static str,
-    expect: Expect,
-}
-
-const ROWS: &[Row] = &[
-    Row {
+const ROWS: &[ReasonRow] = &[
+    ReasonRow {
         cause: "payment-term shorthand in a table's body cell, absent",
         check: "entities_grounded",
         source: SRC_003,
@@ -44,7 +27,7 @@ const ROWS: &[Row] = &[
         span: "Net 55",
         expect: Flagged,
     },
-    Row {
+    ReasonRow {
         cause: "payment-term shorthand, the source's thirty (30) days",
         check: "entities_grounded",
         source: SRC_014,
@@ -52,7 +35,7 @@ const ROWS: &[Row] = &[
         span: "Net 30",
         expect: Grounded,
     },
-    Row {
+    ReasonRow {
         cause: "a cell under a column of proposals",
         check: "entities_grounded",
         source: SRC_003,
@@ -60,7 +43,7 @@ const ROWS: &[Row] = &[
         span: "Net 55",
         expect: SetAside("drafting_sentence"),
     },
-    Row {
+    ReasonRow {
         cause: "an ordinal day as a limit",
         check: "entities_grounded",
         source: SRC_003,
@@ -68,7 +51,7 @@ const ROWS: &[Row] = &[
         span: "the 17th day",
         expect: Flagged,
     },
-    Row {
+    ReasonRow {
         cause: "an ordinal anniversary the source has as 'tenth (10th) anniversary'",
         check: "entities_grounded",
         source: SRC_005,
@@ -76,7 +59,7 @@ const ROWS: &[Row] = &[
         span: "the tenth anniversary",
         expect: Grounded,
     },
-    Row {
+    ReasonRow {
         cause: "an ordinal anniversary, with a hedge ('would seem to') that proposes nothing",
         check: "entities_grounded",
         source: SRC_005,
@@ -84,7 +67,7 @@ const ROWS: &[Row] = &[
         span: "the fifth anniversary",
         expect: Flagged,
     },
-    Row {
+    ReasonRow {
         cause: "an ordinal anniversary the output recommends",
         check: "entities_grounded",
         source: SRC_005,
@@ -92,7 +75,7 @@ const ROWS: &[Row] = &[
         span: "the fifth anniversary",
         expect: SetAside("drafting_sentence"),
     },
-    Row {
+    ReasonRow {
         cause: "an item under a 'Key dates:' title",
         check: "entities_grounded",
         source: SRC_003,
@@ -100,7 +83,7 @@ const ROWS: &[Row] = &[
         span: "12 business days",
         expect: Flagged,
     },
-    Row {
+    ReasonRow {
         cause: "an item under a bold 'Timeline summary' title, the source's 30 days",
         check: "entities_grounded",
         source: SRC_014,
@@ -108,7 +91,7 @@ const ROWS: &[Row] = &[
         span: "30 days",
         expect: Grounded,
     },
-    Row {
+    ReasonRow {
         cause: "an item under a title that is no summary of the source",
         check: "entities_grounded",
         source: SRC_003,
@@ -116,7 +99,7 @@ const ROWS: &[Row] = &[
         span: "12 business days",
         expect: SetAside("no_claim_marker"),
     },
-    Row {
+    ReasonRow {
         cause: "'negotiation period' is the source's period, not a proposal",
         check: "entities_grounded",
         source: SRC_003,
@@ -124,7 +107,7 @@ const ROWS: &[Row] = &[
         span: "70-day",
         expect: Flagged,
     },
-    Row {
+    ReasonRow {
         cause: "'negotiate' as a verb still proposes",
         check: "entities_grounded",
         source: SRC_003,
@@ -132,7 +115,7 @@ const ROWS: &[Row] = &[
         span: "70-day",
         expect: SetAside("drafting_sentence"),
     },
-    Row {
+    ReasonRow {
         cause: "a bare term in a table's body cell, absent",
         check: "entities_grounded",
         source: SRC_003,
@@ -140,7 +123,7 @@ const ROWS: &[Row] = &[
         span: "Tiered Rebate Threshold",
         expect: Flagged,
     },
-    Row {
+    ReasonRow {
         cause: "a bare term in a table's body cell, the source's",
         check: "entities_grounded",
         source: SRC_012,
@@ -148,7 +131,7 @@ const ROWS: &[Row] = &[
         span: "Joint Management Committee",
         expect: Grounded,
     },
-    Row {
+    ReasonRow {
         cause: "a bare term in a cell under a column of proposals",
         check: "entities_grounded",
         source: SRC_003,
@@ -156,7 +139,7 @@ const ROWS: &[Row] = &[
         span: "Tiered Rebate Threshold",
         expect: SetAside("drafting_sentence"),
     },
-    Row {
+    ReasonRow {
         cause: "the long name before a short one in parentheses, absent",
         check: "entities_grounded",
         source: SRC_012,
@@ -164,7 +147,7 @@ const ROWS: &[Row] = &[
         span: "Joint Steering Board",
         expect: Flagged,
     },
-    Row {
+    ReasonRow {
         cause: "the long name before a short one in curly quotes, the source's",
         check: "entities_grounded",
         source: SRC_012,
@@ -172,7 +155,7 @@ const ROWS: &[Row] = &[
         span: "Joint Management Committee",
         expect: Grounded,
     },
-    Row {
+    ReasonRow {
         cause: "the short name itself is the output's definition",
         check: "entities_grounded",
         source: SRC_012,
@@ -180,7 +163,7 @@ const ROWS: &[Row] = &[
         span: "JSB",
         expect: SetAside("definition"),
     },
-    Row {
+    ReasonRow {
         cause: "a long and short name the output proposes",
         check: "entities_grounded",
         source: SRC_012,
@@ -188,7 +171,7 @@ const ROWS: &[Row] = &[
         span: "Joint Steering Board",
         expect: SetAside("drafting_sentence"),
     },
-    Row {
+    ReasonRow {
         cause: "a bare term after a verb giving it",
         check: "entities_grounded",
         source: SRC_003,
@@ -196,7 +179,7 @@ const ROWS: &[Row] = &[
         span: "Sponsor Content Credits",
         expect: Flagged,
     },
-    Row {
+    ReasonRow {
         cause: "the source's term after a verb giving it",
         check: "entities_grounded",
         source: SRC_012,
@@ -204,7 +187,7 @@ const ROWS: &[Row] = &[
         span: "Joint Management Committee",
         expect: Grounded,
     },
-    Row {
+    ReasonRow {
         cause: "'any proposed sale' is the source's subject matter",
         check: "references_grounded",
         source: SRC_003,
@@ -212,7 +195,7 @@ const ROWS: &[Row] = &[
         span: "Art. 35.2",
         expect: Flagged,
     },
-    Row {
+    ReasonRow {
         cause: "'is drafted one-sidedly' describes the source",
         check: "references_grounded",
         source: SRC_003,
@@ -220,7 +203,7 @@ const ROWS: &[Row] = &[
         span: "Section 21.8",
         expect: Flagged,
     },
-    Row {
+    ReasonRow {
         cause: "a section the output proposes to add",
         check: "references_grounded",
         source: SRC_003,
@@ -228,7 +211,7 @@ const ROWS: &[Row] = &[
         span: "Section 21.8",
         expect: SetAside("drafting_sentence"),
     },
-    Row {
+    ReasonRow {
         cause: "'new-build' is no proposal",
         check: "entities_grounded",
         source: SRC_003,
@@ -238,52 +221,7 @@ const ROWS: &[Row] = &[
     },
 ];
 
-/// What the check did with the row's span.
-fn outcome(row: &Row) -> Expect {
-    let o = apply(
-        row.check,
-        row.output,
-        &Inputs {
-            source: Some(row.source),
-            ..Default::default()
-        },
-    );
-    let at = row.output.find(row.span).expect("span in output");
-    let (s, e) = (at, at + row.span.len());
-    let overlaps = |a: usize, b: usize| a < e && s < b;
-    if o.hits.iter().any(|h| overlaps(h.start, h.end)) {
-        return Flagged;
-    }
-    let g = o
-        .grounding
-        .as_ref()
-        .expect("a grounding check counts its claims");
-    if let Some(x) = g.set_aside.iter().find(|x| overlaps(x.start, x.end)) {
-        return SetAside(x.reason.as_str());
-    }
-    assert!(
-        g.counts.grounded > 0,
-        "{}: neither flagged, set aside nor grounded ({}; flagged {:?})",
-        row.cause,
-        o.notes,
-        flagged(&o, row.output)
-    );
-    Grounded
-}
-
 #[test]
 fn seventh_rows_in_both_directions_with_their_reasons() {
-    let failures: Vec<String> = ROWS
-        .iter()
-        .filter_map(|row| {
-            let got = outcome(row);
-            (got != row.expect).then(|| {
-                format!(
-                    "{}: {} on {:?}: expected {:?}, got {:?}",
-                    row.cause, row.check, row.span, row.expect, got
-                )
-            })
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_reason_rows(ROWS);
 }

@@ -90,8 +90,9 @@ pub enum SetAside {
     ShortQuote,
     /// The source's numbering could not be read, so no reference can be resolved.
     SourceNumberingUnreadable,
-    /// A citation in a discussion of the law ("generally void under … § 16600"), not a
-    /// statement of what the source says.
+    /// A citation in a discussion of the law ("generally void under … § 16600"), or a value in
+    /// a remark on the law in general ("Courts … generally refuse to enforce non-competes,
+    /// whether they last 6 months or 2 years"), not a statement of what the source says.
     LawDiscussion,
     /// A term in the output's own heading or opening bold label ("**Ambiguity in “Equal
     /// Terms” for Renewal:**"): its title for the point, in its own words.
@@ -99,6 +100,12 @@ pub enum SetAside {
     /// A figure in parentheses restating the figure before it in another unit or period
     /// ("$8,500/month ($102,000/year)"): the output's own arithmetic.
     Conversion,
+    /// A sentence that asks rather than states: a question, the request's question retold
+    /// ("You asked whether …"), an item to confirm ("[ ] Confirm … whether …").
+    OpenQuestion,
+    /// A part of another document than the source ("the client's own standard template …
+    /// Article 16").
+    OtherDocument,
 }
 
 impl SetAside {
@@ -131,6 +138,8 @@ impl SetAside {
             SetAside::LawDiscussion => "law_discussion",
             SetAside::Label => "label",
             SetAside::Conversion => "conversion",
+            SetAside::OpenQuestion => "open_question",
+            SetAside::OtherDocument => "other_document",
         }
     }
 
@@ -156,9 +165,11 @@ impl SetAside {
             SetAside::DraftedValue => "a value the output's drafted text states",
             SetAside::ShortQuote => "a quote too short to be a passage",
             SetAside::SourceNumberingUnreadable => "the source's numbering could not be read",
-            SetAside::LawDiscussion => "a citation in a discussion of the law",
+            SetAside::LawDiscussion => "a discussion of the law, not of the source",
             SetAside::Label => "a term in the output's own heading or label",
             SetAside::Conversion => "a figure restating the one before it in other units",
+            SetAside::OpenQuestion => "a question, not a statement",
+            SetAside::OtherDocument => "a part of another document than the source",
         }
     }
 }

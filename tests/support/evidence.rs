@@ -134,3 +134,76 @@ pub fn assert_rows_without_a_finding_examine_or_skip(rows: &[Row]) {
         );
     }
 }
+
+/// What a row expects of its span: a finding, a grounded claim, a set-aside reason, or no
+/// claim read at all (nothing examined, nothing set aside on it).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Expect {
+    Flagged,
+    Grounded,
+    SetAside(&'static str),
+    Unread,
+}
+
+/// A row of a table read both ways with the outcome expected of its span.
+pub struct ReasonRow {
+    pub cause: &'static str,
+    pub check: &'static str,
+    pub source: &'static str,
+    pub output: &'static str,
+    pub span: &'static str,
+    pub expect: Expect,
+}
+
+/// What the check did with the row's span.
+fn outcome(row: &ReasonRow) -> Expect {
+    let o = apply(
+        row.check,
+        row.output,
+        &Inputs {
+            source: Some(row.source),
+            ..Default::default()
+        },
+    );
+    let at = row.output.find(row.span).expect("span in output");
+    let (s, e) = (at, at + row.span.len());
+    let overlaps = |a: usize, b: usize| a < e && s < b;
+    if o.hits.iter().any(|h| overlaps(h.start, h.end)) {
+        return Expect::Flagged;
+    }
+    let g = o
+        .grounding
+        .as_ref()
+        .expect("a grounding check counts its claims");
+    if let Some(x) = g.set_aside.iter().find(|x| overlaps(x.start, x.end)) {
+        return Expect::SetAside(x.reason.as_str());
+    }
+    if g.counts.examined == 0 {
+        return Expect::Unread;
+    }
+    assert!(
+        g.counts.grounded > 0,
+        "{}: neither flagged, set aside nor grounded ({}; flagged {:?})",
+        row.cause,
+        o.notes,
+        flagged(&o, row.output)
+    );
+    Expect::Grounded
+}
+
+/// Every row: its span flagged, grounded or set aside with the reason it expects.
+pub fn assert_reason_rows(rows: &[ReasonRow]) {
+    let failures: Vec<String> = rows
+        .iter()
+        .filter_map(|row| {
+            let got = outcome(row);
+            (got != row.expect).then(|| {
+                format!(
+                    "{}: {} on {:?}: expected {:?}, got {:?}",
+                    row.cause, row.check, row.span, row.expect, got
+                )
+            })
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

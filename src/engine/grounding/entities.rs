@@ -20,8 +20,9 @@ pub enum EntityKind {
     Money,
     /// "5%", "five percent", "a 15-percent discount", "fifteen per cent (15%)" → `5%`.
     Percent,
-    /// "90 days", "ninety (90) days", "90-day" → `90 day`; "Net 90", "the 90th day" → `90
-    /// day`, "the fifth anniversary" → `5 year` (`periods`).
+    /// "90 days", "ninety (90) days", "90-day" (any hyphen), "5 yrs" → `90 day`, `5 year`;
+    /// "Net 90", "the 90th day" → `90 day`, "the fifth anniversary" → `5 year`, "a fortnight"
+    /// → `14 day` (`periods`).
     Duration,
     /// "January 15, 2024", "15 January 2024", "2024-01-15", "1/15/2024" → `2024-01-15`.
     Date,
@@ -100,7 +101,7 @@ static PERCENT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DURATION: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex::compile(&format!(
-        r"(?i)\b(?P<num>\d+(?:\.\d+)?|{w})(?:\s*\((?P<paren>\d+)\))?[\s-]*(?P<unit>business\s+days?|working\s+days?|calendar\s+days?|days?|weeks?|months?|years?|hours?)\b",
+        r"(?i)\b(?P<num>\d+(?:\.\d+)?|{w})(?:\s*\((?P<paren>\d+)\))?[\s\-\u{{2010}}\u{{2011}}]*(?P<unit>business\s+days?|working\s+days?|calendar\s+days?|days?|weeks?|months?|years?|hours?|yrs?|mos|mths?|wks?|hrs?)\b",
         w = words_re()
     ))
     .expect("duration regex")
@@ -367,6 +368,14 @@ fn duration(c: &Captures) -> Option<String> {
     let unit = c.name("unit")?.as_str().to_ascii_lowercase();
     let unit = unit.split_whitespace().collect::<Vec<_>>();
     let base = unit.last()?.trim_end_matches('s');
+    // Abbreviations ("5 yrs", "3 mos", "48 hrs") read as the words.
+    let base = match base {
+        "yr" => "year",
+        "mo" | "mth" => "month",
+        "wk" => "week",
+        "hr" => "hour",
+        b => b,
+    };
     let unit = match unit.first().copied() {
         Some("business" | "working") => "business day".to_string(),
         _ => base.to_string(),

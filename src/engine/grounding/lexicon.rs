@@ -7,7 +7,13 @@ use std::sync::LazyLock;
 use regex::{Regex, RegexSet};
 use serde::Deserialize;
 
-const LEXICON: &str = include_str!("lexicon.toml");
+/// The entries, in two files of one format: the voice signals, then the sentences that assert
+/// nothing about the source (`not_asserted.toml`).
+const LEXICON: &str = concat!(
+    include_str!("lexicon.toml"),
+    "\n",
+    include_str!("not_asserted.toml")
+);
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -120,6 +126,18 @@ pub static WHOLE_SHARE: LazyLock<Words> = LazyLock::new(|| compile("whole_share"
 /// Words naming the source as the place a term is defined ("the Agreement defines", "as
 /// defined in the contract"): a definition shape in such a sentence is a claim about it.
 pub static NAMES_THE_SOURCE: LazyLock<Words> = LazyLock::new(|| compile("names_the_source"));
+
+/// Words by which a sentence discusses a quoted term as a word ("Ensure \"Affiliate\" is
+/// defined", "\"Prompt\" is vague"): without them, a quoted term is the source's term in use.
+pub static TERM_DISCUSSION: LazyLock<Words> = LazyLock::new(|| compile("term_discussion"));
+
+/// A sentence that asks rather than states: a question, the request's question retold ("You
+/// asked whether …"), an item to confirm ("[ ] Confirm … whether").
+pub static OPEN_QUESTION: LazyLock<Words> = LazyLock::new(|| compile("open_question"));
+/// A sentence whose subject is the courts or the law in general ("Courts … generally refuse").
+pub static LAW_REMARK: LazyLock<Words> = LazyLock::new(|| compile("law_remark"));
+/// Words naming another document as where a part is ("the client's own standard template").
+pub static OTHER_DOCUMENT: LazyLock<Words> = LazyLock::new(|| compile("other_document"));
 
 /// The output's title for a list summing up the source's terms ("Key dates", "Timeline
 /// summary"): its items state the source's terms.

@@ -179,9 +179,11 @@ fn ordinary(w: &str, common: &dyn Fn(&str) -> bool) -> bool {
 pub(super) fn is_label(text: &str, at: usize, end: usize) -> bool {
     let ls = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let before = &text[ls..at];
-    let emphasised = before.matches("**").count() % 2 == 1
-        || before.matches('*').count() % 2 == 1
-        || before.matches('_').count() % 2 == 1;
+    // A list item's marker ("* The Licensor's …") opens no emphasis.
+    let marks = list_item_body(before);
+    let emphasised = marks.matches("**").count() % 2 == 1
+        || marks.matches('*').count() % 2 == 1
+        || marks.matches('_').count() % 2 == 1;
     let lead = before.trim_start_matches(|c: char| {
         c.is_whitespace()
             || c.is_ascii_digit()
@@ -202,7 +204,7 @@ pub(super) fn is_label(text: &str, at: usize, end: usize) -> bool {
     // Emphasis marks a title when it opens the line ("**Initial Observation:** …", "1.
     // **Governing Law for the Joint Venture Entities:**"); a word in bold inside a sentence
     // ("tied to the **Holdback Amount**") is still the sentence's word.
-    let before_emphasis = &before[..before.find(['*', '_']).unwrap_or(0)];
+    let before_emphasis = &marks[..marks.find(['*', '_']).unwrap_or(0)];
     let emphasis_opens_line = before_emphasis
         .chars()
         .all(|c| !c.is_alphanumeric() || c.is_ascii_digit());
@@ -212,6 +214,29 @@ pub(super) fn is_label(text: &str, at: usize, end: usize) -> bool {
                 || label_paren
                 || after.is_empty()
                 || after.starts_with('\n')))
+}
+
+/// A line's text after its list item marker ("* ", "- ", "+ ", "1. ", "2) "), if it has one.
+fn list_item_body(line: &str) -> &str {
+    let t = line.trim_start();
+    if let Some(rest) = ["* ", "- ", "+ "].iter().find_map(|m| t.strip_prefix(m)) {
+        return rest;
+    }
+    let n = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    match (n.len() < t.len()).then(|| n.strip_prefix(". ").or_else(|| n.strip_prefix(") "))) {
+        Some(Some(rest)) => rest,
+        _ => line,
+    }
+}
+
+/// How many times `term` appears in `hay` other than in the output's own headings or
+/// labels: a term a paragraph is labelled with ("**Wind-Down Inventory:** … all Wind-Down
+/// Inventory") is used once in the text under it.
+pub(super) fn uses_outside_labels(hay: &str, term: &str) -> usize {
+    hay.match_indices(term)
+        .filter(|(i, _)| !is_label(hay, *i, i + term.len()))
+        .take(2)
+        .count()
 }
 
 /// The words of a text that appear in lower case somewhere in it (lower-cased), sorted so that
@@ -343,7 +368,7 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
         if words.any(|w| NOT_NAME.contains(&w) && !matches!(w, "Agreement" | "Contract")) {
             continue;
         }
-        if hay.matches(t.as_str()).take(2).count() > 1 || is_label(hay, t.start(), t.end()) {
+        if uses_outside_labels(hay, t.as_str()) > 1 || is_label(hay, t.start(), t.end()) {
             continue;
         }
         out.push(Entity {

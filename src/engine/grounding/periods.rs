@@ -1,6 +1,7 @@
-//! Periods written as an ordinal or as payment-term shorthand ("Net 55", "the 17th day
-//! following termination", "the fifth anniversary of the Effective Date"), read as durations
-//! with the same normalized form as "55 days", "17 days" and "5 years", so that the output's
+//! Periods written as an ordinal, as payment-term shorthand or as a word ("Net 55", "the 17th
+//! day following termination", "the fifth anniversary of the Effective Date", "a fortnight"),
+//! read as durations with the same normalized form as "55 days", "17 days", "5 years" and "14
+//! days", so that the output's
 //! and the source's ways of writing one period compare equal. The shapes are data
 //! (`periods.toml`) with examples run both ways below.
 
@@ -34,6 +35,10 @@ struct ShapeData {
     not_followed_by: Option<String>,
     #[serde(default)]
     not_numbers: Vec<u32>,
+    /// The length a word for a period stands for ("a fortnight" → 14), for shapes without a
+    /// `num` group.
+    #[serde(default)]
+    value: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -49,6 +54,7 @@ struct Shape {
     unit: String,
     not_followed_by: Option<Regex>,
     not_numbers: Vec<u32>,
+    value: Option<f64>,
 }
 
 static DATA_PARSED: LazyLock<Data> =
@@ -66,6 +72,7 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
             unit: s.unit.clone(),
             not_followed_by: s.not_followed_by.as_deref().map(compile),
             not_numbers: s.not_numbers.clone(),
+            value: s.value,
         })
         .collect()
 });
@@ -127,7 +134,8 @@ pub fn periods(hay: &str) -> Vec<(usize, usize, String)> {
             {
                 continue;
             }
-            let Some(v) = c.name("num").and_then(|n| ordinal_value(n.as_str())) else {
+            let num = c.name("num").and_then(|n| ordinal_value(n.as_str()));
+            let Some(v) = num.or(shape.value) else {
                 continue;
             };
             if v < 1.0 || shape.not_numbers.iter().any(|&n| f64::from(n) == v) {

@@ -11,7 +11,7 @@ use regex::Regex;
 use serde::Deserialize;
 
 use super::entities::{Entity, EntityKind, words_key};
-use super::names::{NOT_NAME, is_label};
+use super::names::{NOT_NAME, is_label, uses_outside_labels};
 use super::words::tokens;
 use crate::engine::ascii_regex;
 
@@ -105,9 +105,14 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
                 .unwrap_or(before.len());
             tokens(&before[from..]).map(|t| t.0).collect()
         };
+        // A plural possessive ("the Founders' Retained Rights") reads as "party's" does.
+        let plural_possessive = before.ends_with("s'") || before.ends_with("s’");
         let prev_word = opener.clone().or_else(|| {
             let glued = before.ends_with(char::is_alphanumeric);
-            glued.then(|| prev.last().cloned()).flatten()
+            glued
+                .then(|| prev.last().cloned())
+                .flatten()
+                .or_else(|| plural_possessive.then(|| "s".to_string()))
         });
         let pair = prev
             .len()
@@ -130,7 +135,7 @@ pub fn terms_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
         // The checks that read the whole text last, for the few runs the words around them
         // make a candidate.
         if (by_word || (subject && !used_alone(hay, term.rsplit(' ').next().unwrap_or(""))))
-            && hay.matches(term).take(2).count() == 1
+            && uses_outside_labels(hay, term) == 1
             // The output writes the same words in lower case elsewhere ("Initial Term is …
             // during the initial term"): an ordinary phrase capitalised, not a name.
             && !hay.contains(&term.to_lowercase())

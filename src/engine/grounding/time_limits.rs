@@ -5,9 +5,11 @@
 
 use std::sync::LazyLock;
 
+use regex::Regex;
 use serde::Deserialize;
 
 use super::words::tokens;
+use crate::engine::ascii_regex;
 
 const DATA: &str = include_str!("time_limits.toml");
 
@@ -19,6 +21,7 @@ struct Words {
     after: Vec<String>,
     subject_stops: Vec<String>,
     sentence_stops: Vec<String>,
+    adverbs: Vec<String>,
     max_gap: usize,
     #[cfg_attr(not(test), allow(dead_code))]
     matches: Vec<String>,
@@ -26,14 +29,41 @@ struct Words {
     not_matches: Vec<String>,
 }
 
+/// A line opening with an enumerator: "(b) ", "  ii) ", "- (c) ".
+static ENUMERATOR: LazyLock<Regex> = LazyLock::new(|| {
+    ascii_regex::compile(r"(?m)^[ \t]*(?:[-*+][ \t]+)?\(?[a-z0-9]{1,4}\)[ \t]+")
+        .expect("enumerator regex")
+});
+
 static WORDS: LazyLock<Words> =
     LazyLock::new(|| toml::from_str(DATA).expect("grounding/time_limits.toml is valid (tested)"));
 
-/// Is the duration at `sentence[start..end]` stated as a time limit of the source?
-pub fn states_time_limit(sentence: &str, start: usize, end: usize) -> bool {
+/// Is the duration at `sentence[start..end]` stated as a time limit of the source? With
+/// `labels`, a label before a colon may stand for the subject.
+pub fn states_time_limit(sentence: &str, start: usize, end: usize, labels: bool) -> bool {
     let w = &*WORDS;
     let has = |list: &[String], t: &str| list.iter().any(|x| x == t);
-    let toks: Vec<(String, usize, usize)> = tokens(sentence).collect();
+    // A clause after a colon or semicolon is read on its own ("The audit clause is onerous:
+    // records must be kept for seven years"); what comes before a colon may be a label
+    // naming the provision ("**Non-solicitation of staff:** limited to two months").
+    let cut = sentence[..start].rfind([':', ';']).map_or(0, |i| i + 1);
+    // An enumerated item opening a line ("(b) The 45-day payment window runs …") starts a
+    // sentence of its own, also when the item before it ends without a full stop.
+    let cut = ENUMERATOR
+        .find_iter(&sentence[..start])
+        .last()
+        .map_or(cut, |m| cut.max(m.end()));
+    let label = (labels && cut > 0 && colon_label(sentence, cut))
+        .then(|| &sentence[..cut - 1])
+        // A label names a provision; a clause with a verb before the colon is a sentence,
+        // and a capitalised sentence after the colon has its own subject ("**Frequency and
+        // Notice**: Limits audits to once per calendar year with 30 days' notice").
+        .filter(|l| !tokens(l).any(|t| has(&w.verbs, &t.0)))
+        .filter(|_| {
+            let rest = sentence[cut..start].trim_start_matches(|c: char| !c.is_alphanumeric());
+            !rest.starts_with(char::is_uppercase)
+        });
+    let toks: Vec<(String, usize, usize)> = tokens(sentence).filter(|t| t.1 >= cut).collect();
     let Some(first) = toks.iter().position(|t| t.1 >= start) else {
         return false;
     };
@@ -42,24 +72,46 @@ pub fn states_time_limit(sentence: &str, start: usize, end: usize) -> bool {
         .rposition(|t| t.2 <= end)
         .unwrap_or(first)
         .max(first);
-    if toks.iter().any(|t| has(&w.sentence_stops, &t.0)) {
+    // A condition or example before the duration makes it hypothetical ("If the buyer pays
+    // late, …"); one after it is the source's condition ("… within 25 days, but only if no
+    // claim is pending").
+    if tokens(&sentence[..start]).any(|t| has(&w.sentence_stops, &t.0)) {
         return false;
+    }
+    // Adverbs between a limit's word and the duration ("lasts only half a year").
+    let mut b = first;
+    while b > 0 && has(&w.adverbs, &toks[b - 1].0) {
+        b -= 1;
     }
     // A limit's word right after the duration or one word later ("a 70-day negotiation
     // period").
-    let framed = (first > 0 && has(&w.before, &toks[first - 1].0))
+    let framed = (b > 0 && has(&w.before, &toks[b - 1].0))
         || toks
             .iter()
             .skip(last + 1)
             .take(2)
             .any(|t| has(&w.after, &t.0));
     // The duration as the subject, after an opening article ("A 14-month exclusivity period
-    // follows launch"): a period named by the after-words, then a statement verb.
+    // follows launch", "The six-month exclusivity period only starts …"): a period named by
+    // the after-words, then a statement verb past any adverb.
     let opens = first == 1 && matches!(toks[0].0.as_str(), "a" | "an" | "the");
     if opens
         && let Some(k) = (last + 1..(last + 3).min(toks.len())).find(|&k| has(&w.after, &toks[k].0))
     {
-        return toks.get(k + 1).is_some_and(|t| has(&w.verbs, &t.0));
+        return toks
+            .iter()
+            .skip(k + 1)
+            .find(|t| !has(&w.adverbs, &t.0))
+            .is_some_and(|t| has(&w.verbs, &t.0));
+    }
+    // After a label naming the provision, the label is the subject: a framed duration, or
+    // the duration as the label's whole value ("**Termination Without Cause: 120 days**").
+    if let Some(l) = label {
+        let stated = toks[..first].iter().all(|t| has(&w.adverbs, &t.0));
+        return (framed || stated)
+            && !tokens(l)
+                .chain(toks[..first].iter().cloned())
+                .any(|t| has(&w.subject_stops, &t.0));
     }
     // The first statement verb before the duration, with a subject before it that is not the
     // output's own voice, and the duration close after it.
@@ -70,6 +122,21 @@ pub fn states_time_limit(sentence: &str, start: usize, end: usize) -> bool {
         && verb > 0
         && first - verb <= w.max_gap
         && !toks[..verb].iter().any(|t| has(&w.subject_stops, &t.0))
+}
+
+/// Is the text before the colon ending at `cut` (list markers and emphasis aside) a label of
+/// one to six words with no sentence break in it ("- **Non-solicitation of staff:**", "1.
+/// **Cure period:**", "**Termination Without Cause:")?
+fn colon_label(text: &str, cut: usize) -> bool {
+    let head = text[..cut - 1].trim_start_matches(|c: char| {
+        c.is_whitespace()
+            || c.is_ascii_digit()
+            || matches!(c, '#' | '*' | '_' | '-' | '+' | '>' | '•' | '.' | ')' | '(')
+    });
+    let n = tokens(head).count();
+    text[cut - 1..].starts_with(':')
+        && !head.contains(['.', '!', '?', ';', ':'])
+        && (1..=6).contains(&n)
 }
 
 #[cfg(test)]
@@ -83,7 +150,7 @@ mod tests {
             .into_iter()
             .find(|e| e.kind == EntityKind::Duration)
             .unwrap_or_else(|| panic!("no duration in {s}"));
-        states_time_limit(s, d.start, d.end)
+        states_time_limit(s, d.start, d.end, true)
     }
 
     #[test]

@@ -88,8 +88,10 @@ pub fn under_analysis_label(layout: &Layout, text: &str, at: usize) -> bool {
 /// the row up to the end of the claim's cell, and the head cell of its column. A later cell
 /// ("| Section 93.5 | Caps the indemnity at $5,000,000 | Seek a higher cap |") is the output's
 /// comment on the row, not the claim's voice; a column headed "Proposed change" or a row
-/// opening "New Section 14.7" still makes the cell proposed text. `None` outside a table body.
-pub fn table_cell_voice(layout: &Layout, at: usize) -> Option<[(usize, usize); 2]> {
+/// opening "New Section 14.7" still makes the cell proposed text, and so does a cell opening
+/// with a request of its own ("| Request 6 months of transition support |": the cell alone,
+/// read as a sentence). `None` outside a table body.
+pub fn table_cell_voice(layout: &Layout, at: usize) -> Option<[(usize, usize); 3]> {
     let id = layout.block_at(at)?;
     let (cell, column) = layout.ancestors(id).find_map(|(c, b)| match b.kind {
         BlockKind::TableCell { column } => Some((c, column)),
@@ -106,7 +108,8 @@ pub fn table_cell_voice(layout: &Layout, at: usize) -> Option<[(usize, usize); 2
         .filter(|(_, b)| matches!(b.kind, BlockKind::TableRow { header: true }))
         .and_then(|(h, _)| layout.cells(h).nth(column))
         .map_or((0, 0), |(_, b)| b.span);
-    Some([(layout.block(row).span.0, layout.block(cell).span.1), head])
+    let own = layout.block(cell).span;
+    Some([(layout.block(row).span.0, own.1), head, own])
 }
 
 /// Is `at` in an item of a list whose title sums up the source's terms ("Key dates:",
@@ -114,21 +117,23 @@ pub fn table_cell_voice(layout: &Layout, at: usize) -> Option<[(usize, usize); 2
 /// before the list? Such an item ("- Acceptance testing: 12 business days from delivery")
 /// states a term of the source though it has no claim word.
 pub fn under_summary_title(layout: &Layout, text: &str, at: usize) -> bool {
-    let Some(id) = layout.block_at(at) else {
-        return false;
-    };
-    let Some(list) = layout
+    list_title(layout, text, at).is_some_and(|t| lexicon::SUMMARY_TITLE.is_match(t))
+}
+
+/// The title of the list holding `at`: the line right before the list, markup and a colon
+/// dropped ("Open questions:" → "Open questions"), if `at` is in a list item and that line
+/// is short and not blank.
+pub fn list_title<'t>(layout: &Layout, text: &'t str, at: usize) -> Option<&'t str> {
+    let id = layout.block_at(at)?;
+    let list = layout
         .ancestors(id)
         .find(|(_, b)| matches!(b.kind, BlockKind::ListItem { .. }))
-        .and_then(|(item, _)| layout.parent(item))
-    else {
-        return false;
-    };
+        .and_then(|(item, _)| layout.parent(item))?;
     let before = text[..layout.block(list).span.0].trim_end();
     let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
     let decoration = |c: char| matches!(c, '#' | '*' | '_' | ':' | ' ' | '>');
     let title = line.trim_matches(decoration);
-    !title.is_empty() && title.len() <= 60 && lexicon::SUMMARY_TITLE.is_match(title)
+    (!title.is_empty() && title.len() <= 60).then_some(title)
 }
 
 /// The terms written alone in a table's body cells, after its first column ("| Rebates |
@@ -232,7 +237,8 @@ mod tests {
         let doc = "| # | Provision | Current position | Recommendation |\n|---|---|---|---|\n| 3 | Section 93.5 | Caps the indemnity at $5,000 | Seek a higher cap |\n";
         let l = Layout::markdown(doc, (0, doc.len()));
         let at = doc.find("$5,000").expect("amount");
-        let [lead, head] = table_cell_voice(&l, at).expect("a body cell");
+        let [lead, head, own] = table_cell_voice(&l, at).expect("a body cell");
+        assert!(doc[own.0..own.1].trim().starts_with("Caps the indemnity"));
         assert!(doc[lead.0..lead.1].starts_with("| 3 | Section 93.5"));
         assert!(doc[lead.0..lead.1].contains("Caps the indemnity at $5,000"));
         assert!(!doc[lead.0..lead.1].contains("Seek"));

@@ -4,15 +4,17 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::definitions::{own_definition, source_definition, the_before_quote};
 use super::params::claim_kind;
-use super::{GroundingRule, Tally, states_the_source};
+use super::{GroundingRule, Tally, not_asserted, states_the_source};
 use crate::engine::ascii_regex;
 use crate::engine::grounding::drafted::Drafted;
 use crate::engine::grounding::{
     EntityKind, Source, entities, lexicon, names, term_runs, time_limits,
 };
 use crate::engine::rules::claim_voice::{
-    cell_terms, in_label, table_cell_voice, under_skipped_lead, under_summary_title, whole_share,
+    cell_terms, in_label, list_title, table_cell_voice, under_skipped_lead, under_summary_title,
+    whole_share,
 };
 use crate::engine::rules::kind::{Hit, RuleContext};
 use crate::engine::rules::markdown::is_heading_line;
@@ -46,8 +48,8 @@ impl GroundingRule {
             if !self.kinds.is_empty() && !self.kinds.contains(&e.kind) {
                 continue;
             }
-            // Inside a quote, the quote checks speak for it; a defined term is itself quoted.
-            let quoted = e.kind != EntityKind::DefinedTerm && cx.prose().is_quoted(e.start, e.end);
+            // Inside a quote, the quote checks speak for it.
+            let quoted = inside_a_quote(cx, e);
             // Attribution wins: "Section 2 provides that the fee is $3,000,000" is a claim
             // even in a sentence that goes on to recommend something.
             let strong = self.attributed_by(self.sentence_lead(cx, e.start));
@@ -62,6 +64,8 @@ impl GroundingRule {
                 Some(SetAside::SaidAbsent)
             } else if restates_previous(cx.text, &all, e) {
                 Some(SetAside::Conversion)
+            } else if let Some(why) = not_asserted(cx, e.start, e.end) {
+                Some(why)
             } else if strong {
                 None
             } else if e.kind == EntityKind::LegalCitation && discusses_law(cx, e.start, e.end) {
@@ -75,7 +79,7 @@ impl GroundingRule {
                 Some(r)
             } else if list_lead_skipped(cx, skipped, e.start) {
                 Some(SetAside::RecommendationList)
-            } else if !names_own_vocabulary(cx.text, e)
+            } else if !names_own_vocabulary(cx, e)
                 && !self.attributed(cx, e.start)
                 && !time_limit(cx, e)
                 && !states_the_source(cx, e.start, e.end)
@@ -205,29 +209,42 @@ fn open_paren(text: &str, at: usize) -> Option<usize> {
 
 /// A company, or a capitalised term used once without quotation marks ("tied to the
 /// Holdback Amount"), named in the analysis is a claim that the source has it: the output has
-/// no other source of such names. So is a percentage: a rate, share or discount the analysis
-/// gives is the contract's (a figure the output works out itself is set aside before this, as
-/// a change, a conversion or a whole share), except 100 % and 0 %, which the output mostly
-/// uses for "all" and "none" ("Loss of 100% of recurring revenue"). Other facts (and a quoted term, which the output may be
-/// discussing: `Ensure "Subsidiary" is defined`) need a claim marker in their sentence.
-fn names_own_vocabulary(text: &str, e: &entities::Entity) -> bool {
+/// no other source of such names. So is a quoted term used as the name of something ("carves
+/// out \"Residual Know-How\"", "paid into the \"Deferred Consideration Pool\""), unless its
+/// sentence discusses it as a word (`Ensure "Subsidiary" is defined`, `"Prompt" is vague`:
+/// the lexicon's `term_discussion`). So is a percentage: a rate, share or discount the
+/// analysis gives is the contract's (a figure the output works out itself is set aside before
+/// this, as a change, a conversion or a whole share), except 100 % and 0 %, which the output
+/// mostly uses for "all" and "none" ("Loss of 100% of recurring revenue"). Other facts need a
+/// claim marker in their sentence.
+fn names_own_vocabulary(cx: &RuleContext, e: &entities::Entity) -> bool {
+    let text = cx.text;
     let quoted = text[..e.start]
         .trim_end_matches(['*', '_'])
         .ends_with(['"', '“', '\'', '‘']);
+    let used_as_a_name = || {
+        let (s, end) = cx.prose().sentence(text, e.start);
+        let sentence = text.get(s.min(e.start)..end.max(e.end)).unwrap_or("");
+        !lexicon::TERM_DISCUSSION.is_match(sentence)
+    };
     e.kind == EntityKind::Organization
         || (e.kind == EntityKind::Percent && !matches!(e.normalized.as_str(), "100%" | "0%"))
-        || (e.kind == EntityKind::DefinedTerm && (!quoted || the_before_quote(text, e.start)))
+        || (e.kind == EntityKind::DefinedTerm
+            && (!quoted || the_before_quote(text, e.start) || used_as_a_name()))
 }
 
-/// Does "the" come right before the quotation mark opening a term ("paid into the
-/// \"Deferred Consideration Pool\"", "limited to the **\"Exclusivity Corridor\"**")? The
-/// output names a particular thing by the source's name for it: a use of the source's term,
-/// not a word it is discussing.
-fn the_before_quote(text: &str, at: usize) -> bool {
-    let before = text[..at].trim_end_matches(['"', '“', '\'', '‘', '*', '_']);
-    let b = ceil_char_boundary(before, before.len().saturating_sub(8));
-    let w = before[b..].trim_end().to_ascii_lowercase();
-    before.ends_with(' ') && (w == "the" || w.ends_with(" the"))
+/// Is the claim inside a quotation? A defined term may be quoted itself, so for it only a
+/// quote opening before its own marks counts ("Example: \"Consultant retains all right … in
+/// the Consultant Toolkit …\"").
+fn inside_a_quote(cx: &RuleContext, e: &entities::Entity) -> bool {
+    let before = cx.text[..e.start].trim_end_matches(['*', '_']);
+    match before.chars().next_back() {
+        Some(c @ ('"' | '“' | '\'' | '‘')) if e.kind == EntityKind::DefinedTerm => {
+            let mark = before.len() - c.len_utf8();
+            mark > 0 && cx.prose().is_quoted(mark - 1, e.end)
+        }
+        _ => cx.prose().is_quoted(e.start, e.end),
+    }
 }
 
 /// Is a period or term laid out as the source's by where it stands: in a body cell of a
@@ -242,40 +259,18 @@ fn laid_out_as_the_sources(cx: &RuleContext, e: &entities::Entity) -> bool {
 }
 
 /// A duration the sentence states as a time limit of the source ("The supplier must deliver
-/// within 45 days"): a claim without a marker word (`time_limits`).
+/// within 45 days"): a claim without a marker word (`time_limits`). A label's value
+/// ("Survival: 5 yrs post-expiry") states the source's term, except in a list under a title
+/// of the output's own that sums up no term of the source ("Open questions:").
 fn time_limit(cx: &RuleContext, e: &entities::Entity) -> bool {
     let (s, end) = cx.prose().sentence(cx.text, e.start);
     let s = s.min(e.start);
+    let labels = list_title(cx.layout(), cx.text, e.start)
+        .is_none_or(|t| lexicon::SUMMARY_TITLE.is_match(t));
     e.kind == EntityKind::Duration
         && cx.text.get(s..end.max(e.end)).is_some_and(|sentence| {
-            time_limits::states_time_limit(sentence, e.start - s, e.end - s)
+            time_limits::states_time_limit(sentence, e.start - s, e.end - s, labels)
         })
-}
-
-/// A definition the output drafts itself: the shape of one (`is_definition`) in a sentence
-/// that does not name the source as where the term is defined ("the Agreement defines
-/// \"X\" as …", "(the \"X\") as the contract calls it" are claims about the source).
-fn own_definition(cx: &RuleContext, e: &entities::Entity) -> bool {
-    is_definition(cx.text, e) && !names_the_source(cx, e)
-}
-
-/// `"X" means …` (or "the Agreement uses X to mean …") in a sentence that names the source
-/// as where X is defined and has no other drafting or proposal word: the word "means" alone
-/// made it read as drafting.
-fn source_definition(cx: &RuleContext, e: &entities::Entity) -> bool {
-    let after = cx.text[e.end..].trim_start_matches(['"', '”', '*', '_', ' ']);
-    let (s, end) = cx.prose().sentence(cx.text, e.start);
-    let sentence = cx.text.get(s.min(e.start)..end.max(e.end)).unwrap_or("");
-    e.kind == EntityKind::DefinedTerm
-        && (after.starts_with("means") || after.starts_with("to mean "))
-        && lexicon::NAMES_THE_SOURCE.is_match(sentence)
-        && !lexicon::DRAFTING_WORDS.is_match(sentence)
-}
-
-fn names_the_source(cx: &RuleContext, e: &entities::Entity) -> bool {
-    let (s, end) = cx.prose().sentence(cx.text, e.start);
-    let sentence = cx.text.get(s.min(e.start)..end.max(e.end)).unwrap_or("");
-    lexicon::NAMES_THE_SOURCE.is_match(sentence)
 }
 
 /// A figure in parentheses right after a figure of the same kind ("$8,500/month
@@ -298,45 +293,6 @@ fn restates_previous(text: &str, all: &[entities::Entity], e: &entities::Entity)
                 .is_empty()
             && open.len() - p.end <= 12
     })
-}
-
-/// A defined term being defined (`(the "Audit Notice")`, `"Cure Period" means`): the output
-/// drafting a definition, not quoting one.
-fn is_definition(text: &str, e: &entities::Entity) -> bool {
-    if e.kind != EntityKind::DefinedTerm {
-        return false;
-    }
-    // An unquoted term ("the Holdback Amount") follows "the" by how it was read: only the
-    // words after it can make it a definition.
-    let quoted = text[..e.start]
-        .trim_end_matches(['*', '_'])
-        .ends_with(['"', '“']);
-    let before = text[..e.start].trim_end_matches(['"', '“', '*', '_', ' ']);
-    let b = ceil_char_boundary(before, before.len().saturating_sub(24));
-    let before = before[b..].to_ascii_lowercase();
-    let after = text[e.end..].trim_start_matches(['"', '”', '*', '_', ' ']);
-    let a = floor_char_boundary(after, after.len().min(24));
-    let after = after[..a].to_ascii_lowercase();
-    // A definition names the term in parentheses, after "referred to as" / "hereinafter"
-    // ("(the \"Company\")", "referred to as the \"Licensee\"") or after "a" ("each, a
-    // \"Party\""); a quoted term after a bare "the" is a use of a term ("tied to the
-    // \"Protected Customer List\"", "treat them as the \"Golden Source Records\"").
-    let named = before.strip_suffix(" the").unwrap_or(&before);
-    (quoted
-        && (before.ends_with('(')
-            || before.ends_with("(the")
-            || before.ends_with(" a")
-            || before.ends_with(" an")
-            || named.ends_with("referred to as")
-            || named.ends_with("known as")
-            || named.ends_with("hereinafter")
-            || named.ends_with("each,")
-            || named.ends_with("collectively,")))
-        || after.starts_with("means")
-        || after.starts_with("shall mean")
-        || after.starts_with("shall have")
-        || after.starts_with("has the meaning")
-        || after.starts_with(')')
 }
 
 /// An amount the output calls a total ("$3,091,000 total", "a combined $3,091,000", "in

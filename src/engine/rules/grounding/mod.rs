@@ -12,6 +12,7 @@
 //! when the output says it is the request's ("You asked: …"; `request_attribution`); found
 //! only in the prompt without that, it is a quote not in the source, saying where it is.
 
+mod definitions;
 mod entity_rule;
 mod params;
 mod quote_rule;
@@ -292,8 +293,13 @@ impl GroundingRule {
                     || cell.is_none_or(|pieces| skipped.drafting_words_in(&pieces))
             })
             .or_else(|| {
-                cell.is_some_and(|[_, head]| skipped.drafting_words_in(&[head]))
-                    .then_some(SetAside::DraftingSentence)
+                // The claim's own cell, up to its sentence ("| Request 6 months of support;
+                // negotiate down |" reads "Request 6 months of support").
+                let (ss, se) = cx.prose().sentence(cx.text, start);
+                cell.is_some_and(|[_, head, (cs, ce)]| {
+                    skipped.drafting_words_in(&[head, (cs.max(ss), ce.min(se.max(end)))])
+                })
+                .then_some(SetAside::DraftingSentence)
             })
             .or_else(|| {
                 drafted
@@ -381,4 +387,21 @@ fn states_the_source(cx: &RuleContext, start: usize, end: usize) -> bool {
     let s = s.min(start);
     let sentence = cx.text.get(s..e.max(end)).unwrap_or("");
     stating::states_the_source_at(sentence, start - s)
+}
+
+/// Does the sentence holding the claim at `start..end` assert nothing about the source: a
+/// question (`open_question`), a remark on the law in general (`law_remark`), or a part of
+/// another document (`other_document`)? The reason it is set aside, if so.
+fn not_asserted(cx: &RuleContext, start: usize, end: usize) -> Option<SetAside> {
+    let (s, e) = cx.prose().sentence(cx.text, start);
+    let sentence = cx.text.get(s.min(start)..e.max(end)).unwrap_or("");
+    if lexicon::OPEN_QUESTION.is_match(sentence) {
+        Some(SetAside::OpenQuestion)
+    } else if lexicon::LAW_REMARK.is_match(sentence) {
+        Some(SetAside::LawDiscussion)
+    } else if lexicon::OTHER_DOCUMENT.is_match(sentence) {
+        Some(SetAside::OtherDocument)
+    } else {
+        None
+    }
 }

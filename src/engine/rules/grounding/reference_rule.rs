@@ -1,6 +1,6 @@
 //! `references_grounded`: sections, clauses, exhibits the output says the source has.
 
-use super::{GroundingRule, Tally, states_the_source};
+use super::{GroundingRule, Tally, not_asserted, states_the_source};
 use crate::engine::document::layout::{BlockKind, clause_number, only_decoration};
 use crate::engine::grounding::drafted::Drafted;
 use crate::engine::grounding::{RefKind, Source, references};
@@ -65,6 +65,8 @@ impl GroundingRule {
                 Some(SetAside::SaidAbsent)
             } else if references::under_statute_label(cx.text, &r) {
                 Some(SetAside::Statute)
+            } else if let Some(why) = not_asserted(cx, r.start, r.end) {
+                Some(why)
             } else {
                 self.not_a_claim(cx, skipped, drafted, span)
             };
