@@ -117,3 +117,53 @@ fn character_references_that_hide_a_claim_fail_the_gate() {
     let v = json(&o);
     assert_eq!(check(&v, "hidden_text")["result"], "pass", "{}", stderr(&o));
 }
+
+/// `hidden_text` of the evidence playbook on `sentence` written as a review of SOURCE,
+/// with the gate's exit code.
+fn hidden_text_of(ws: &Ws, name: &str, sentence: &str) -> (Option<i32>, serde_json::Value) {
+    ws.write(
+        name,
+        &format!("---\nbyop:\n  source: contract.txt\n---\n# Review\n\n{sentence}\n"),
+    );
+    let o = ws.run(&[
+        "check",
+        "--playbook",
+        "evidence_contract_v1",
+        "--format",
+        "json",
+        name,
+    ]);
+    let v = json(&o);
+    (o.status.code(), check(&v, "hidden_text")["result"].clone())
+}
+
+/// Amounts and dates written with digits that only look like ASCII digits (mathematical
+/// bold or sans-serif, superscript, subscript, circled) are not read as numbers by the
+/// grounding checks: the gate fails on them. So do fullwidth forms in Latin prose next to
+/// one CJK word. A unit's ² or ³ after a letter ("m²") and fullwidth forms inside a run of
+/// CJK text are what they show, and pass.
+#[test]
+fn look_alike_digits_fail_the_gate_and_units_and_cjk_typesetting_pass() {
+    let ws = Ws::new();
+    ws.write("contract.txt", SOURCE);
+    let hidden = [
+        "The Agreement caps the Supplier's liability at $𝟮,𝟱𝟬𝟬,𝟬𝟬𝟬 and expires on March 𝟯, 𝟮𝟬𝟯𝟭.",
+        "The Agreement caps the Supplier's liability at $𝟤,𝟧𝟢𝟢,𝟢𝟢𝟢.",
+        "The Agreement caps the Supplier's liability at ＄２，５００，０００ (責任上限).",
+        "The Agreement caps the Supplier's liability at $²,⁵⁰⁰,⁰⁰⁰.",
+        "The Agreement expires on March ③, 2031.",
+    ];
+    for (i, sentence) in hidden.iter().enumerate() {
+        let (code, result) = hidden_text_of(&ws, &format!("digits{i}.ai.md"), sentence);
+        assert_eq!(code, Some(1), "{sentence}");
+        assert_eq!(result, "fail", "{sentence}");
+    }
+    let clean = [
+        "The Supplier leases 250 m² of office space and 40 m³ of storage.",
+        "本契約の第２条に基づき、顧客は＄１，０００，０００を支払う。",
+    ];
+    for (i, sentence) in clean.iter().enumerate() {
+        let (_, result) = hidden_text_of(&ws, &format!("clean{i}.ai.md"), sentence);
+        assert_eq!(result, "pass", "{sentence}");
+    }
+}

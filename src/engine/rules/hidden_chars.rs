@@ -1,8 +1,9 @@
 //! `hidden_characters`: text a reader does not see as written. An invisible character inside
 //! a word or number ("Sec\u{200B}tion 99.4", "2\u{2062}1"), a bidirectional override, a word
 //! that mixes Latin letters with look-alikes from another script ("Ѕection" with a Cyrillic
-//! Ѕ), or fullwidth forms of ASCII ("＄4,500,000", "９９.４") in a document that is not
-//! written in a CJK script. Each one makes the text a reader sees differ from the text a
+//! Ѕ), a digit that only looks like an ASCII one ("$𝟮,𝟱𝟬𝟬", "$²,⁵⁰⁰"; a unit's "m²" is
+//! not one), or fullwidth forms of ASCII ("＄4,500,000", "９９.４") outside a run of CJK text
+//! (see `hidden_forms`). Each one makes the text a reader sees differ from the text a
 //! rule or an evaluator reads: a claim hidden that way is neither checked nor quoted, so the
 //! check fails on it instead of passing what it could not read.
 //!
@@ -16,6 +17,7 @@ use serde::Deserialize;
 use unicode_security::general_security_profile::IdentifierType;
 use unicode_security::{GeneralSecurityProfile, MixedScript};
 
+use super::hidden_forms::{first_look_alike_digit, fullwidth, in_cjk_text};
 use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome};
 use crate::model::Verdict;
 
@@ -70,18 +72,6 @@ fn bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
-/// Fullwidth forms of the ASCII characters (U+FF01–U+FF5E).
-fn fullwidth(c: char) -> bool {
-    matches!(c, '\u{FF01}'..='\u{FF5E}')
-}
-
-/// Han, kana and Hangul: text in which fullwidth forms are ordinary typesetting.
-fn cjk(c: char) -> bool {
-    matches!(c,
-        '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}'
-        | '\u{AC00}'..='\u{D7AF}' | '\u{F900}'..='\u{FAFF}')
-}
-
 /// What kind of hidden text a span is, for its note.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Finding {
@@ -91,23 +81,26 @@ pub enum Finding {
     Bidi(char),
     /// A word of Latin letters with letters of another script in it.
     MixedScript,
-    /// Fullwidth forms of ASCII outside CJK text.
+    /// Fullwidth forms of ASCII outside a run of CJK text.
     Fullwidth,
+    /// A digit that only looks like an ASCII digit (mathematical, superscript, subscript,
+    /// circled): no amount, date or reference reader takes it for a number.
+    LookAlikeDigit(char),
     /// An HTML character reference or a backslash escape shown as another character
     /// (`&dollar;` as "$", `Section&nbsp;14.7` as "Section 14.7", `14\.7` as "14.7").
     Written,
 }
 
 /// Every hidden-text span of `text[range]`, left to right, in whole-text byte offsets. One
-/// pass over the text (and one more to decide whether it is CJK text), allocating nothing
-/// for text that is all ASCII (it runs on every edit of an output).
+/// pass over the text (a run of fullwidth forms also looks at its neighbours across
+/// spaces), allocating nothing for text that is all ASCII (it runs on every edit of an
+/// output).
 pub fn find(text: &str, range: (usize, usize)) -> Vec<(usize, usize, Finding)> {
     let body = &text[range.0..range.1];
     let mut out = Vec::new();
     if body.is_ascii() {
         return out;
     }
-    let cjk_text = body.chars().any(cjk);
     // The end of the run of characters from `at` that `keep` accepts.
     let run_end = |at: usize, keep: &dyn Fn(char) -> bool| {
         body[at..]
@@ -120,10 +113,12 @@ pub fn find(text: &str, range: (usize, usize)) -> Vec<(usize, usize, Finding)> {
         let end = if bidi_control(c) {
             out.push((at, at + c.len_utf8(), Finding::Bidi(c)));
             at + c.len_utf8()
-        } else if fullwidth(c) && !cjk_text {
+        } else if fullwidth(c) {
             // One span per run of fullwidth forms ("９９.４" is read with its ASCII dot).
             let end = run_end(at, &|c| fullwidth(c) || c == '.');
-            out.push((at, end, Finding::Fullwidth));
+            if !in_cjk_text(body, at, end) {
+                out.push((at, end, Finding::Fullwidth));
+            }
             end
         } else if c.is_alphanumeric() || invisible(c) {
             // A word: letters, digits and the invisible characters inside it.
@@ -186,6 +181,10 @@ fn word_findings(word: &str, base: usize, out: &mut Vec<(usize, usize, Finding)>
             return;
         }
     }
+    if let Some(c) = first_look_alike_digit(word) {
+        out.push((base, base + word.len(), Finding::LookAlikeDigit(c)));
+        return;
+    }
     if shown.chars().any(|c| c.is_ascii_alphabetic()) && !shown.as_str().is_single_script() {
         out.push((base, base + word.len(), Finding::MixedScript));
     }
@@ -215,6 +214,10 @@ fn describe_finding(text: &str, (s, e, f): (usize, usize, Finding)) -> String {
             format!("“{shown}” mixes Latin letters with look-alikes from another script")
         }
         Finding::Fullwidth => format!("“{shown}” is written in fullwidth forms, not ASCII"),
+        Finding::LookAlikeDigit(c) => format!(
+            "“{shown}” has a digit that only looks like an ASCII one (U+{:04X}): it is not read as a number",
+            c as u32
+        ),
         Finding::Written => format!(
             "“{shown}” is written as markup that a reader sees as another character: the checks read what is written"
         ),
@@ -225,7 +228,7 @@ impl CompiledRule for HiddenChars {
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
         let found = find_in_layout(cx.text, cx.body, cx.layout());
         let notes = if found.is_empty() {
-            "No invisible characters, bidirectional controls, mixed-script words, fullwidth forms or character references that change a claim.".to_string()
+            "No invisible characters, bidirectional controls, mixed-script words, look-alike digits, fullwidth forms or character references that change a claim.".to_string()
         } else {
             format!(
                 "{} place(s) where the text read differs from the text shown; the first: {}",
@@ -262,7 +265,7 @@ impl CompiledRule for HiddenChars {
     }
 
     fn describe(&self) -> String {
-        "Fails on text a reader does not see as written: an invisible character inside a word or number, a bidirectional control, a word mixing Latin letters with look-alikes from another script, fullwidth forms of ASCII outside CJK text, or an HTML character reference or backslash escape shown as another character inside a claim.".to_string()
+        "Fails on text a reader does not see as written: an invisible character inside a word or number, a bidirectional control, a word mixing Latin letters with look-alikes from another script, a digit that only looks like an ASCII digit (mathematical, superscript, circled; not a unit's m² or cm³), fullwidth forms of ASCII outside a run of CJK text, or an HTML character reference or backslash escape shown as another character inside a claim.".to_string()
     }
 }
 
@@ -290,6 +293,17 @@ mod tests {
             ("p\u{0430}y the fee", Finding::MixedScript),
             ("\u{FF04}4,500,000", Finding::Fullwidth),
             ("Section \u{FF19}\u{FF19}.\u{FF14}", Finding::Fullwidth),
+            ("March 𝟯", Finding::LookAlikeDigit('𝟯')),
+            ("the ⑭th day", Finding::LookAlikeDigit('⑭')),
+            ("H₂O", Finding::LookAlikeDigit('₂')),
+            // A power after a digit, or a footnote mark, is not a unit's.
+            ("10³ units", Finding::LookAlikeDigit('³')),
+            ("m²²", Finding::LookAlikeDigit('²')),
+            ("the Tenant¹", Finding::LookAlikeDigit('¹')),
+            // Fullwidth forms next to one CJK word in Latin prose.
+            ("at ＄２，５００ (責任上限)", Finding::Fullwidth),
+            ("at 責＄２，５００.", Finding::Fullwidth),
+            ("Section ９条", Finding::Fullwidth),
         ];
         for (text, want) in hidden {
             assert_eq!(kinds(text), [*want], "{text:?}");
@@ -303,6 +317,12 @@ mod tests {
             "契約書の第９条",
             "a\u{00A0}non-breaking space",
             "Straße",
+            "250 m² and 40 cm³, 30 ft²",
+            "½ of the fee, ¾ of the term",
+            "٢٠٢٥ and २०२५",
+            "第９条に基づき＄２，５００を支払う",
+            "金額は＄２，５００\nThe fee",
+            "本契約（Services Agreement）の条件",
         ];
         for text in clean {
             assert_eq!(kinds(text), [], "{text:?}");

@@ -14,6 +14,7 @@ mod feasibility;
 mod grounded_entities;
 mod grounding;
 mod hidden_chars;
+mod hidden_forms;
 mod hidden_refs;
 mod kind;
 mod lawmadi;
