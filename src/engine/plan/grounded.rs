@@ -18,16 +18,6 @@ mod names;
 use crate::model::Verdict;
 use names::{MEETING_PERSON, SPELLINGS, W_SLASH, meeting_spelling, meeting_time};
 
-/// Notes words that make a deadline's day grounded: "eod" = "end of day" = "today".
-fn same_day_words(key: &str) -> &'static [&'static str] {
-    match key {
-        "eod" | "end of day" | "end of the day" | "today" => {
-            &["eod", "end of day", "end of the day", "today"]
-        }
-        _ => &[],
-    }
-}
-
 /// The notes, read once for every deadline in the plan (linear in notes + plan).
 struct Notes<'a> {
     source: Source<'a>,
@@ -46,6 +36,8 @@ struct Notes<'a> {
     people: BTreeSet<&'a str>,
     /// The days the notes give a deadline on ("due Mon", "by Friday", "Monday deadline").
     deadline_days: Vec<Day>,
+    /// The weekday of `current_time`: "tomorrow" on a Thursday is the notes' "Fri".
+    today: Option<jiff::civil::Weekday>,
     /// The notes' lines by their words, for the plan's events (built when first needed).
     line_index: std::cell::OnceCell<names::LineIndex>,
 }
@@ -74,7 +66,12 @@ impl std::fmt::Debug for NotesIndex {
 }
 
 impl<'a> Notes<'a> {
-    fn new(text: &'a str, cx: &Context, index: &NotesIndex) -> Notes<'a> {
+    fn new(
+        text: &'a str,
+        cx: &Context,
+        index: &NotesIndex,
+        today: Option<jiff::civil::Weekday>,
+    ) -> Notes<'a> {
         let mut stated: Vec<u32> = plan_entities::extract(text)
             .into_iter()
             .filter(|e| e.kind == PlanEntityKind::Deadline)
@@ -91,6 +88,7 @@ impl<'a> Notes<'a> {
                 .filter(|(_, at)| names::deadline_on(text, *at))
                 .map(|(d, _)| *d)
                 .collect(),
+            today,
             people: names::people(text),
             line_index: std::cell::OnceCell::new(),
             names: text
@@ -207,11 +205,16 @@ impl<'a> Notes<'a> {
         if let Some((day, _)) = timex::days(key).next() {
             return match names::event_of(text) {
                 Some(what) => self.has_event(&what, Some(day)),
-                None => self.deadline_days.contains(&day),
+                None => self
+                    .deadline_days
+                    .iter()
+                    .any(|&d| timex::same_day(d, day, self.today)),
             };
         }
         self.source.find_words(key).is_some()
-            || same_day_words(key).iter().any(|w| self.lower.contains(w))
+            || names::same_day_words(key)
+                .iter()
+                .any(|w| self.lower.contains(w))
     }
 }
 
@@ -362,7 +365,13 @@ pub fn grounded_entities(a: &Analysis) -> Part {
             &built
         }
     };
-    let notes = Notes::new(&index.text, cx, index);
+    let today = a
+        .settings
+        .now()
+        .ok()
+        .flatten()
+        .map(|(n, _)| n.date().weekday());
+    let notes = Notes::new(&index.text, cx, index, today);
     let mut flags = Vec::new();
     for it in a.plan.items.iter().chain(&a.plan.restated) {
         let slot = it.time.map(|t| t.start % (24 * 60));
@@ -434,3 +443,7 @@ pub fn grounded_entities(a: &Analysis) -> Part {
 #[cfg(test)]
 #[path = "grounded_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "grounded_days_tests.rs"]
+mod days_tests;

@@ -216,7 +216,7 @@ impl Notes<'_> {
     /// Whether a notes line names the event `what` (its words, in any form), on `day`
     /// when that is a day other than today.
     pub(super) fn has_event(&self, what: &str, day: Option<Day>) -> bool {
-        let other_day = day.filter(|d| !matches!(d, Day::Relative(0)));
+        let other_day = day.filter(|&d| !timex::is_today(d, self.today));
         let index = self.line_index.get_or_init(|| LineIndex::new(&self.lower));
         let key = format!("{what}|{other_day:?}");
         if let Some(&known) = index.seen.borrow().get(&key) {
@@ -228,7 +228,10 @@ impl Notes<'_> {
             fewest.iter().any(|&i| {
                 let (a, b) = index.lines[i];
                 rest.iter().all(|s| s.contains(&i))
-                    && other_day.is_none_or(|d| timex::days(&self.lower[a..b]).any(|(x, _)| x == d))
+                    && other_day.is_none_or(|d| {
+                        timex::days(&self.lower[a..b])
+                            .any(|(x, _)| timex::same_day(x, d, self.today))
+                    })
             })
         });
         index.seen.borrow_mut().insert(key, found);
@@ -342,4 +345,14 @@ pub(super) fn meeting_time(e: &plan_entities::PlanEntity, text: &str) -> Option<
         .find(|t| t.at.0 == 0)
         .or_else(|| crate::engine::plan::clock::find_bare_hour(rest, 0).filter(|t| t.at.0 == 0))
         .map(|t| t.start % (24 * 60))
+}
+
+/// Notes words that make a deadline's day grounded: "eod" = "end of day" = "today".
+pub(super) fn same_day_words(key: &str) -> &'static [&'static str] {
+    match key {
+        "eod" | "end of day" | "end of the day" | "today" => {
+            &["eod", "end of day", "end of the day", "today"]
+        }
+        _ => &[],
+    }
 }

@@ -259,6 +259,17 @@ pub fn days(s: &str) -> impl Iterator<Item = (Day, (usize, usize))> {
     })
 }
 
+/// Whether `a` and `b` are the same day: the same words, or, when today's weekday is
+/// known, the same weekday ("tomorrow" on a Thursday is "Fri").
+pub fn same_day(a: Day, b: Day, today: Option<Weekday>) -> bool {
+    let weekday = |d: Day| match (d, today) {
+        (Day::Weekday(w), _) => Some(w),
+        (Day::Relative(k), Some(t)) => Some(t.wrapping_add(k)),
+        (Day::Relative(_), None) => None,
+    };
+    a == b || weekday(a).is_some_and(|w| weekday(b) == Some(w))
+}
+
 /// Whether `day` is the day of `today` (a weekday, or "today"/"tonight").
 pub fn is_today(day: Day, today: Option<Weekday>) -> bool {
     match day {
