@@ -8,7 +8,8 @@
 //! "5 yrs", a clause after a colon, a condition after the duration, a label's value, an
 //! enumerated item. Sentences that assert nothing about the source: a question, the request's
 //! question retold, an item to confirm, a remark on the law, the client's own template, a
-//! request in a table cell, a fallback position.
+//! request in a table cell, a fallback position; and a party's right to change a thing ("a
+//! document the Supplier prepares and can revise"), which proposes nothing.
 
 mod support;
 
@@ -321,6 +322,22 @@ const ROWS: &[ReasonRow] = &[
         output: "**Fallback Position:**\n- Accept the current mechanics, but insist on a 10-day grace period.\n",
         span: "10-day",
         expect: SetAside("drafting_section"),
+    },
+    ReasonRow {
+        cause: "a party's right to change a thing is no proposal",
+        check: ENT,
+        source: SRC_003,
+        output: "Renewal pricing is capped only if the Customer has complied with the Customer Success Plan, a document the Supplier prepares and can revise.\n",
+        span: "Customer Success Plan",
+        expect: Flagged,
+    },
+    ReasonRow {
+        cause: "what a party should change is the output's proposal",
+        check: ENT,
+        source: SRC_003,
+        output: "The Supplier should revise the Customer Success Plan every year.\n",
+        span: "Customer Success Plan",
+        expect: SetAside("drafting_sentence"),
     },
     ReasonRow {
         cause: "a market remark",
