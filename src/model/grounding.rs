@@ -90,6 +90,9 @@ pub enum SetAside {
     ShortQuote,
     /// The source's numbering could not be read, so no reference can be resolved.
     SourceNumberingUnreadable,
+    /// A quote not found while the document's fuzzy-matching budget was spent: it was not
+    /// searched everywhere, so it is not called absent (the check is `indeterminate`).
+    MatchingBudgetSpent,
     /// A citation in a discussion of the law ("generally void under … § 16600"), or a value in
     /// a remark on the law in general ("Courts … generally refuse to enforce non-competes,
     /// whether they last 6 months or 2 years"), not a statement of what the source says.
@@ -111,7 +114,10 @@ pub enum SetAside {
 impl SetAside {
     /// The claim could not be resolved (the check cannot pass on it).
     pub fn unresolved(self) -> bool {
-        self == SetAside::SourceNumberingUnreadable
+        matches!(
+            self,
+            SetAside::SourceNumberingUnreadable | SetAside::MatchingBudgetSpent
+        )
     }
 
     pub fn as_str(self) -> &'static str {
@@ -135,6 +141,7 @@ impl SetAside {
             SetAside::DraftedValue => "drafted_value",
             SetAside::ShortQuote => "short_quote",
             SetAside::SourceNumberingUnreadable => "source_numbering_unreadable",
+            SetAside::MatchingBudgetSpent => "matching_budget_spent",
             SetAside::LawDiscussion => "law_discussion",
             SetAside::Label => "label",
             SetAside::Conversion => "conversion",
@@ -165,6 +172,9 @@ impl SetAside {
             SetAside::DraftedValue => "a value the output's drafted text states",
             SetAside::ShortQuote => "a quote too short to be a passage",
             SetAside::SourceNumberingUnreadable => "the source's numbering could not be read",
+            SetAside::MatchingBudgetSpent => {
+                "not searched everywhere: the document's quotes used up its matching budget"
+            }
             SetAside::LawDiscussion => "a discussion of the law, not of the source",
             SetAside::Label => "a term in the output's own heading or label",
             SetAside::Conversion => "a figure restating the one before it in other units",

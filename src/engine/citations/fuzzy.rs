@@ -14,6 +14,15 @@ const MAX_ANCHOR_OCCURRENCES: usize = 200;
 const MAX_REGIONS: usize = 32;
 const MAX_DP_CELLS: usize = 20_000_000;
 
+/// What one fuzzy search found and cost.
+pub(super) struct Search {
+    pub window: Option<(usize, usize)>,
+    /// Alignment cells spent.
+    pub cells: usize,
+    /// The document's budget, not this quote's cap, left a place unsearched.
+    pub starved: bool,
+}
+
 /// Char-level view of the normalized body with a word index, built on first fuzzy use.
 pub(super) struct FuzzyIndex {
     pub chars: Vec<char>,
@@ -75,7 +84,10 @@ impl FuzzyIndex {
     /// Anchor on the quote's rarest words that occur in the body: each occurrence
     /// implies where the quote would start. Align the quote around those places only
     /// (approximate substring matching), so a 100 KB body costs a few small alignments.
-    pub fn best_window(&self, q: &[char], from: usize) -> Option<(usize, usize)> {
+    /// `limit` is what is left of the document's alignment budget: the search returns its
+    /// window, the cells it aligned, and whether that limit (not this quote's own cap) left
+    /// a place unsearched.
+    pub fn best_window(&self, q: &[char], from: usize, limit: usize) -> Search {
         let m = q.len();
         let mut anchors: Vec<(String, usize, usize)> = Vec::new(); // word, offset in quote, frequency
         for (word, offset) in words_of(q) {
@@ -108,11 +120,13 @@ impl FuzzyIndex {
         let regions = anchored_regions(implied, m, slack, 4, from, self.chars.len());
 
         let quote: String = q.iter().collect();
-        let mut budget = MAX_DP_CELLS;
+        let mut budget = MAX_DP_CELLS.min(limit);
         let mut best: Option<(f64, usize, usize)> = None;
+        let mut starved = false;
         for &(r0, r1) in regions.iter().take(MAX_REGIONS) {
             let cost = 2 * m * (r1 - r0);
             if cost > budget {
+                starved |= limit < MAX_DP_CELLS;
                 continue;
             }
             budget -= cost;
@@ -126,7 +140,11 @@ impl FuzzyIndex {
                 best = Some((score, r0 + a, r0 + b));
             }
         }
-        best.map(|(_, a, b)| (a, b))
+        Search {
+            window: best.map(|(_, a, b)| (a, b)),
+            cells: MAX_DP_CELLS.min(limit) - budget,
+            starved,
+        }
     }
 }
 

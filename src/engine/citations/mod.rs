@@ -10,6 +10,7 @@
 //! normalized byte back to the source character, so results are always
 //! whole-document byte offsets on char boundaries.
 use std::ops::Deref;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use crate::model::Located;
@@ -77,11 +78,21 @@ const MAX_FUZZY_TRIES: usize = 4;
 /// length changes the cost, not the outcome.
 const CHUNK_CHARS: usize = 300;
 
+/// Alignment cells one document's quotes may spend on fuzzy matching together: each quote
+/// is capped on its own, and this bounds a document of hundreds of long invented quotes
+/// against a large source (seconds, not minutes). A quote the budget left unsearched is
+/// not called absent: see [`Locator::starved`].
+const DOC_FUZZY_CELLS: usize = 400_000_000;
+
 /// Prepared document body, to locate many quotes in the same document cheaply.
 pub struct Locator<'a> {
     text: &'a str,
     body: (usize, usize),
     index: Arc<LocatorIndex>,
+    /// What is left of [`DOC_FUZZY_CELLS`] for this document.
+    fuzzy_left: AtomicUsize,
+    /// Fuzzy searches the budget cut short so far.
+    starved: AtomicUsize,
 }
 
 /// What a [`Locator`] derives from its text alone (the normalized copy, then on first use
@@ -126,6 +137,8 @@ impl<'a> Locator<'a> {
             text,
             body: (start, end),
             index: Arc::new(LocatorIndex::of(text, (start, end))),
+            fuzzy_left: AtomicUsize::new(DOC_FUZZY_CELLS),
+            starved: AtomicUsize::new(0),
         }
     }
 
@@ -136,6 +149,8 @@ impl<'a> Locator<'a> {
             text,
             body: (0, text.len()),
             index,
+            fuzzy_left: AtomicUsize::new(DOC_FUZZY_CELLS),
+            starved: AtomicUsize::new(0),
         }
     }
 
@@ -265,8 +280,28 @@ impl<'a> Locator<'a> {
         }
         let index = self.fuzzy.get_or_init(|| FuzzyIndex::new(&self.norm.text));
         let from_char = index.char_pos.partition_point(|&p| p < from);
-        let (cs, ce) = index.best_window(&qc, from_char)?;
+        let left = self.fuzzy_left.load(Ordering::Relaxed);
+        let found = index.best_window(&qc, from_char, left);
+        self.fuzzy_left
+            .store(left.saturating_sub(found.cells), Ordering::Relaxed);
+        if found.starved {
+            self.starved.fetch_add(1, Ordering::Relaxed);
+        }
+        let (cs, ce) = found.window?;
         Some((index.char_pos[cs], index.char_pos[ce]))
+    }
+
+    /// This locator with `cells` of fuzzy-matching budget instead of the default.
+    #[cfg(test)]
+    fn with_fuzzy_budget(self, cells: usize) -> Self {
+        self.fuzzy_left.store(cells, Ordering::Relaxed);
+        self
+    }
+
+    /// How many fuzzy searches the document's alignment budget has cut short: a quote not
+    /// found while this grew was not searched everywhere, so it is not shown absent.
+    pub fn starved(&self) -> usize {
+        self.starved.load(Ordering::Relaxed)
     }
 }
 

@@ -361,11 +361,21 @@ impl<'a> Source<'a> {
         if let Some(l) = self.located.borrow().get(quote) {
             return l.clone();
         }
+        let before = self.locator.starved();
         let l = self.locator.locate(quote);
-        self.located
-            .borrow_mut()
-            .insert(quote.to_string(), l.clone());
+        // An answer the budget cut short is not kept: it is no answer.
+        if self.locator.starved() == before {
+            self.located
+                .borrow_mut()
+                .insert(quote.to_string(), l.clone());
+        }
         l
+    }
+
+    /// Fuzzy searches this document's alignment budget has cut short so far (see
+    /// [`crate::engine::citations::Locator::starved`]).
+    pub fn starved(&self) -> usize {
+        self.locator.starved()
     }
 
     /// A quote's tier (verbatim, misquote, paraphrase, not in the source), its passage and

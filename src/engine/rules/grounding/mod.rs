@@ -175,8 +175,13 @@ impl CompiledRule for GroundingRule {
         notes.push('.');
         let unresolved = c.unresolved();
         if unresolved > 0 {
+            let why: Vec<&str> = (c.set_aside_by_reason.keys())
+                .filter(|r| r.unresolved())
+                .map(|r| r.describe())
+                .collect();
             notes += &format!(
-                " {unresolved} claim(s) could not be judged: the source's section numbering could not be read."
+                " {unresolved} claim(s) could not be judged: {}.",
+                why.join("; ")
             );
         }
         // Fail closed: a claim that could not be judged is not a pass.

@@ -75,7 +75,12 @@ impl GroundingRule {
                 t.set_aside(ClaimKind::Quote, span, reason);
                 continue;
             }
+            let starved = source.starved();
             let loc = source.locate(&for_locating(&q.text));
+            if loc.located == Located::Unlocated && source.starved() > starved {
+                t.set_aside(ClaimKind::Quote, span, SetAside::MatchingBudgetSpent);
+                continue;
+            }
             // The prompt is a repository file: text put there passes for nothing. A quote of
             // it is the request's only when the output gives it to the request ("You asked:
             // …"); else it is judged as any quote presented as the source's, its finding
