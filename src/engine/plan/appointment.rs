@@ -7,6 +7,16 @@
 static ABOUT_A_MEETING: std::sync::LazyLock<regex::Regex> =
     std::sync::LazyLock::new(|| super::context::words::words("about_a_meeting"));
 
+/// Words after a meeting that make a task a thing about it ("1:1 notes", "sync agenda").
+static ABOUT_A_MEETING_AFTER: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| super::context::words::words("about_a_meeting_after"));
+
+/// Do the words after a task's meeting (`after`) leave it the meeting itself ("1:1 with
+/// Dana") rather than a thing about it ("1:1 notes for Haruto")?
+pub(super) fn not_about_it_after(after: &str) -> bool {
+    !ABOUT_A_MEETING_AFTER.is_match(after)
+}
+
 /// Words of work or availability ("working", "desk", "study").
 static WORK: std::sync::LazyLock<regex::Regex> =
     std::sync::LazyLock::new(|| super::context::words::words("work"));

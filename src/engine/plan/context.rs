@@ -91,6 +91,10 @@ static TASK_CUE: LazyLock<Regex> = LazyLock::new(|| words("task_cue"));
 static LONG_BLOCK: LazyLock<Regex> = LazyLock::new(|| words("long_block"));
 static EVENT_TIME: LazyLock<Regex> = LazyLock::new(|| words("event_time"));
 static NOT_MINE: LazyLock<Regex> = LazyLock::new(|| words("not_mine"));
+/// "an hour earlier", "30 min later": a duration that moves a time.
+static OFFSET: LazyLock<Regex> = LazyLock::new(|| words("offset"));
+/// "(clocks go back at 03:00 → 02:00 tonight)": a remark about the clocks.
+static CLOCK_REMARK: LazyLock<Regex> = LazyLock::new(|| words("clock_remark"));
 
 /// At most this many blocks and tasks are kept (a day's notes have far fewer), so that
 /// matching them against the plan stays linear in the input.
@@ -154,6 +158,10 @@ fn read_line(
     if NOT_MINE.is_match(content) {
         return;
     }
+    // "off at 04:30 (clocks go back at 03:00 → 02:00 tonight)": a remark about the clocks
+    // in parentheses places nothing; the rest of the line is read without it.
+    let unclocked = CLOCK_REMARK.replace_all(content, |c: &regex::Captures| " ".repeat(c[0].len()));
+    let content = unclocked.as_ref();
     // "call w/ Ifeoma at 3 (3am our time, her 10am in Lagos)": the writer's own time wins
     // and the other zone's is a remark; an appointment given only in another zone is
     // placed once the day is known.
@@ -264,7 +272,10 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>
         return true;
     }
     let mut times = find_times(s);
-    let work = WORK.is_match(s) && !MEETING.is_match(s) && !NO_WORK.is_match(s);
+    // "desk 09:30 → 18:00 today, then dinner": what comes after the window, with no time
+    // of its own, is not the window's (the dinner is the reason it ends).
+    let head = jotted::before_after_event(s);
+    let work = WORK.is_match(head) && !MEETING.is_match(head) && !NO_WORK.is_match(s);
     // "office 8-4", "meetings 11-12": a bare range beside a work or meeting word; beside a
     // meeting word also next to written times ("meetings: 10-11, 2-2:30").
     let meetings_only = MEETING.is_match(s) && !WORK.is_match(s);
@@ -312,6 +323,11 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>
     if times.is_empty() {
         return false;
     }
+    // "6am bulletin: I'm reading it live 6:00-6:10, nothing else then": in a window ruled
+    // out of work, the range is the window and a single time names it.
+    if NO_WORK.is_match(s) && !STOP.is_match(s) && times.iter().any(|t| t.end.is_some()) {
+        times.retain(|t| t.end.is_some());
+    }
     // "family dinner at 7": the event's half of the day.
     let times: Vec<Found> = times
         .into_iter()
@@ -332,8 +348,13 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>
         // "study from 8am until 8pm": the start before the stop words.
         if t.end.is_some() {
             cx.window_start = Some(t.start);
-        } else if START.is_match(&s[..stop.start()])
-            && let Some(first) = times.iter().find(|t| t.at.1 <= stop.start())
+        } else if let Some(st) = START.find(&s[..stop.start()])
+            && let Some(first) = times
+                .iter()
+                .find(|t| t.at.1 <= stop.start())
+                .copied()
+                // "starting at 9 and logging off at half 5": a bare hour after the start word.
+                .or_else(|| find_bare_hour(&s[..stop.start()], st.end()))
         {
             cx.window_start = Some(first.start);
         }
@@ -389,10 +410,11 @@ fn cap_end(cx: &mut Context, end: Minute, hard: bool) {
     }
 }
 
-/// "(45 min)", "for an hour", "for 1.5 hours" → minutes.
+/// "(45 min)", "for an hour", "for 1.5 hours" → minutes; "an hour earlier" is how far a
+/// time moved, not how long anything lasts.
 fn duration(s: &str) -> Option<Minute> {
     timex::durations(s)
-        .next()
+        .find(|(_, at)| !OFFSET.is_match(&s[at.1..]))
         .map(|(m, _)| m.round().max(0.0) as Minute)
 }
 

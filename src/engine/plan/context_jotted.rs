@@ -30,6 +30,8 @@ static CANCELLED: LazyLock<Regex> = LazyLock::new(|| words("cancelled"));
 static CANCELLED_THING: LazyLock<Regex> = LazyLock::new(|| words("cancelled_thing"));
 /// A later day right after a dash, parenthesis or comma: when the task is done.
 static DAY_REMARK: LazyLock<Regex> = LazyLock::new(|| words("day_remark"));
+/// Where a part after a line's times opens: a comma, semicolon, dash or `then`.
+static PART_OPENS: LazyLock<Regex> = LazyLock::new(|| words("part_opens"));
 
 /// Words that may follow the start time and add nothing ("in 8:30 sharp").
 const START_TRAIL: &[&str] = &[
@@ -59,6 +61,30 @@ pub fn part_of_day(s: &str, t: Found) -> Found {
         return t;
     }
     let end = t.end.unwrap_or(t.start);
+    // "6am bulletin: I'm reading it live 6:00-6:10": the same hour written with am/pm on
+    // the line gives this one its half of the day.
+    let hour = t.start / 60 % 24;
+    let written = timex::scan(s).into_iter().find_map(|x| match x.expr {
+        Expr::Clock(c) if c.meridiem.is_some() && x.at != t.at => Some(c.minute() / 60),
+        _ => None,
+    });
+    match written {
+        Some(h) if h + 12 == hour => {
+            return Found {
+                start: t.start - HALF,
+                end: t.end.map(|e| e.saturating_sub(HALF).max(t.start - HALF)),
+                ..t
+            };
+        }
+        Some(h) if hour + 12 == h => {
+            return Found {
+                start: t.start + HALF,
+                end: t.end.map(|e| e + HALF),
+                ..t
+            };
+        }
+        _ => {}
+    }
     let s = own_stretch(s, t.at);
     if EVENING.is_match(s) && (5 * 60..HALF).contains(&t.start) && end <= HALF {
         return Found {
@@ -188,6 +214,24 @@ pub fn due_today(s: &str, today: Option<Weekday>) -> bool {
 /// is the remark's, when the task is done ("— tomorrow morning").
 pub fn day_remark(before: &str) -> bool {
     DAY_REMARK.is_match(before)
+}
+
+/// The line up to where a part with no time of its own opens after its last time
+/// ("desk 09:30 → 18:00 today, then dinner" → "desk 09:30 → 18:00 today"): what it says
+/// comes after the window, not in it. The whole line when there is no such part.
+pub fn before_after_event(s: &str) -> &str {
+    let Some(last) = timex::scan(s)
+        .into_iter()
+        .filter(|t| matches!(t.expr, timex::Expr::Clock(_) | timex::Expr::Range(..)))
+        .map(|t| t.at.1)
+        .max()
+    else {
+        return s;
+    };
+    match PART_OPENS.find(&s[last..]) {
+        Some(m) => &s[..last + m.start()],
+        None => s,
+    }
 }
 
 #[cfg(test)]

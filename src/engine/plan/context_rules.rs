@@ -200,9 +200,12 @@ pub fn names_meeting(s: &str) -> bool {
     MEETING.is_match(s) || MEETING_ITEM.is_match(s)
 }
 
-/// Whether a plan item's task is a call or meeting (for the meeting rules).
+/// Whether a plan item's task is a call or meeting (for the meeting rules): work about one
+/// ("Prep questions for Thursday's vendor demo", "Draft the sync agenda") is not.
 pub fn is_meeting_item(task: &str) -> bool {
-    MEETING_ITEM.is_match(task)
+    MEETING_ITEM
+        .find_iter(task)
+        .any(|m| crate::engine::plan::appointment::names_the_meeting_itself(&task[..m.start()]))
 }
 
 /// The meeting rules broken by a call or meeting item from `start` to `end`.

@@ -55,7 +55,13 @@ fn meeting_items_both_ways() {
     ] {
         assert!(super::is_meeting_item(t), "{t}");
     }
-    for t in ["Recall the memo", "Draft the brief", "Review Mara's deck"] {
+    for t in [
+        "Recall the memo",
+        "Draft the brief",
+        "Review Mara's deck",
+        "Prep questions for Thursday's vendor demo",
+        "Draft the sync agenda",
+    ] {
         assert!(!super::is_meeting_item(t), "{t}");
     }
 }

@@ -65,6 +65,19 @@ pub fn zone_named(name: &str) -> Option<String> {
     PLACES.get(&name.to_lowercase()).cloned()
 }
 
+/// Whether `text` (what follows a time) is only a zone remark: "in London.", "London
+/// time", "her time": a plan line "8:30 in London." says a time again in another zone.
+pub fn zone_remark_only(text: &str) -> bool {
+    let t = text.trim().trim_end_matches(['.', ')', ' ']);
+    let t = format!(" {}", t.trim_start_matches('('));
+    OTHER_ZONE.captures(&t).is_some_and(|c| {
+        c.get(0).is_some_and(|m| m.end() == t.len())
+            && (1..=5)
+                .find_map(|i| c.get(i))
+                .is_none_or(|n| zone_named(n.as_str()).is_some())
+    })
+}
+
 /// A time the notes give only in another zone, as written there.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Foreign {
@@ -105,7 +118,7 @@ fn mark(line: &str, at: (usize, usize)) -> Mark {
     }
     if let Some(c) = OTHER_ZONE.captures(after) {
         let end = at.1 + c.get(0).map_or(0, |m| m.end());
-        let Some(name) = (1..=3).find_map(|i| c.get(i)) else {
+        let Some(name) = (1..=5).find_map(|i| c.get(i)) else {
             // "her time": another zone, not named.
             return Mark::Other(end, None);
         };
@@ -122,10 +135,12 @@ fn mark(line: &str, at: (usize, usize)) -> Mark {
 
 /// Read the zone remarks of `line`: `None` when it gives no time in another zone.
 pub fn zoned(line: &str) -> Option<Zoned> {
+    // Its written times, and a meeting's bare hour ("call w/ Ana @ 3 her time").
+    let bare = super::clauses::at_bare_hour(line).map(|h| h.at);
     let times: Vec<(timex::Token, Mark)> = timex::scan(line)
         .into_iter()
         .filter(|t| match t.expr {
-            Expr::Clock(c) => c.explicit(),
+            Expr::Clock(c) => c.explicit() || bare == Some(t.at),
             Expr::Range(a, b) => !timex::span(a, b).bare,
             _ => false,
         })
@@ -139,8 +154,7 @@ pub fn zoned(line: &str) -> Option<Zoned> {
     // The writer's time: marked as theirs, written with no zone, or a meeting's bare hour.
     let unmarked = times
         .iter()
-        .any(|(_, m)| matches!(m, Mark::None | Mark::Theirs) && !other(m))
-        || super::clauses::at_bare_hour(line).is_some();
+        .any(|(_, m)| matches!(m, Mark::None | Mark::Theirs) && !other(m));
     let mut blanked = line.to_string();
     let mut foreign = Vec::new();
     for (t, m) in &times {

@@ -108,3 +108,13 @@ fn every_zone_name_is_in_the_database() {
     assert_eq!(zone_named("Brooklyn"), None);
     assert_eq!(zone_named("DST"), None);
 }
+
+#[test]
+fn a_zone_remark_alone() {
+    for t in ["in London.", "London time", "her time", "(PT)"] {
+        assert!(zone_remark_only(t), "{t}");
+    }
+    for t in ["in Brooklyn", "Call with Ana", "in London with Dana", ""] {
+        assert!(!zone_remark_only(t), "{t}");
+    }
+}

@@ -272,7 +272,10 @@ fn flags_in(text: &str, own_: Own, notes: &Notes, at: (usize, usize), out: &mut 
     // sync with Kenji"), not about it ("Prep for the call with Nani").
     let own = |e: &plan_entities::PlanEntity| {
         let before = &text[..e.start];
-        slot.filter(|_| super::appointment::names_the_meeting_itself(before))
+        slot.filter(|_| {
+            super::appointment::names_the_meeting_itself(before)
+                && super::appointment::not_about_it_after(&text[e.end..])
+        })
     };
     let grounds_meeting = |e: &plan_entities::PlanEntity| {
         own_.meeting && !task && names::bare_meeting(e, text)

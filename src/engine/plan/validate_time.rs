@@ -62,7 +62,7 @@ pub fn real_range_minutes(a: &mut Analysis, now: Option<&Now>) {
             continue;
         };
         let wall = i64::from(end) - i64::from(start);
-        if wall <= 0 || it.minutes != Some(wall) {
+        if wall <= 0 || it.stated || it.minutes != Some(wall) {
             continue;
         }
         let s = cx.on_the_night(start);

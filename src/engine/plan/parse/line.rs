@@ -15,8 +15,11 @@ pub(super) struct Reading {
     pub leading: bool,
     /// The timebox in minutes, and its raw text when it is not a whole number.
     pub minutes: Option<Result<i64, String>>,
-    /// The timebox is a duration in parentheses or brackets ("(~45 min)").
+    /// The timebox is set apart: a duration in parentheses or brackets ("(~45 min)"), or
+    /// alone at the end of the line after a dash or colon ("— 1 hr 15").
     pub boxed: bool,
+    /// The timebox is a duration written on the line, not read off its range.
+    pub stated: bool,
     pub task: String,
     pub why: String,
 }
@@ -225,7 +228,13 @@ pub(super) fn read(s: &str) -> Reading {
         time,
         leading,
         minutes,
-        boxed: in_box.is_some(),
+        // "Onboarding deck — 1 hr 15": a duration alone after a dash or colon at the end of
+        // the line is set apart as a timebox, as one in parentheses is.
+        boxed: in_box.is_some()
+            || dur.is_some_and(|(t, _)| {
+                at_end(s, t.at) && s[..t.at.0].trim_end().ends_with(['—', '–', '-', ':'])
+            }),
+        stated: dur.is_some(),
         task: task.to_string(),
         why: why.to_string(),
     }
@@ -243,6 +252,10 @@ fn split_why<'a>(task: &'a str, why: &'a str) -> (&'a str, &'a str) {
     }
     for sep in [" — ", " – ", " - ", ": "] {
         if let Some(i) = task.find(sep) {
+            // "Portfolio: Torres case study": a one-word topic before a colon opens the task.
+            if sep == ": " && !task[..i].trim().contains(char::is_whitespace) {
+                continue;
+            }
             return (trim_task(&task[..i]), task[i + sep.len()..].trim());
         }
     }

@@ -54,6 +54,7 @@ fn item(r: Reading, at: (usize, usize)) -> PlanItem {
         task: r.task,
         minutes,
         bad_timebox,
+        stated: r.stated,
         why: r.why,
         time: r.time.map(|mut f| {
             f.at = (f.at.0 + at.0, f.at.1 + at.0);
@@ -208,8 +209,13 @@ impl<'a> Walk<'a> {
         }
         // A heading's section holds the headings of a deeper level below it: a timed one
         // there makes it a title or group over timed blocks.
-        for (h, _) in layout.headings() {
-            if self.timed[h.0] {
+        // A block marked as the notes' own ("(fixed)") does not make one (see `push_item`).
+        for (h, b) in layout.headings() {
+            let own = b.text.is_some_and(|t| {
+                let s = self.span_text(t);
+                restates_constraint(s, &line::read(s).task)
+            });
+            if self.timed[h.0] && !own {
                 let mut up = layout.heading_parent(h);
                 while let Some(p) = up {
                     self.timed_below[p.0] = true;
@@ -360,7 +366,9 @@ impl<'a> Walk<'a> {
                 self.prose.push((at, at + l.len()));
             }
             let r = line::read(l);
-            if line_item(l, &r) && self.plan.items.len() < MAX_ITEMS {
+            // "8:30 in London." under a block: its time said again in another zone.
+            let zone_remark = crate::engine::plan::context::zones::zone_remark_only(&r.task);
+            if line_item(l, &r) && !zone_remark && self.plan.items.len() < MAX_ITEMS {
                 self.line_items += 1;
                 let i = self.push_item(item(r, (at, at + l.len())));
                 self.owner = Owner::Item(i);

@@ -7,6 +7,8 @@ mod line;
 mod markdown;
 mod prose;
 mod restated;
+#[cfg(test)]
+mod structure_tests;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -24,6 +26,9 @@ pub struct PlanItem {
     pub minutes: Option<i64>,
     /// The raw timebox value when it is not an integer (e.g. `"1.5"`, `"soon"`).
     pub bad_timebox: Option<String>,
+    /// The timebox was written as a duration of its own ("(90 minutes)", a Duration
+    /// column, `timebox_minutes`), not read off the item's range.
+    pub stated: bool,
     pub why: String,
     /// An explicit start/end time when the plan gives one ("09:00–10:30 Draft …").
     pub time: Option<Found>,
@@ -202,6 +207,7 @@ fn from_json(v: &Value, text: &str, at: usize, len: usize) -> Plan {
                     task: task.to_string(),
                     minutes,
                     bad_timebox: bad,
+                    stated: true,
                     why,
                     time,
                     at: found,

@@ -87,6 +87,28 @@ pub(super) fn read(
         .cells(head)
         .map(|(c, _)| role(cell_text(c)))
         .collect();
+    // A column its header names as the task ("Block") whose every cell is a time
+    // ("09:30–09:45") is the time column, when no header names one.
+    if !roles.iter().any(|r| matches!(r, Role::Time | Role::Start)) {
+        let body: Vec<Vec<&str>> = layout
+            .rows(table)
+            .skip(1)
+            .map(|(r, _)| layout.cells(r).map(|(c, _)| cell_text(c)).collect())
+            .collect();
+        let all_times = |i: usize| {
+            !body.is_empty()
+                && body
+                    .iter()
+                    .all(|row| row.get(i).is_some_and(|c| is_time_cell(c)))
+        };
+        let tasks = roles.iter().filter(|r| **r == Role::Task).count();
+        if let Some(i) =
+            (0..roles.len()).find(|&i| matches!(roles[i], Role::Task | Role::Other) && all_times(i))
+            && (roles[i] != Role::Task || tasks > 1)
+        {
+            roles[i] = Role::Time;
+        }
+    }
     let timed = roles
         .iter()
         .any(|r| matches!(r, Role::Time | Role::Start | Role::Duration(_)));
@@ -126,12 +148,13 @@ pub(super) fn read(
         }
         let mut problems = Vec::new();
         let time = row_time(&of, &mut problems);
-        let minutes = match of(|r| matches!(r, Role::Duration(_))) {
+        let column = match of(|r| matches!(r, Role::Duration(_))) {
             Some((Role::Duration(unit), c)) if !c.is_empty() => duration(c, *unit, &mut problems),
             _ => None,
-        }
-        .or_else(|| time.and_then(|t| t.end.map(|e| Ok(i64::from(e - t.start)))))
-        .or(task.minutes.clone());
+        };
+        let ranged = time.and_then(|t| t.end.map(|e| Ok(i64::from(e - t.start))));
+        let stated = column.is_some() || ranged.is_none() && task.stated;
+        let minutes = column.or(ranged).or(task.minutes.clone());
         for p in problems {
             unread.push(format!("table row {}: {p}", n + 1));
         }
@@ -145,6 +168,7 @@ pub(super) fn read(
             task: name.to_string(),
             minutes,
             bad_timebox,
+            stated,
             why: why.trim_matches(['*', '_', ' ']).to_string(),
             time: time.or(task.time),
             at: block.span,
@@ -190,6 +214,19 @@ fn row_time(of: &Cell, problems: &mut Vec<String>) -> Option<Found> {
         start: sp.start,
         end: Some(sp.end),
         at: (0, 0),
+    })
+}
+
+/// A cell that is one written time or range and nothing else ("09:30–09:45", "2 PM").
+fn is_time_cell(cell: &str) -> bool {
+    let c = cell.trim_matches(['*', '_', ' ']);
+    timex::scan(c).iter().any(|t| {
+        t.at == (0, c.len())
+            && match t.expr {
+                Expr::Clock(k) => k.explicit(),
+                Expr::Range(a, b) => !timex::span(a, b).bare,
+                _ => false,
+            }
     })
 }
 

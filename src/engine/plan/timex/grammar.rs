@@ -405,10 +405,17 @@ pub(super) fn duration(input: &mut &str) -> Result<f64> {
             *input = tail;
             return Ok(n * 60.0 + m.parse::<f64>().map_err(|_| ContextError::new())?);
         }
+        // Solid "1h15", or the minutes alone after a spelled unit ("1 hr 15", as people
+        // jot an estimate); minutes past 59 are not a duration's.
         let mut tail = *input;
-        if let Ok(m) = (two_digits, word_end).parse_next(&mut tail) {
+        let minutes = (opt(space1), two_digits, word_end).parse_next(&mut tail);
+        if let Ok((sp, m, _)) = minutes
+            && m.len() == 2
+            && m < "60"
+            && (sp.is_none() || !tail.trim_start().starts_with(|c: char| c.is_alphabetic()))
+        {
             *input = tail;
-            return Ok(n * 60.0 + m.0.parse::<f64>().map_err(|_| ContextError::new())?);
+            return Ok(n * 60.0 + m.parse::<f64>().map_err(|_| ContextError::new())?);
         }
         return Ok(n * 60.0);
     }

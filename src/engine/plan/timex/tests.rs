@@ -151,6 +151,8 @@ fn durations_read() {
         ("1h 15m", 75.0),
         ("1h15m", 75.0),
         ("1h15", 75.0),
+        ("1 hr 15", 75.0),
+        ("prob 1 hour 20", 80.0),
         ("1 hr 15 min", 75.0),
         ("1 hour 30 minutes", 90.0),
         ("1 hour and 30 minutes", 90.0),
@@ -169,6 +171,10 @@ fn durations_read() {
     }
     // "half" before an estimate is not a spoken time: the estimate is read alone.
     assert_eq!(read("half 2 hours"), [R::Dur(120.0)]);
+    // Minutes after a spelled hour only when nothing but them follows: "2 hrs 15 people"
+    // is two hours, and so is "1 hr 75".
+    assert_eq!(read("2 hrs 15 people"), [R::Dur(120.0)]);
+    assert_eq!(read("1 hr 75"), [R::Dur(60.0)]);
     // A fraction of a minute is read; whether it is a valid timebox is the plan's call.
     assert_eq!(read("1.33h"), [R::Dur(1.33 * 60.0)]);
 }
