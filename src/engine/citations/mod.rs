@@ -326,4 +326,6 @@ fn chunks(q: &str, size: usize) -> Vec<&str> {
 }
 
 #[cfg(test)]
+mod budget_tests;
+#[cfg(test)]
 mod tests;

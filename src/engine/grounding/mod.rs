@@ -34,4 +34,6 @@ pub use references::{RefKind, Reference};
 pub use source::{Source, SourceIndex, Span};
 
 #[cfg(test)]
+mod quotes_tests;
+#[cfg(test)]
 mod tests;
