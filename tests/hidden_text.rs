@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::workspace::{Ws, check, json, stderr};
+use support::workspace::{Ws, check};
 
 const SOURCE: &str = "SERVICES AGREEMENT between Acme Corporation (\"Supplier\") and Beta Holdings, LLC (\"Customer\").\n\
 1. Services. Supplier shall provide the Services described in Exhibit A.\n\
@@ -26,21 +26,8 @@ fn hidden_characters_fail_the_gate_instead_of_hiding_a_claim() {
         "The Agreement expires on Ju\u{200B}ly 21, 2033.",
     ];
     for (i, sentence) in hidden.iter().enumerate() {
-        let name = format!("hidden{i}.ai.md");
-        ws.write(
-            &name,
-            &format!("---\nbyop:\n  source: contract.txt\n---\n# Review\n\n{sentence}\n"),
-        );
-        let o = ws.run(&[
-            "check",
-            "--playbook",
-            "evidence_contract_v1",
-            "--format",
-            "json",
-            &name,
-        ]);
-        assert_eq!(o.status.code(), Some(1), "{sentence}: {}", stderr(&o));
-        let v = json(&o);
+        let (code, v) = ws.check_evidence(&format!("hidden{i}.ai.md"), sentence);
+        assert_eq!(code, Some(1), "{sentence}");
         assert_eq!(check(&v, "hidden_text")["result"], "fail", "{sentence}");
         assert_eq!(
             v["byop_report"]["summary"]["overall_status"], "ALERT",
@@ -48,20 +35,8 @@ fn hidden_characters_fail_the_gate_instead_of_hiding_a_claim() {
         );
     }
     let plain = "Under Section 99.4 of the Agreement, the Supplier must pay $4,500,000 per month.";
-    ws.write(
-        "plain.ai.md",
-        &format!("---\nbyop:\n  source: contract.txt\n---\n# Review\n\n{plain}\n"),
-    );
-    let o = ws.run(&[
-        "check",
-        "--playbook",
-        "evidence_contract_v1",
-        "--format",
-        "json",
-        "plain.ai.md",
-    ]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let v = json(&o);
+    let (code, v) = ws.check_evidence("plain.ai.md", plain);
+    assert_eq!(code, Some(1));
     assert_eq!(check(&v, "hidden_text")["result"], "pass");
     assert_eq!(check(&v, "references_grounded")["result"], "fail");
 }
@@ -84,57 +59,20 @@ fn character_references_that_hide_a_claim_fail_the_gate() {
         "Under Section 14\\.7 of the Agreement, the Supplier must pay the fee.",
     ];
     for (i, sentence) in hidden.iter().enumerate() {
-        let name = format!("ref{i}.ai.md");
-        ws.write(
-            &name,
-            &format!("---\nbyop:\n  source: contract.txt\n---\n# Review\n\n{sentence}\n"),
-        );
-        let o = ws.run(&[
-            "check",
-            "--playbook",
-            "evidence_contract_v1",
-            "--format",
-            "json",
-            &name,
-        ]);
-        assert_eq!(o.status.code(), Some(1), "{sentence}: {}", stderr(&o));
-        let v = json(&o);
-        assert_eq!(check(&v, "hidden_text")["result"], "fail", "{sentence}");
+        let (code, result) = hidden_text_of(&ws, &format!("ref{i}.ai.md"), sentence);
+        assert_eq!(code, Some(1), "{sentence}");
+        assert_eq!(result, "fail", "{sentence}");
     }
     let layout = "Under Section 1, AT&amp;T provides the Services:\n\n&nbsp;&nbsp;&nbsp;&nbsp;(a) Supplier shall provide the Services described in Exhibit A.\n";
-    ws.write(
-        "layout.ai.md",
-        &format!("---\nbyop:\n  source: contract.txt\n---\n# Review\n\n{layout}\n"),
-    );
-    let o = ws.run(&[
-        "check",
-        "--playbook",
-        "evidence_contract_v1",
-        "--format",
-        "json",
-        "layout.ai.md",
-    ]);
-    let v = json(&o);
-    assert_eq!(check(&v, "hidden_text")["result"], "pass", "{}", stderr(&o));
+    let (_, result) = hidden_text_of(&ws, "layout.ai.md", layout);
+    assert_eq!(result, "pass");
 }
 
 /// `hidden_text` of the evidence playbook on `sentence` written as a review of SOURCE,
 /// with the gate's exit code.
 fn hidden_text_of(ws: &Ws, name: &str, sentence: &str) -> (Option<i32>, serde_json::Value) {
-    ws.write(
-        name,
-        &format!("---\nbyop:\n  source: contract.txt\n---\n# Review\n\n{sentence}\n"),
-    );
-    let o = ws.run(&[
-        "check",
-        "--playbook",
-        "evidence_contract_v1",
-        "--format",
-        "json",
-        name,
-    ]);
-    let v = json(&o);
-    (o.status.code(), check(&v, "hidden_text")["result"].clone())
+    let (code, v) = ws.check_evidence(name, sentence);
+    (code, check(&v, "hidden_text")["result"].clone())
 }
 
 /// Amounts and dates written with digits that only look like ASCII digits (mathematical

@@ -6,7 +6,7 @@
 
 mod support;
 
-use support::workspace::{Ws, check, json, stderr};
+use support::workspace::{Ws, check};
 
 const SOURCE: &str = "CONSULTING AGREEMENT between Acme Corporation and Beta Holdings, LLC.\n\
 1. Services. The Consultant shall provide the services described in Exhibit A.\n\
@@ -29,24 +29,8 @@ fn forms(q: &str) -> Vec<String> {
 }
 
 fn run(ws: &Ws, name: &str, body: &str) -> serde_json::Value {
-    ws.write(
-        name,
-        &format!("---\nbyop:\n  source: contract.txt\n---\n# Review\n\nThe fee terms are short.\n\n{body}\n"),
-    );
-    let o = ws.run(&[
-        "check",
-        "--playbook",
-        "evidence_contract_v1",
-        "--format",
-        "json",
-        name,
-    ]);
-    assert!(
-        matches!(o.status.code(), Some(0 | 1)),
-        "{body}: {}",
-        stderr(&o)
-    );
-    json(&o)
+    ws.check_evidence(name, &format!("The fee terms are short.\n\n{body}"))
+        .1
 }
 
 #[test]

@@ -98,6 +98,30 @@ impl Ws {
         std::fs::write(self.path(name), text).unwrap();
     }
 
+    /// `body` written as `name`, a review whose `source` is `contract.txt`, checked with the
+    /// evidence playbook: the exit code and the JSON report.
+    #[allow(dead_code)]
+    pub fn check_evidence(&self, name: &str, body: &str) -> (Option<i32>, Value) {
+        self.write(
+            name,
+            &format!("---\nbyop:\n  source: contract.txt\n---\n# Review\n\n{body}\n"),
+        );
+        let o = self.run(&[
+            "check",
+            "--playbook",
+            "evidence_contract_v1",
+            "--format",
+            "json",
+            name,
+        ]);
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{body}: {}",
+            stderr(&o)
+        );
+        (o.status.code(), json(&o))
+    }
+
     /// A counterfactual audit's inputs: `audit.ai.md` (the example NDA review) whose
     /// prompt companion is `prompt` (with `{{cue:…}}` slots), and the cue catalog
     /// `cues.json`.
