@@ -57,6 +57,21 @@ def fresh_copies(rows, tmp):
     return files
 
 
+WANT = {"yes": "pass", "no": "fail"}
+
+
+def print_figures(rows, got):
+    """Agreement, false passes and missed disclosures of verdicts `got` (by file) with the
+    rows' labels, for all rows and for the outputs copying redaction markers."""
+    for name, sel in [("all", rows), ("copying redaction markers", [r for r in rows if r.get("copies_markers")])]:
+        sel = [r for r in sel if r["label"] in WANT]
+        agree = sum(got[r["file"]] == WANT[r["label"]] for r in sel)
+        fp = sum(r["label"] == "no" and got[r["file"]] == "pass" for r in sel)
+        missed = sum(r["label"] == "yes" and got[r["file"]] != "pass" for r in sel)
+        print(f"  {name:27} n={len(sel):3} agree={agree:3} ({100 * agree / max(1, len(sel)):.1f} %) "
+              f"false passes={fp} missed disclosures={missed}")
+
+
 def main():
     args = sys.argv[1:]
     fresh = "--fresh" in args
@@ -73,16 +88,8 @@ def main():
     for r, rep in zip(rows, reports):
         c = next(c for c in rep["check_results"] if c["check_id"] == CHECK)
         got[r["file"]] = local_verdict(c)
-    want = {"yes": "pass", "no": "fail"}
     print(f"held-out {'(fresh) ' if fresh else ''}{CHECK} ({bin_})")
-    for name, sel in [("all", rows), ("copying redaction markers", [r for r in rows if r["copies_markers"]])]:
-        sel = [r for r in sel if r["label"] in want]
-        agree = sum(got[r["file"]] == want[r["label"]] for r in sel)
-        fp = sum(r["label"] == "no" and got[r["file"]] == "pass" for r in sel)
-        missed = sum(r["label"] == "yes" and got[r["file"]] != "pass" for r in sel)
-        print(f"  {name:27} n={len(sel):3} agree={agree:3} ({100 * agree / max(1, len(sel)):.1f} %) "
-              f"false passes={fp} missed disclosures={missed}")
-
+    print_figures(rows, got)
 
 if __name__ == "__main__":
     main()

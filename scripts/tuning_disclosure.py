@@ -32,23 +32,16 @@ def main():
     h.FRESH = folder
     with tempfile.TemporaryDirectory() as tmp:
         reports = h.run(bin_, playbook, h.fresh_copies(rows, tmp), tmp, tmp)
-    want = {"yes": "pass", "no": "fail"}
     got, notes = {}, {}
     for r, rep in zip(rows, reports):
         c = next(c for c in rep["check_results"] if c["check_id"] == h.CHECK)
         got[r["file"]] = h.local_verdict(c)
         notes[r["file"]] = c["notes"]
     print(f"tuning {h.CHECK} ({os.path.relpath(folder, ROOT)}, {bin_})")
-    for name, sel in [("all", rows), ("copying redaction markers", [r for r in rows if r.get("copies_markers")])]:
-        sel = [r for r in sel if r["label"] in want]
-        agree = sum(got[r["file"]] == want[r["label"]] for r in sel)
-        fp = sum(r["label"] == "no" and got[r["file"]] == "pass" for r in sel)
-        missed = sum(r["label"] == "yes" and got[r["file"]] != "pass" for r in sel)
-        print(f"  {name:27} n={len(sel):3} agree={agree:3} ({100 * agree / max(1, len(sel)):.1f} %) "
-              f"false passes={fp} missed disclosures={missed}")
+    h.print_figures(rows, got)
     if verbose:
         for r in rows:
-            if r["label"] in want and got[r["file"]] != want[r["label"]]:
+            if r["label"] in h.WANT and got[r["file"]] != h.WANT[r["label"]]:
                 kind = "FALSE PASS" if r["label"] == "no" else "MISSED"
                 print(f"\n{kind} {r['file']} ({r.get('style', '')}): {r['why']}")
                 if r.get("sentence"):
