@@ -105,3 +105,33 @@ fn look_alike_digits_fail_the_gate_and_units_and_cjk_typesetting_pass() {
         assert_eq!(result, "pass", "{sentence}");
     }
 }
+
+/// A reference or a defined term written in letters that only look like ASCII letters
+/// (mathematical bold or italic, circled, a ligature) is not read by the reference
+/// recogniser or any word list: the gate fails on it. The same reference written plainly is
+/// examined and fails the grounding check instead. Ordinals written the Romance way ("1º")
+/// and accented or non-Latin letters pass.
+#[test]
+fn look_alike_letters_fail_the_gate_and_ordinals_and_accents_pass() {
+    let ws = Ws::new();
+    ws.write("contract.txt", SOURCE);
+    let hidden = [
+        "Under 𝐒𝐞𝐜𝐭𝐢𝐨𝐧 99.4 of the Agreement, the Supplier must pay the fee.",
+        "Under 𝑺𝒆𝒄𝒕𝒊𝒐𝒏 99.4 of the Agreement, the Supplier must pay the fee.",
+        "Under Ⓢection 99.4 of the Agreement, the Supplier must pay the fee.",
+        "Notice must be given within ﬁfteen days under the Agreement.",
+    ];
+    for (i, sentence) in hidden.iter().enumerate() {
+        let (code, result) = hidden_text_of(&ws, &format!("letters{i}.ai.md"), sentence);
+        assert_eq!(code, Some(1), "{sentence}");
+        assert_eq!(result, "fail", "{sentence}");
+    }
+    let clean = [
+        "O Artigo 1º do Contrato obriga o Supplier; Société Générale e Ørsted não são partes.",
+        "Supplier shall provide the Services described in Exhibit A.",
+    ];
+    for (i, sentence) in clean.iter().enumerate() {
+        let (_, result) = hidden_text_of(&ws, &format!("letters_clean{i}.ai.md"), sentence);
+        assert_eq!(result, "pass", "{sentence}");
+    }
+}

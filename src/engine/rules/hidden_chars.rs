@@ -2,7 +2,7 @@
 //! a word or number ("Sec\u{200B}tion 99.4", "2\u{2062}1"), a bidirectional override, a word
 //! that mixes Latin letters with look-alikes from another script ("Ѕection" with a Cyrillic
 //! Ѕ), a digit that only looks like an ASCII one ("$𝟮,𝟱𝟬𝟬", "$²,⁵⁰⁰"; a unit's "m²" is
-//! not one), or fullwidth forms of ASCII ("＄4,500,000", "９９.４") outside a run of CJK text
+//! not one), a letter that only looks like an ASCII one ("𝐒𝐞𝐜𝐭𝐢𝐨𝐧 99.4"), or fullwidth forms of ASCII ("＄4,500,000", "９９.４") outside a run of CJK text
 //! (see `hidden_forms`). Each one makes the text a reader sees differ from the text a
 //! rule or an evaluator reads: a claim hidden that way is neither checked nor quoted, so the
 //! check fails on it instead of passing what it could not read.
@@ -17,7 +17,9 @@ use serde::Deserialize;
 use unicode_security::general_security_profile::IdentifierType;
 use unicode_security::{GeneralSecurityProfile, MixedScript};
 
-use super::hidden_forms::{first_look_alike_digit, fullwidth, in_cjk_text};
+use super::hidden_forms::{
+    first_look_alike_digit, first_look_alike_letter, fullwidth, in_cjk_text,
+};
 use super::kind::{CompiledRule, Hit, RuleContext, RuleError, RuleOutcome};
 use crate::model::Verdict;
 
@@ -86,6 +88,9 @@ pub enum Finding {
     /// A digit that only looks like an ASCII digit (mathematical, superscript, subscript,
     /// circled): no amount, date or reference reader takes it for a number.
     LookAlikeDigit(char),
+    /// A letter that only looks like an ASCII letter (mathematical, letterlike, circled,
+    /// superscript, a ligature): no word list or claim recogniser reads it as that letter.
+    LookAlikeLetter(char),
     /// An HTML character reference or a backslash escape shown as another character
     /// (`&dollar;` as "$", `Section&nbsp;14.7` as "Section 14.7", `14\.7` as "14.7").
     Written,
@@ -185,6 +190,10 @@ fn word_findings(word: &str, base: usize, out: &mut Vec<(usize, usize, Finding)>
         out.push((base, base + word.len(), Finding::LookAlikeDigit(c)));
         return;
     }
+    if let Some(c) = first_look_alike_letter(word) {
+        out.push((base, base + word.len(), Finding::LookAlikeLetter(c)));
+        return;
+    }
     if shown.chars().any(|c| c.is_ascii_alphabetic()) && !shown.as_str().is_single_script() {
         out.push((base, base + word.len(), Finding::MixedScript));
     }
@@ -218,6 +227,10 @@ fn describe_finding(text: &str, (s, e, f): (usize, usize, Finding)) -> String {
             "“{shown}” has a digit that only looks like an ASCII one (U+{:04X}): it is not read as a number",
             c as u32
         ),
+        Finding::LookAlikeLetter(c) => format!(
+            "“{shown}” has a letter that only looks like an ASCII one (U+{:04X}): the checks do not read it as that letter",
+            c as u32
+        ),
         Finding::Written => format!(
             "“{shown}” is written as markup that a reader sees as another character: the checks read what is written"
         ),
@@ -228,7 +241,7 @@ impl CompiledRule for HiddenChars {
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
         let found = find_in_layout(cx.text, cx.body, cx.layout());
         let notes = if found.is_empty() {
-            "No invisible characters, bidirectional controls, mixed-script words, look-alike digits, fullwidth forms or character references that change a claim.".to_string()
+            "No invisible characters, bidirectional controls, mixed-script words, look-alike digits or letters, fullwidth forms or character references that change a claim.".to_string()
         } else {
             format!(
                 "{} place(s) where the text read differs from the text shown; the first: {}",
@@ -265,7 +278,7 @@ impl CompiledRule for HiddenChars {
     }
 
     fn describe(&self) -> String {
-        "Fails on text a reader does not see as written: an invisible character inside a word or number, a bidirectional control, a word mixing Latin letters with look-alikes from another script, a digit that only looks like an ASCII digit (mathematical, superscript, circled; not a unit's m² or cm³), fullwidth forms of ASCII outside a run of CJK text, or an HTML character reference or backslash escape shown as another character inside a claim.".to_string()
+        "Fails on text a reader does not see as written: an invisible character inside a word or number, a bidirectional control, a word mixing Latin letters with look-alikes from another script, a digit that only looks like an ASCII digit (mathematical, superscript, circled; not a unit's m² or cm³), a letter that only looks like an ASCII letter (mathematical, letterlike, circled, a ligature; not an ordinal's º after a digit), fullwidth forms of ASCII outside a run of CJK text, or an HTML character reference or backslash escape shown as another character inside a claim.".to_string()
     }
 }
 
@@ -300,6 +313,15 @@ mod tests {
             ("10³ units", Finding::LookAlikeDigit('³')),
             ("m²²", Finding::LookAlikeDigit('²')),
             ("the Tenant¹", Finding::LookAlikeDigit('¹')),
+            ("𝐒𝐞𝐜𝐭𝐢𝐨𝐧 99.4", Finding::LookAlikeLetter('𝐒')),
+            ("the 𝑇𝑒𝑟𝑚", Finding::LookAlikeLetter('𝑇')),
+            ("𝕊ection", Finding::LookAlikeLetter('𝕊')),
+            ("ℌours", Finding::LookAlikeLetter('ℌ')),
+            ("Ⓢection 4", Finding::LookAlikeLetter('Ⓢ')),
+            ("ﬁfteen days", Finding::LookAlikeLetter('ﬁ')),
+            ("\u{212A}ey Personnel", Finding::LookAlikeLetter('\u{212A}')),
+            // An ordinal indicator not after a digit.
+            ("ºctober", Finding::LookAlikeLetter('º')),
             // Fullwidth forms next to one CJK word in Latin prose.
             ("at ＄２，５００ (責任上限)", Finding::Fullwidth),
             ("at 責＄２，５００.", Finding::Fullwidth),
@@ -323,6 +345,9 @@ mod tests {
             "第９条に基づき＄２，５００を支払う",
             "金額は＄２，５００\nThe fee",
             "本契約（Services Agreement）の条件",
+            "Artigo 1º and Cláusula 5ª",
+            "Ørsted, Œuvre, æsthetic, ß",
+            "µg and Ω",
         ];
         for text in clean {
             assert_eq!(kinds(text), [], "{text:?}");

@@ -1,7 +1,9 @@
 //! Characters that look like ASCII but are read as something else, for `hidden_characters`:
 //! digits that are compatibility forms of ASCII digits (mathematical bold "𝟮", superscript
 //! "²", subscript "₂", circled "③"), which no amount, date or reference reader takes for a
-//! number, and fullwidth forms of ASCII ("＄２，５００") outside a run of CJK text, where
+//! number; letters that are compatibility forms of ASCII letters (mathematical bold
+//! "𝐒𝐞𝐜𝐭𝐢𝐨𝐧", script "ℓ", circled "Ⓢ", ligatures "ﬁ"), which no word list or claim
+//! recogniser reads as those letters; and fullwidth forms of ASCII ("＄２，５００") outside a run of CJK text, where
 //! they are ordinary typesetting.
 //!
 //! Which digit is a compatibility form is Unicode's own decomposition (through
@@ -35,6 +37,40 @@ pub fn first_look_alike_digit(word: &str) -> Option<char> {
     for c in word.chars() {
         let unit_power = matches!(c, '²' | '³') && prev.is_some_and(char::is_alphabetic);
         if look_alike_digit(c) && !unit_power {
+            return Some(c);
+        }
+        prev = Some(c);
+    }
+    None
+}
+
+/// A letter that is not an ASCII letter but decomposes (NFKD) to ASCII letters only:
+/// mathematical alphanumerics ("𝐒", "𝑺", "𝕊"), letterlike symbols ("ℌ", "ℓ", the Kelvin
+/// sign), circled and parenthesised letters ("Ⓢ", "⒮"), superscript and subscript letters
+/// ("ᵃ", "ₐ"), the long s ("ſ") and Latin ligatures ("ﬁ", "ĳ"). Each is shown as a letter a
+/// reader knows and read by the rules as another character. Accented letters decompose to a
+/// letter and a combining mark, not ASCII alone, and are spelling; fullwidth letters are left
+/// to the fullwidth rule.
+pub fn look_alike_letter(c: char) -> bool {
+    if c.is_ascii() || !c.is_alphabetic() || fullwidth(c) {
+        return false;
+    }
+    let (mut letters, mut only_letters) = (0, true);
+    decompose_compatible(c, |d| {
+        letters += usize::from(d.is_ascii_alphabetic());
+        only_letters &= d.is_ascii_alphabetic() || d == '(' || d == ')';
+    });
+    letters > 0 && only_letters
+}
+
+/// The first look-alike letter of `word` (letters and digits); the ordinal indicators "ª" and
+/// "º" right after a digit ("1º", "5ª": first, fifth in Spanish, Portuguese and Italian) are
+/// how those languages write ordinals, and not one.
+pub fn first_look_alike_letter(word: &str) -> Option<char> {
+    let mut prev: Option<char> = None;
+    for c in word.chars() {
+        let ordinal = matches!(c, 'ª' | 'º') && prev.is_some_and(|p| p.is_ascii_digit());
+        if look_alike_letter(c) && !ordinal {
             return Some(c);
         }
         prev = Some(c);
