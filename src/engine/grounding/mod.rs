@@ -5,7 +5,7 @@
 //!   (amounts, percentages, durations, dates, defined terms, organisations, people);
 //! - `references::extract_in(text, range) -> Vec<Reference>` (section/clause/article/
 //!   exhibit/schedule/§ references, statute references left out);
-//! - `quotes::extract_in(text, range) -> Vec<Quote>` (passages presented as quoted);
+//! - `quotes::extract_in(text, range, layout) -> Vec<Quote>` (passages presented as quoted);
 //! - `Source::new(text)` then `.contains(&Entity)`, `.reference(&Reference)`,
 //!   `.locate(quote)`, each giving the source location when there is one.
 

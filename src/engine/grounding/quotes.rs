@@ -1,6 +1,10 @@
 //! Passages an output presents as quoted: “…”, "…", «…», „…“ and the other quotation marks
 //! of `closing` (paired within a line), and `>` block quotes. Whether a quote is a claim about the source (not a clause the AI drafted) is the
-//! caller's decision; see `rules::grounding`.
+//! caller's decision; see `rules::grounding`. Which lines are code or a block quote is the
+//! document's layout's answer, not this module's.
+
+use crate::engine::document::Layout;
+use crate::engine::document::layout::{BlockId, BlockKind};
 
 /// A quoted passage: `start..end` covers the words inside the marks (whole-text offsets);
 /// `text` is the words (a block quote's lines joined, markers dropped).
@@ -27,8 +31,11 @@ impl Quote {
 /// Longer "quotes" are unbalanced quotation marks.
 const MAX_INLINE: usize = 2000;
 
-/// Quotes in `text[range]`, in order.
-pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Quote> {
+/// Quotes in `text[range]`, in order. `layout` is the document's (built over a range holding
+/// `range`): it says which lines are code, which belong to a block quote and to which one, so
+/// that a quote block is the marked lines a markdown renderer shows as one quote (a `>` inside
+/// a code block is none).
+pub fn extract_in(text: &str, range: (usize, usize), layout: &Layout) -> Vec<Quote> {
     let end = range.1.min(text.len());
     let start = range.0.min(end);
     let Some(hay) = text.get(start..end) else {
@@ -36,58 +43,42 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Quote> {
     };
     let mut out = Vec::new();
     let mut offset = start;
-    let mut block: Option<Quote> = None;
+    // The open block quote and the layout's outermost block-quote node it is.
+    let mut block: Option<(Quote, BlockId)> = None;
     // The lines of the open block quote, for a block that is commentary with quotes in it.
     let mut block_lines: Vec<(usize, &str)> = Vec::new();
-    let mut in_fence = false;
     let mut html_block: Option<Quote> = None;
     for line in hay.split_inclusive('\n') {
         let line_start = offset;
         offset += line.len();
         let trimmed = line.trim_start();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            in_fence = !in_fence;
-            continue;
-        }
-        if in_fence {
+        let lead = line_start + (line.len() - trimmed.len());
+        let blank = trimmed.trim_end().is_empty();
+        // A fenced code block holds no quotation. An indented one is read: reviews indent
+        // the contract's text they reproduce, and a renderer's code box is no reason to
+        // leave a quote unexamined.
+        let fenced = |k: &BlockKind| matches!(k, BlockKind::CodeBlock { fenced: true, .. });
+        if !blank && layout.within(lead, fenced) {
             continue;
         }
         // HTML's block quotation: the text between `<blockquote>` and `</blockquote>`, on
         // one line or several, tags left out.
         if html_block.is_some() || starts_html_blockquote(trimmed) {
-            let lower = line.to_ascii_lowercase();
-            let from = if html_block.is_none() {
-                let open = lower.find("<blockquote").unwrap_or(0);
-                lower[open..].find('>').map_or(line.len(), |j| open + j + 1)
-            } else {
-                0
-            };
-            let until = lower[from..].find("</blockquote>").map(|j| from + j);
-            let b = html_block.get_or_insert(Quote {
-                start: line_start + from,
-                end: line_start + from,
-                text: String::new(),
-                block: true,
-                attributed: false,
-            });
-            let part = &line[from..until.unwrap_or(line.len())];
-            let words = strip_tags(part);
-            if !words.trim().is_empty() {
-                if !b.text.is_empty() {
-                    b.text.push(' ');
-                }
-                b.text.push_str(words.trim());
-                b.end = line_start + from + part.trim_end().len();
-            }
-            if until.is_some()
-                && let Some(b) = html_block.take()
-                && !b.text.is_empty()
-            {
-                out.push(b);
-            }
+            html_line(line, line_start, &mut html_block, &mut out);
             continue;
         }
-        if let Some(rest) = trimmed.strip_prefix('>') {
+        // A line of a block quote that carries its `>` marker: a lazy continuation line
+        // (no marker) is shown inside the quote by a renderer, but the writer did not mark
+        // it, and in reviews it is the commentary after the quote.
+        let marked = trimmed.starts_with('>');
+        if let Some(quote) = marked.then(|| outer_block_quote(layout, lead)).flatten() {
+            if block.as_ref().is_some_and(|(_, id)| *id != quote)
+                && let Some((b, _)) = block.take()
+            {
+                push_block(b, &block_lines, &mut out);
+                block_lines.clear();
+            }
+            let rest = &trimmed[1..];
             let content = rest.trim();
             // A label line inside the block ("**Current:**") introduces the quote.
             let label = content.trim_matches(|c| c == '*' || c == '_').trim();
@@ -96,18 +87,18 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Quote> {
             } else {
                 content
             };
-            let cstart = line_start
-                + (line.len() - trimmed.len())
-                + 1
-                + (rest.len() - rest.trim_start().len());
+            let cstart = lead + 1 + (rest.len() - rest.trim_start().len());
             block_lines.push((line_start, line));
-            let b = block.get_or_insert(Quote {
-                start: cstart,
-                end: cstart,
-                text: String::new(),
-                block: true,
-                attributed: false,
-            });
+            let (b, _) = block.get_or_insert((
+                Quote {
+                    start: cstart,
+                    end: cstart,
+                    text: String::new(),
+                    block: true,
+                    attributed: false,
+                },
+                quote,
+            ));
             if !content.is_empty() {
                 if !b.text.is_empty() {
                     b.text.push(' ');
@@ -117,19 +108,64 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Quote> {
             }
             continue;
         }
-        if let Some(b) = block.take() {
+        if let Some((b, _)) = block.take() {
             push_block(b, &block_lines, &mut out);
             block_lines.clear();
         }
         inline(line, line_start, &mut out);
     }
-    if let Some(b) = block.take() {
+    if let Some((b, _)) = block.take() {
         push_block(b, &block_lines, &mut out);
     }
     if let Some(b) = html_block.filter(|b| !b.text.is_empty()) {
         out.push(b);
     }
     out
+}
+
+/// The outermost block quote holding `offset`, if one does.
+fn outer_block_quote(layout: &Layout, offset: usize) -> Option<BlockId> {
+    let id = layout.block_at(offset)?;
+    layout
+        .ancestors(id)
+        .filter(|(_, b)| b.kind == BlockKind::BlockQuote)
+        .last()
+        .map(|(id, _)| id)
+}
+
+/// One line of an HTML `<blockquote>`: its words join the open quotation (opened by this
+/// line when none is), which is pushed when the line closes it.
+fn html_line(line: &str, line_start: usize, html_block: &mut Option<Quote>, out: &mut Vec<Quote>) {
+    let lower = line.to_ascii_lowercase();
+    let from = if html_block.is_none() {
+        let open = lower.find("<blockquote").unwrap_or(0);
+        lower[open..].find('>').map_or(line.len(), |j| open + j + 1)
+    } else {
+        0
+    };
+    let until = lower[from..].find("</blockquote>").map(|j| from + j);
+    let b = html_block.get_or_insert(Quote {
+        start: line_start + from,
+        end: line_start + from,
+        text: String::new(),
+        block: true,
+        attributed: false,
+    });
+    let part = &line[from..until.unwrap_or(line.len())];
+    let words = strip_tags(part);
+    if !words.trim().is_empty() {
+        if !b.text.is_empty() {
+            b.text.push(' ');
+        }
+        b.text.push_str(words.trim());
+        b.end = line_start + from + part.trim_end().len();
+    }
+    if until.is_some()
+        && let Some(b) = html_block.take()
+        && !b.text.is_empty()
+    {
+        out.push(b);
+    }
 }
 
 /// Does this line open an HTML `<blockquote>` (any case, with attributes)?
@@ -261,6 +297,9 @@ fn inline(line: &str, base: usize, out: &mut Vec<Quote>) {
 /// HTML's inline quotation, `<q>…</q>` (any case, with attributes), within one line: a
 /// renderer shows it in quotation marks.
 fn html_quotes(line: &str, base: usize, out: &mut Vec<Quote>) {
+    if !line.contains('<') {
+        return;
+    }
     let lower = line.to_ascii_lowercase();
     let mut at = 0;
     while let Some(i) = lower[at..].find("<q").map(|i| at + i) {

@@ -1,5 +1,11 @@
 use super::*;
 
+/// The quotes of `t` from byte `from` to its end, read with the whole text's layout.
+pub(super) fn quotes_of(t: &str, from: usize) -> Vec<Quote> {
+    let layout = crate::engine::document::Layout::markdown(t, (0, t.len()));
+    quotes::extract_in(t, (from, t.len()), &layout)
+}
+
 fn norms(text: &str) -> Vec<(EntityKind, String)> {
     entities::extract(text)
         .into_iter()
@@ -166,7 +172,7 @@ fn lower_case_abbreviations_are_references() {
 #[test]
 fn quotes_inline_and_block() {
     let t = "He said “the Fund shall pay” and \"x\".\n> Section 2.3 The Fund shall pay\n> to Integrity.\nEnd";
-    let q = quotes::extract_in(t, (0, t.len()));
+    let q = quotes_of(t, 0);
     let texts: Vec<&str> = q.iter().map(|q| q.text.as_str()).collect();
     assert_eq!(
         texts,
@@ -198,7 +204,7 @@ fn quotes_in_every_quotation_mark() {
         "Home » Contracts: the clause “the Supplier shall pay all fees” applies.",
     ];
     for t in quoted {
-        let q = quotes::extract_in(t, (0, t.len()));
+        let q = quotes_of(t, 0);
         let texts: Vec<&str> = q.iter().map(|q| q.text.as_str()).collect();
         let want = if t.contains('‘') {
             "the Supplier’s fees are due monthly"
@@ -213,7 +219,7 @@ fn quotes_in_every_quotation_mark() {
         "A lone « mark and nothing else.",
     ];
     for t in not_quoted {
-        assert_eq!(quotes::extract_in(t, (0, t.len())), [], "{t}");
+        assert_eq!(quotes_of(t, 0), [], "{t}");
     }
 }
 
@@ -223,7 +229,7 @@ fn bad_input_never_panics() {
     for a in 0..t.len() {
         let _ = entities::extract_in(t, (a, t.len() + 5));
         let _ = references::extract_in(t, (a, t.len()));
-        let _ = quotes::extract_in(t, (a, t.len()));
+        let _ = quotes_of(t, a);
     }
     let s = Source::new(t);
     let _ = s.locate("unclosed");
@@ -302,7 +308,7 @@ fn ranges_statutes_and_block_labels() {
     assert_eq!(r.len(), 1, "{r:?}");
     assert!(s.reference(&r[0]).is_some());
     let t = "> **Current:**\n> \"Either party may terminate.\"\n";
-    let q = quotes::extract_in(t, (0, t.len()));
+    let q = quotes_of(t, 0);
     assert_eq!(q[0].text, "Either party may terminate.");
 }
 

@@ -48,7 +48,7 @@ impl GroundingRule {
         let prompt = cx.companions.prompt.map(|p| Locator::new(p, (0, p.len())));
         let mut t = Tally::default();
         let mut hits = Vec::new();
-        for q in quotes::extract_in(cx.text, cx.body) {
+        for q in quotes::extract_in(cx.text, cx.body, cx.layout()) {
             let span = (q.start, q.end);
             if q.words() < min_words {
                 t.set_aside(ClaimKind::Quote, span, SetAside::ShortQuote);
