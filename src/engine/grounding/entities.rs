@@ -101,7 +101,7 @@ static PERCENT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DURATION: LazyLock<Regex> = LazyLock::new(|| {
     ascii_regex::compile(&format!(
-        r"(?i)\b(?P<num>\d+(?:\.\d+)?|{w})(?:\s*\((?P<paren>\d+)\))?[\s\-\u{{2010}}\u{{2011}}]*(?P<unit>business\s+days?|working\s+days?|calendar\s+days?|days?|weeks?|months?|years?|hours?|yrs?|mos|mths?|wks?|hrs?)\b",
+        r"(?i)\b(?P<num>\d+(?:\.\d+)?|{w})(?:\s*\((?P<paren>\d+)\))?[\s\-\u{{2010}}\u{{2011}}]*(?P<unit>business\s+days?|working\s+days?|calendar\s+days?|days?|weeks?|months?|quarters?|years?|hours?|yrs?|mos|mths?|wks?|hrs?)\b",
         w = words_re()
     ))
     .expect("duration regex")
@@ -188,6 +188,12 @@ pub fn extract_in(text: &str, range: (usize, usize)) -> Vec<Entity> {
     }
     for c in DURATION.captures_iter(hay) {
         let m = c.get(0).expect("match");
+        // "three quarters of the fee" is a share, not a period.
+        let unit = c.name("unit").map_or("", |u| u.as_str());
+        let of = hay[m.end()..].trim_start().starts_with("of ");
+        if unit.to_ascii_lowercase().starts_with("quarter") && of {
+            continue;
+        }
         push(EntityKind::Duration, m.start(), m.end(), duration(&c));
     }
     for (s, e, norm) in super::periods::periods(hay) {
@@ -369,6 +375,11 @@ fn duration(c: &Captures) -> Option<String> {
     let unit = unit.split_whitespace().collect::<Vec<_>>();
     let base = unit.last()?.trim_end_matches('s');
     // Abbreviations ("5 yrs", "3 mos", "48 hrs") read as the words.
+    let (v, base) = match base {
+        // A quarter is three months ("five quarters" is "15 months").
+        "quarter" => (v * 3.0, "month"),
+        b => (v, b),
+    };
     let base = match base {
         "yr" => "year",
         "mo" | "mth" => "month",

@@ -39,6 +39,16 @@ struct ShapeData {
     /// `num` group.
     #[serde(default)]
     value: Option<f64>,
+    /// Added to the number before `times` ("two and a half years": 2 + 0.5).
+    #[serde(default)]
+    add: f64,
+    /// The number of `unit`s in the period the pattern names ("years" read as 12 months).
+    #[serde(default = "one")]
+    times: f64,
+}
+
+fn one() -> f64 {
+    1.0
 }
 
 #[derive(Deserialize)]
@@ -55,6 +65,8 @@ struct Shape {
     not_followed_by: Option<Regex>,
     not_numbers: Vec<u32>,
     value: Option<f64>,
+    add: f64,
+    times: f64,
 }
 
 static DATA_PARSED: LazyLock<Data> =
@@ -73,6 +85,8 @@ static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
             not_followed_by: s.not_followed_by.as_deref().map(compile),
             not_numbers: s.not_numbers.clone(),
             value: s.value,
+            add: s.add,
+            times: s.times,
         })
         .collect()
 });
@@ -138,6 +152,7 @@ pub fn periods(hay: &str) -> Vec<(usize, usize, String)> {
             let Some(v) = num.or(shape.value) else {
                 continue;
             };
+            let v = (v + shape.add) * shape.times;
             if v < 1.0 || shape.not_numbers.iter().any(|&n| f64::from(n) == v) {
                 continue;
             }

@@ -46,6 +46,11 @@ fn durations_percent_dates() {
     }
     assert_eq!(norms("ten (10) business days")[0].1, "10 business day");
     assert_eq!(norms("twelve (12) months")[0].1, "12 month");
+    // A quarter is three months; "three quarters of" is a share.
+    for (s, want) in [("five quarters", "15 month"), ("3 quarters", "9 month")] {
+        assert_eq!(norms(s), vec![(EntityKind::Duration, want.into())], "{s}");
+    }
+    assert!(norms("three quarters of the fee").is_empty());
     assert_eq!(norms("5%")[0], (EntityKind::Percent, "5%".into()));
     assert_eq!(
         norms("five percent (5%)"),
