@@ -91,26 +91,17 @@ fn look_alike_digits_fail_the_gate_and_units_and_cjk_typesetting_pass() {
         "The Agreement caps the Supplier's liability at $²,⁵⁰⁰,⁰⁰⁰.",
         "The Agreement expires on March ③, 2031.",
     ];
-    for (i, sentence) in hidden.iter().enumerate() {
-        let (code, result) = hidden_text_of(&ws, &format!("digits{i}.ai.md"), sentence);
-        assert_eq!(code, Some(1), "{sentence}");
-        assert_eq!(result, "fail", "{sentence}");
-    }
     let clean = [
         "The Supplier leases 250 m² of office space and 40 m³ of storage.",
         "本契約の第２条に基づき、顧客は＄１，０００，０００を支払う。",
     ];
-    for (i, sentence) in clean.iter().enumerate() {
-        let (_, result) = hidden_text_of(&ws, &format!("clean{i}.ai.md"), sentence);
-        assert_eq!(result, "pass", "{sentence}");
-    }
+    gate_fails_on_hidden_and_passes_clean(&ws, "digits", &hidden, &clean);
 }
 
 /// A reference or a defined term written in letters that only look like ASCII letters
 /// (mathematical bold or italic, circled, a ligature) is not read by the reference
-/// recogniser or any word list: the gate fails on it. The same reference written plainly is
-/// examined and fails the grounding check instead. Ordinals written the Romance way ("1º")
-/// and accented or non-Latin letters pass.
+/// recogniser or any word list: the gate fails on it. Ordinals written the Romance way ("1º")
+/// and accented letters pass.
 #[test]
 fn look_alike_letters_fail_the_gate_and_ordinals_and_accents_pass() {
     let ws = Ws::new();
@@ -121,17 +112,23 @@ fn look_alike_letters_fail_the_gate_and_ordinals_and_accents_pass() {
         "Under Ⓢection 99.4 of the Agreement, the Supplier must pay the fee.",
         "Notice must be given within ﬁfteen days under the Agreement.",
     ];
-    for (i, sentence) in hidden.iter().enumerate() {
-        let (code, result) = hidden_text_of(&ws, &format!("letters{i}.ai.md"), sentence);
-        assert_eq!(code, Some(1), "{sentence}");
-        assert_eq!(result, "fail", "{sentence}");
-    }
     let clean = [
         "O Artigo 1º do Contrato obriga o Supplier; Société Générale e Ørsted não são partes.",
         "Supplier shall provide the Services described in Exhibit A.",
     ];
+    gate_fails_on_hidden_and_passes_clean(&ws, "letters", &hidden, &clean);
+}
+
+/// Each of `hidden`, written as a review of SOURCE, fails `hidden_text` and the gate (exit
+/// 1); each of `clean` passes `hidden_text`.
+fn gate_fails_on_hidden_and_passes_clean(ws: &Ws, tag: &str, hidden: &[&str], clean: &[&str]) {
+    for (i, sentence) in hidden.iter().enumerate() {
+        let (code, result) = hidden_text_of(ws, &format!("{tag}{i}.ai.md"), sentence);
+        assert_eq!(code, Some(1), "{sentence}");
+        assert_eq!(result, "fail", "{sentence}");
+    }
     for (i, sentence) in clean.iter().enumerate() {
-        let (_, result) = hidden_text_of(&ws, &format!("letters_clean{i}.ai.md"), sentence);
+        let (_, result) = hidden_text_of(ws, &format!("{tag}_clean{i}.ai.md"), sentence);
         assert_eq!(result, "pass", "{sentence}");
     }
 }
