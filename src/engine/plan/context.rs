@@ -202,8 +202,9 @@ fn read_line(
         task(cx, content, true, section, today);
     } else {
         let before = cx.tasks.len();
-        for sentence in content.split_inclusive(['.', ';', '?']) {
-            task(cx, sentence, false, section, today);
+        // The layout's sentences: a full stop after "Mr." or "e.g." ends none.
+        for (a, b) in split_sentences(content, (0, content.len())) {
+            task(cx, &content[a..b], false, section, today);
         }
         if cx.tasks.len() == before
             && let Some(at) = rules::unread_time(content)

@@ -91,6 +91,7 @@ fn timed(s: &str) -> bool {
         || (WORK.is_match(s) || MEETING.is_match(s)) && find_bare_range(s).is_some()
         || meeting_hour(s).is_some()
         || super::jotted::presence_time(s)
+        || super::rules::directed_rule(s)
 }
 
 /// Whether the clause has words of its own beside its times ("12-1pm" alone has none).

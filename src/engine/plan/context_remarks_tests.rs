@@ -1,6 +1,7 @@
 //! The notes reader on remarks that change what a time or a task means: an evening word
 //! is its own time's, a time beside a later day or named as a deadline or another event's
-//! places nothing, a denied "today" and a line that is not the writer's.
+//! places nothing, a denied "today", a line that is not the writer's, and the full stop
+//! of an abbreviation in a prose task.
 
 use super::*;
 
@@ -131,4 +132,23 @@ fn a_bracketed_remark_without_a_number_is_part_of_the_name() {
         let labels: Vec<&str> = cx.blocks.iter().map(|b| b.label.as_str()).collect();
         assert_eq!(labels, [*label], "{notes}");
     }
+}
+
+#[test]
+fn a_prose_lines_sentences_are_the_layouts() {
+    // The full stop of "Mr." ends no sentence: the task keeps its person and its deadline.
+    let cx = extract_("I need to send the revised fee estimate to Mr. Pillay by EOD");
+    assert_eq!(
+        musts(&cx),
+        [("send the revised fee estimate to Mr. Pillay by EOD", true)]
+    );
+    // A full stop before a new sentence still ends one.
+    let cx = extract_("I need to send the fee estimate to Pillay. I should book the dentist.");
+    assert_eq!(
+        musts(&cx),
+        [
+            ("send the fee estimate to Pillay", false),
+            ("book the dentist", false)
+        ]
+    );
 }

@@ -44,6 +44,15 @@ fn time_after(s: &str, from: usize) -> Option<Found> {
         .or_else(|| find_bare_hour(s, from))
 }
 
+/// Whether the clause is a meeting rule with a direction and a time after it ("can't take
+/// calls before 10"): a timed clause of its own on a prose line, so "I can't take calls
+/// before 10, and I have to be out the door by 17:45" is a rule and a stop, not one rule.
+pub fn directed_rule(s: &str) -> bool {
+    MEETING_RULE.captures(s).is_some_and(|c| {
+        c.get(1).is_some() && time_after(s, c.get(0).expect("match").end()).is_some()
+    })
+}
+
 /// "no meetings after 3" (15:00 on), "can't take calls before 9" (up to 09:00), "no calls
 /// 12-1": a window with no calls or meetings. It takes no working time and is not the
 /// day's start or stop; a call or meeting item inside it breaks it.

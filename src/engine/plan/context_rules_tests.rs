@@ -27,6 +27,18 @@ fn meeting_rules_both_ways() {
         ("don't book meetings before 10", &[(0, 600)], None),
         ("no calls 12-1", &[(720, 780)], None),
         ("can't do calls 12-1", &[(720, 780)], None),
+        // On a prose line a directed rule with its time is a clause of its own: the stop
+        // after it is the day's end, not the rule's; without a time it is no clause.
+        (
+            "I can't take calls before 10, and I have to be out the door by 17:45 for the final.",
+            &[(0, 600)],
+            Some(1065),
+        ),
+        (
+            "I can't take calls, and I have to be out the door by 17:45 for the final.",
+            &[],
+            Some(1065),
+        ),
         // Not meeting rules: the stop, a call, a day with no meetings.
         ("no work after 9pm", &[], Some(1260)),
         ("call w/ Jo @ 11", &[], None),
