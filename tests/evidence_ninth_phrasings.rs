@@ -7,7 +7,10 @@
 //! change to the plan", "than the headline term suggests", "in this market", a party's right
 //! to add to a list written in lower case ("the supplier may add to that list"). Terms:
 //! "designated as" / "treated as" a capitalised run. References: an appendix "to this memo" is
-//! the output's own attachment.
+//! the output's own attachment; a part assigned "on creation" or "drafted so widely" is the
+//! source's. Also: a bold label's value after a dash, a list under a title naming one of the
+//! source's periods ("**Warranty period**"), "longer than any interest would justify", a
+//! term written in capitals after an article ("the RESIDUAL ROYALTY FLOOR").
 
 mod support;
 
@@ -55,6 +58,54 @@ const ROWS: &[ReasonRow] = &[
         expect: Flagged,
     },
     // Drafting words that propose nothing, and the same words proposing.
+    ReasonRow {
+        cause: "a label's value after a dash",
+        check: ENT,
+        source: SRC_003,
+        output: "The audit regime is the main operational concern for the distributor in this agreement.\n\n2. **Audit notice** \u{2013} only 4 business days, which is impractical for a finance team that is also running its own period-end close.\n",
+        span: "4 business days",
+        expect: Flagged,
+    },
+    ReasonRow {
+        cause: "a value after a dash under the output's own proposal",
+        check: ENT,
+        source: SRC_003,
+        output: "The audit regime is the main operational concern for the distributor in this agreement.\n\n**Our proposal** \u{2013} a notice period of 60 days.\n",
+        span: "60 days",
+        expect: SetAside("drafting_sentence"),
+    },
+    ReasonRow {
+        cause: "a label's value under a title naming the source's period",
+        check: ENT,
+        source: SRC_003,
+        output: "The supply terms are mostly standard for a distributor of diagnostic kits.\n\n**Warranty period**\n- Duration: 17 weeks from delivery\n- Remedy: repair or replacement only, at the supplier's option\n",
+        span: "17 weeks",
+        expect: Flagged,
+    },
+    ReasonRow {
+        cause: "a label's value under the output's own title",
+        check: ENT,
+        source: SRC_003,
+        output: "The supply terms are mostly standard for a distributor of diagnostic kits.\n\n**Points to raise with the client**\n- Duration: 17 weeks from delivery\n",
+        span: "17 weeks",
+        expect: SetAside("no_claim_marker"),
+    },
+    ReasonRow {
+        cause: "a comparison with what an interest would justify",
+        check: ENT,
+        source: SRC_003,
+        output: "That restriction also continues for three (3) quarters after the relationship ends, which is longer than any legitimate business interest would justify.\n",
+        span: "three (3) quarters",
+        expect: Flagged,
+    },
+    ReasonRow {
+        cause: "what the output would accept",
+        check: ENT,
+        source: SRC_003,
+        output: "A restriction of three (3) quarters would be acceptable to the client.\n",
+        span: "three (3) quarters",
+        expect: SetAside("drafting_sentence"),
+    },
     ReasonRow {
         cause: "a sentence opening on 'Instead,' contrasts",
         check: ENT,
@@ -176,6 +227,30 @@ const ROWS: &[ReasonRow] = &[
         span: "Ring-Fenced Personnel",
         expect: SetAside("drafting_sentence"),
     },
+    ReasonRow {
+        cause: "a term in capitals after an article, absent",
+        check: ENT,
+        source: SRC_003,
+        output: "Even after termination the licensee remains liable for the RESIDUAL ROYALTY FLOOR, which is payable whether or not any further sales are made.\n",
+        span: "RESIDUAL ROYALTY FLOOR",
+        expect: Flagged,
+    },
+    ReasonRow {
+        cause: "a line in capitals is a heading or a copied clause",
+        check: ENT,
+        source: SRC_003,
+        output: "THE DISTRIBUTOR BEARS THE RESIDUAL ROYALTY FLOOR.\n",
+        span: "RESIDUAL ROYALTY FLOOR",
+        expect: Unread,
+    },
+    ReasonRow {
+        cause: "a run a party may reclaim, absent",
+        check: ENT,
+        source: SRC_003,
+        output: "| Topic | Term | Comment |\n|---|---|---|\n| Inventory | Supplier may reclaim Consignment Buffer Stock at any time | Medium |\n",
+        span: "Consignment Buffer Stock",
+        expect: Flagged,
+    },
     // References.
     ReasonRow {
         cause: "an appendix to the output's own memo",
@@ -192,6 +267,30 @@ const ROWS: &[ReasonRow] = &[
         output: "The tracked-changes version is set out in Appendix C.\n",
         span: "Appendix C",
         expect: Flagged,
+    },
+    ReasonRow {
+        cause: "work product assigned on creation",
+        check: REF,
+        source: SRC_003,
+        output: "Under \u{a7} 44.7 the consultant assigns all work product on creation, including pre-existing tools that are merely used on the engagement.\n",
+        span: "\u{a7} 44.7",
+        expect: Flagged,
+    },
+    ReasonRow {
+        cause: "a part drafted too widely",
+        check: REF,
+        source: SRC_003,
+        output: "1. Sub-clause 48.3 is drafted so widely that almost any customer complaint could be treated as a breach.\n",
+        span: "Sub-clause 48.3",
+        expect: Flagged,
+    },
+    ReasonRow {
+        cause: "a part the output has drafted",
+        check: REF,
+        source: SRC_003,
+        output: "I have drafted a new Sub-clause 48.3 on complaints.\n",
+        span: "Sub-clause 48.3",
+        expect: SetAside("drafting_sentence"),
     },
 ];
 

@@ -9,6 +9,7 @@
 //! - `Source::new(text)` then `.contains(&Entity)`, `.reference(&Reference)`,
 //!   `.locate(quote)`, each giving the source location when there is one.
 
+pub mod caps_terms;
 pub mod citations;
 pub mod drafted;
 pub mod entities;

@@ -43,6 +43,19 @@ static WORDS: LazyLock<Words> =
 pub fn states_time_limit(sentence: &str, start: usize, end: usize, labels: bool) -> bool {
     let w = &*WORDS;
     let has = |list: &[String], t: &str| list.iter().any(|x| x == t);
+    // A bold label closed before a dash ("**Audit notice** – only 4 business days") is read
+    // as one closed by a colon (the same length, so offsets hold).
+    let dashed = ["** \u{2013} ", "** \u{2014} "].iter().fold(
+        std::borrow::Cow::Borrowed(sentence),
+        |s, d| {
+            if s.contains(d) {
+                s.replace(d, "**:    ").into()
+            } else {
+                s
+            }
+        },
+    );
+    let sentence = dashed.as_ref();
     // A clause after a colon or semicolon is read on its own ("The audit clause is onerous:
     // records must be kept for seven years"); what comes before a colon may be a label
     // naming the provision ("**Non-solicitation of staff:** limited to two months").

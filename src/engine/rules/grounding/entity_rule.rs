@@ -10,7 +10,7 @@ use super::{GroundingRule, Tally, not_asserted, states_the_source};
 use crate::engine::ascii_regex;
 use crate::engine::grounding::drafted::Drafted;
 use crate::engine::grounding::{
-    EntityKind, Source, entities, lexicon, names, term_runs, time_limits,
+    EntityKind, Source, caps_terms, entities, lexicon, names, term_runs, time_limits,
 };
 use crate::engine::rules::claim_voice::{
     cell_terms, in_label, list_title, table_cell_voice, under_skipped_lead, under_summary_title,
@@ -147,10 +147,10 @@ impl GroundingRule {
 }
 
 /// Every fact the output states, in text order: the context-free recognisers
-/// (`entities::extract_in`), then capitalised terms used once after "the" (`names`) or read
-/// by the words around them (`term_runs`), then people named without an honorific (`names`,
-/// which needs the vocabulary of the output and the source); each kept only where no
-/// earlier recogniser already read the words.
+/// (`entities::extract_in`), then capitalised terms used once after "the" (`names`), read by
+/// the words around them (`term_runs`) or written in capitals (`caps_terms`), then people
+/// named without an honorific (`names`, which needs the vocabulary of the output and the
+/// source); each kept only where no earlier recogniser already read the words.
 fn claims(cx: &RuleContext, source: &Source) -> Vec<entities::Entity> {
     let mut all = entities::extract_in(cx.text, cx.body);
     let lower = names::lower_words(&cx.text[cx.body.0..cx.body.1]);
@@ -160,6 +160,7 @@ fn claims(cx: &RuleContext, source: &Source) -> Vec<entities::Entity> {
     let extra = names::terms_in(cx.text, cx.body)
         .into_iter()
         .chain(term_runs::terms_in(cx.text, cx.body))
+        .chain(caps_terms::terms_in(cx.text, cx.body))
         .chain(cell_terms(cx.layout(), cx.text))
         .chain(names::people_in(cx.text, cx.body, &common));
     let mut more: Vec<entities::Entity> = Vec::new();
