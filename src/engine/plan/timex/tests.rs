@@ -120,6 +120,13 @@ fn ranges_read() {
         ("10pm to midnight", 22 * H, 24 * H),
         ("22:00–02:00", 22 * H, 26 * H),
         ("9pm-1", 21 * H, 25 * H),
+        // Solid 24-hour ends, both written the same way.
+        ("0700-1930", 7 * H, 19 * H + 30),
+        ("from 0930 till 1100", 9 * H + 30, 11 * H),
+        ("2200–0600", 22 * H, 30 * H),
+        ("9h30-11h", 9 * H + 30, 11 * H),
+        ("12h–13h30", 12 * H, 13 * H + 30),
+        ("from 14h to 15h", 14 * H, 15 * H),
     ];
     for (text, a, b) in table {
         assert_eq!(read(text), [R::Span(*a, *b)], "{text}");
@@ -277,5 +284,26 @@ fn invisible_characters_are_read_through_with_offsets_in_the_text() {
         assert_eq!(read(&s), [R::Dur(600.0), R::At(9 * H + 30)], "{hidden:?}");
         let got: Vec<&str> = scan(&s).iter().map(|t| &s[t.at.0..t.at.1]).collect();
         assert_eq!(got, [format!("6{hidden}00 min"), format!("9{hidden}:30")]);
+    }
+}
+
+#[test]
+fn a_solid_time_is_one_only_as_a_ranges_end() {
+    // One end alone is a year, a count or a duration; two years a few apart are no range,
+    // and the two ends are written the same way.
+    assert_eq!(read("1h30"), [R::Dur(90.0)]);
+    assert_eq!(read("(2h)"), [R::Dur(120.0)]);
+    for text in [
+        "2025-2026",
+        "since 2019–2021",
+        "0700",
+        "order 1930",
+        "0700-19h30",
+    ] {
+        assert!(
+            read(text).iter().all(|r| !matches!(r, R::Span(..))),
+            "{text}: {:?}",
+            read(text)
+        );
     }
 }
