@@ -74,7 +74,7 @@ pub fn render(format: Format, items: &[Rendered]) -> Result<String, CliError> {
 }
 
 /// Stdout, or a file written via a temporary file in the same folder and renamed into
-/// place; control characters escaped (every output carries untrusted text).
+/// place (a device or a pipe is written to directly); control characters escaped (every output carries untrusted text).
 pub fn write(path: Option<&Path>, body: &str) -> Result<(), CliError> {
     write_styled(path, &render::terminal::escape(body))
 }
@@ -96,6 +96,18 @@ fn write_styled(path: Option<&Path>, body: &str) -> Result<(), CliError> {
             out.flush()?;
             Ok(())
         }
+        // A device or a pipe (`-o /dev/null`, `-o /dev/stdout`, a FIFO) is written to as it
+        // is: renaming a temporary file over it would replace the device with a file.
+        Some(path) if special_file(path) => {
+            let mut out = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;
+            out.write_all(body.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| CliError(format!("{}: cannot write: {e}", path.display())))?;
+            Ok(())
+        }
         Some(path) => {
             let dir = path
                 .parent()
@@ -109,6 +121,12 @@ fn write_styled(path: Option<&Path>, body: &str) -> Result<(), CliError> {
             Ok(())
         }
     }
+}
+
+/// Whether `path` names something other than a regular file or a folder (a character or
+/// block device, a pipe, a socket), following links.
+fn special_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 /// `--db`/`BYOP_DB`, else the database of the current folder's workspace.
