@@ -152,3 +152,13 @@ fn a_prose_lines_sentences_are_the_layouts() {
         ]
     );
 }
+
+#[test]
+fn an_hour_said_as_a_word_places_a_meeting() {
+    // "at ten" beside a meeting word is the meeting's time, as "at 10" is.
+    assert_eq!(spans(&extract_("meeting with Jo at ten")), [(600, 630)]);
+    assert_eq!(extract_("hard stop at five").window_end, Some(1020));
+    // Without a meeting word or a stop it places nothing; a count is no time.
+    assert!(spans(&extract_("coffee at ten")).is_empty());
+    assert!(spans(&extract_("finish ten tasks before the call")).is_empty());
+}

@@ -293,7 +293,41 @@ pub(super) fn range(input: &mut &str) -> Result<(Clock, Clock)> {
 }
 
 pub(super) fn clock_expr(input: &mut &str) -> Result<Clock> {
-    clock(input)
+    clock(input).or_else(|_| hour_word(input))
+}
+
+/// An hour said as a word alone ("at ten", "ten o'clock", "seven pm"): read like a digit
+/// hour, so "ten" alone is a bare hour (a time only where the words around say so). Never
+/// a range's end ("two to three people"), nor "one-on-one" or "one of".
+fn hour_word(input: &mut &str) -> Result<Clock> {
+    let hour = word_of(input, HOUR_WORDS, false)?;
+    if input.starts_with(['-', '‑'])
+        || input
+            .get(..3)
+            .is_some_and(|w| w.eq_ignore_ascii_case(" of"))
+    {
+        return fail();
+    }
+    let mer = opt(meridiem).parse_next(input)?;
+    let oclock = mer.is_none()
+        && opt(preceded(
+            space0,
+            alt((Caseless("o'clock"), Caseless("o’clock"))),
+        ))
+        .parse_next(input)?
+        .is_some();
+    clock_end(input, false)?;
+    let form = match (mer, oclock) {
+        (Some(_), _) => Form::Meridiem,
+        (None, true) => Form::Colon,
+        (None, false) => Form::Bare,
+    };
+    Ok(Clock {
+        hour,
+        minute: 0,
+        meridiem: mer,
+        form,
+    })
 }
 
 const SMALL_NUMBERS: &[(&str, f64)] = &[

@@ -307,3 +307,26 @@ fn a_solid_time_is_one_only_as_a_ranges_end() {
         );
     }
 }
+
+#[test]
+fn an_hour_said_as_a_word_reads_like_a_digit_hour() {
+    assert_eq!(read("at ten"), [R::Bare(10 * H)]);
+    assert_eq!(read("lunch at one"), [R::Bare(13 * H)]);
+    assert_eq!(read("ten o'clock"), [R::At(10 * H)]);
+    assert_eq!(read("seven pm"), [R::At(19 * H)]);
+    // Not an hour: a pair of meetings, a count of a group, a number before a unit.
+    for text in [
+        "one-on-one with Dana",
+        "one of the reports",
+        "ten minutes",
+        "two hours",
+    ] {
+        assert!(
+            read(text)
+                .iter()
+                .all(|r| !matches!(r, R::Bare(_) | R::At(_))),
+            "{text}: {:?}",
+            read(text)
+        );
+    }
+}
