@@ -10,7 +10,8 @@
 //! the output's own attachment; a part assigned "on creation" or "drafted so widely" is the
 //! source's. Also: a bold label's value after a dash, a list under a title naming one of the
 //! source's periods ("**Warranty period**"), "longer than any interest would justify", a
-//! term written in capitals after an article ("the RESIDUAL ROYALTY FLOOR").
+//! term written in capitals after an article ("the RESIDUAL ROYALTY FLOOR"); an offer to the
+//! client ("If helpful, I can prepare a short definition of …") asks, it does not state.
 
 mod support;
 
@@ -249,6 +250,22 @@ const ROWS: &[ReasonRow] = &[
         source: SRC_003,
         output: "| Topic | Term | Comment |\n|---|---|---|\n| Inventory | Supplier may reclaim Consignment Buffer Stock at any time | Medium |\n",
         span: "Consignment Buffer Stock",
+        expect: Flagged,
+    },
+    ReasonRow {
+        cause: "an offer to the client is a question in other words",
+        check: ENT,
+        source: SRC_003,
+        output: "If helpful, I can prepare a short definition of \"Qualifying Outage\" so that the credit regime has an objective trigger.\n",
+        span: "Qualifying Outage",
+        expect: SetAside("open_question"),
+    },
+    ReasonRow {
+        cause: "what a party can prepare is the source's",
+        check: ENT,
+        source: SRC_003,
+        output: "The Principal can prepare a Qualifying Outage Report only after 30 days.\n",
+        span: "30 days",
         expect: Flagged,
     },
     // References.
