@@ -11,7 +11,9 @@
 //! source's. Also: a bold label's value after a dash, a list under a title naming one of the
 //! source's periods ("**Warranty period**"), "longer than any interest would justify", a
 //! term written in capitals after an article ("the RESIDUAL ROYALTY FLOOR"); an offer to the
-//! client ("If helpful, I can prepare a short definition of …") asks, it does not state.
+//! client ("If helpful, I can prepare a short definition of …") asks, it does not state; a
+//! bold term opening a bullet and running on in lower case ("**Grandfathered Pricing**
+//! applies only …") is its sentence's subject, not a title.
 
 mod support;
 
@@ -267,6 +269,22 @@ const ROWS: &[ReasonRow] = &[
         output: "The Principal can prepare a Qualifying Outage Report only after 30 days.\n",
         span: "30 days",
         expect: Flagged,
+    },
+    ReasonRow {
+        cause: "a bold term opening a bullet as its sentence's subject",
+        check: ENT,
+        source: SRC_003,
+        output: "- **Grandfathered Pricing** applies only to orders placed before the first price review, after which list prices apply across the board.\n",
+        span: "Grandfathered Pricing",
+        expect: Flagged,
+    },
+    ReasonRow {
+        cause: "a bold label before a colon is the output's title",
+        check: ENT,
+        source: SRC_003,
+        output: "- **Grandfathered Pricing:** applies only to orders placed before the first price review.\n",
+        span: "Grandfathered Pricing",
+        expect: Unread,
     },
     // References.
     ReasonRow {

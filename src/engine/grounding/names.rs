@@ -208,7 +208,10 @@ pub(super) fn is_label(text: &str, at: usize, end: usize) -> bool {
     let emphasis_opens_line = before_emphasis
         .chars()
         .all(|c| !c.is_alphanumeric() || c.is_ascii_digit());
-    (emphasised && emphasis_opens_line)
+    // "**Grandfathered Pricing** applies only to …": the bold closes on the term and the
+    // sentence runs on in lower case, so the term is its subject, not a title.
+    let bold_subject = text[end..].starts_with(['*', '_']) && after.starts_with(char::is_lowercase);
+    (emphasised && emphasis_opens_line && !bold_subject)
         || (opens_line
             && (after.starts_with([':', '–', '—', '-', '|'])
                 || label_paren
