@@ -132,10 +132,15 @@ fn a_task_opening_with_an_invented_name() {
         "Flashcards for chapter 4",
         "Draft the brief",
         "Reconciled accounts",
+        "Compulsory fire training module",
+        "Mandatory safeguarding course",
+        "Overdue invoices",
     ] {
         assert_eq!(task(ordinary), [], "{ordinary}");
     }
     assert_eq!(found("Globex draft review"), []);
+    // An adjective opening the task is ordinary; a name after it is still a name.
+    assert_eq!(task("Overdue Acme invoices"), [(Name, "acme".to_string())]);
 }
 
 /// A meeting word that does not name a meeting, and deadlines and meetings written with a
