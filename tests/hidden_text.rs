@@ -132,3 +132,32 @@ fn gate_fails_on_hidden_and_passes_clean(ws: &Ws, tag: &str, hidden: &[&str], cl
         assert_eq!(result, "pass", "{sentence}");
     }
 }
+
+/// Markup between a reference word and its number, or inside a number, is shown by every
+/// renderer as the plain claim ("Section 41.3") but splits it for the claim checks, which
+/// read it as written and found no reference (or "Section 4", which the source has): the
+/// gate fails on it. Formatting a whole claim (`**Section 2**`, a code span alone, a bold
+/// label) splits nothing and passes; the plain invented claim fails references_grounded.
+#[test]
+fn markup_that_splits_a_claim_fails_the_gate_and_whole_claim_formatting_passes() {
+    let ws = Ws::new();
+    ws.write("contract.txt", SOURCE);
+    let hidden = [
+        "Section **41.3** of the Agreement caps the Supplier's liability.",
+        "Section <b>41.3</b> of the Agreement caps the Supplier's liability.",
+        "Section `41.3` of the Agreement caps the Supplier's liability.",
+        "Section [41.3](#x) of the Agreement caps the Supplier's liability.",
+        "Section 4<!-- -->1.3 of the Agreement caps the Supplier's liability.",
+        "Section 4*1*.3 of the Agreement caps the Supplier's liability.",
+    ];
+    let clean = [
+        "**Section 2** of the Agreement sets a fee of **$1,000,000** per year.",
+        "**Fees**: the fee under Section 2 is `$1,000,000` per year.",
+    ];
+    gate_fails_on_hidden_and_passes_clean(&ws, "markup", &hidden, &clean);
+    let plain = "Section 41.3 of the Agreement caps the Supplier's liability.";
+    let (code, v) = ws.check_evidence("markup_plain.ai.md", plain);
+    assert_eq!(code, Some(1));
+    assert_eq!(check(&v, "hidden_text")["result"], "pass");
+    assert_eq!(check(&v, "references_grounded")["result"], "fail");
+}

@@ -94,6 +94,9 @@ pub enum Finding {
     /// An HTML character reference or a backslash escape shown as another character
     /// (`&dollar;` as "$", `Section&nbsp;14.7` as "Section 14.7", `14\.7` as "14.7").
     Written,
+    /// Markup inside a claim: between a reference word and its number, or inside a number
+    /// (`Section **41.3**`, `4<!-- -->1.3`; see `hidden_markup`).
+    Markup,
 }
 
 /// Every hidden-text span of `text[range]`, left to right, in whole-text byte offsets. One
@@ -155,6 +158,12 @@ pub fn find_in_layout(
             .into_iter()
             .filter(|&(a, b)| range.0 <= a && b <= range.1)
             .map(|(a, b)| (a, b, Finding::Written)),
+    );
+    found.extend(
+        super::hidden_markup::find(layout, text)
+            .into_iter()
+            .filter(|&(a, b)| range.0 <= a && b <= range.1)
+            .map(|(a, b)| (a, b, Finding::Markup)),
     );
     found.sort_by_key(|f| (f.0, f.1));
     found
@@ -234,6 +243,9 @@ fn describe_finding(text: &str, (s, e, f): (usize, usize, Finding)) -> String {
         Finding::Written => format!(
             "“{shown}” is written as markup that a reader sees as another character: the checks read what is written"
         ),
+        Finding::Markup => format!(
+            "markup “{shown}” stands inside a claim (between a reference word or currency sign and its number, or inside a number): a reader sees one claim, the checks read it broken"
+        ),
     }
 }
 
@@ -241,7 +253,7 @@ impl CompiledRule for HiddenChars {
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
         let found = find_in_layout(cx.text, cx.body, cx.layout());
         let notes = if found.is_empty() {
-            "No invisible characters, bidirectional controls, mixed-script words, look-alike digits or letters, fullwidth forms or character references that change a claim.".to_string()
+            "No invisible characters, bidirectional controls, mixed-script words, look-alike digits or letters, fullwidth forms, character references or markup that change a claim.".to_string()
         } else {
             format!(
                 "{} place(s) where the text read differs from the text shown; the first: {}",
@@ -278,7 +290,7 @@ impl CompiledRule for HiddenChars {
     }
 
     fn describe(&self) -> String {
-        "Fails on text a reader does not see as written: an invisible character inside a word or number, a bidirectional control, a word mixing Latin letters with look-alikes from another script, a digit that only looks like an ASCII digit (mathematical, superscript, circled; not a unit's m² or cm³), a letter that only looks like an ASCII letter (mathematical, letterlike, circled, a ligature; not an ordinal's º after a digit), fullwidth forms of ASCII outside a run of CJK text, or an HTML character reference or backslash escape shown as another character inside a claim.".to_string()
+        "Fails on text a reader does not see as written: an invisible character inside a word or number, a bidirectional control, a word mixing Latin letters with look-alikes from another script, a digit that only looks like an ASCII digit (mathematical, superscript, circled; not a unit's m² or cm³), a letter that only looks like an ASCII letter (mathematical, letterlike, circled, a ligature; not an ordinal's º after a digit), fullwidth forms of ASCII outside a run of CJK text, an HTML character reference or backslash escape shown as another character inside a claim, or markup (emphasis, a code span, a link, an HTML tag or comment) between a reference word or currency sign and its number or inside a number.".to_string()
     }
 }
 

@@ -15,6 +15,7 @@ mod grounded_entities;
 mod grounding;
 mod hidden_chars;
 mod hidden_forms;
+mod hidden_markup;
 mod hidden_refs;
 mod kind;
 mod lawmadi;
