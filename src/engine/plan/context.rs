@@ -379,7 +379,7 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>
         cx.window_start = Some(first.start);
         return true;
     }
-    if !MEETING.is_match(line) && first.end.is_none() {
+    if !MEETING.is_match(line) && first.end.is_none() && !timed_length(s, first) {
         if START.is_match(s) && !TASK_CUE.is_match(s) {
             cx.window_start = Some(first.start);
             return true;
@@ -396,6 +396,18 @@ fn constraint_line(cx: &mut Context, s: &str, line: &str, today: Option<Weekday>
         });
     }
     true
+}
+
+/// "parents' evening at 6pm (1 hr)", "ops review 14:00 for 45 min": a single written time
+/// with its length right after it, on a line with no task cue or must-do, is an
+/// appointment of that length whatever it is called ("draft the memo at 2pm (45 min)"
+/// with a cue stays a task).
+fn timed_length(s: &str, t: Found) -> bool {
+    static LENGTH_NEXT: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*(?:\(\s*|for\s+|,\s*)?~?$"));
+    !TASK_CUE.is_match(s)
+        && !MUST.is_match(s)
+        && timex::durations(s)
+            .any(|(_, at)| at.0 >= t.at.1 && LENGTH_NEXT.is_match(&s[t.at.1..at.0]))
 }
 
 fn cap_end(cx: &mut Context, end: Minute, hard: bool) {

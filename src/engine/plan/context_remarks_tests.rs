@@ -162,3 +162,19 @@ fn an_hour_said_as_a_word_places_a_meeting() {
     assert!(spans(&extract_("coffee at ten")).is_empty());
     assert!(spans(&extract_("finish ten tasks before the call")).is_empty());
 }
+
+#[test]
+fn a_single_time_with_its_length_is_an_appointment() {
+    // Whatever it is called, a time with its length right after it is blocked.
+    assert_eq!(
+        spans(&extract_("parents' evening at 6pm (1 hr)")),
+        [(1080, 1140)]
+    );
+    assert_eq!(
+        spans(&extract_("Ollie's assembly 09:00 for 30 min")),
+        [(540, 570)]
+    );
+    // A task cue or a must-do keeps it a task; a length away from the time is not its.
+    assert!(spans(&extract_("- need to draft the memo at 2pm (45 min)")).is_empty());
+    assert!(spans(&extract_("- file the VAT return by 2pm (45 min) today")).is_empty());
+}
