@@ -67,9 +67,10 @@ const ROWS: &[Row] = &[
     },
     Row {
         // By alignment this is a misquote of "either party may terminate this Service
-        // Agreement" that adds "upon ninety days notice": flagged in the misquote tier.
+        // Agreement" that adds "upon ninety days notice": a figure the source does not have,
+        // so it is flagged with the quotes not in the source.
         cause: "1 planted: an invented quote attributed to the source next to the drafted clause",
-        check: "quotes_verbatim",
+        check: "quotes_grounded",
         source: SRC_002,
         output: "[ADD] New Section 5(a)(iii) - Termination for Convenience:\n\n**\"5(a)(iii) Termination for Convenience.** Either party may terminate this Agreement upon thirty (30) days' notice.\"\n\nSection 5 provides: “Either party may terminate this Agreement upon ninety days notice.”\n",
         span: "Either party may terminate this Agreement upon ninety days notice.",

@@ -17,6 +17,7 @@ use crate::model::Located;
 
 mod classify;
 mod fuzzy;
+mod material;
 mod misquote;
 mod normalize;
 pub mod relocate;

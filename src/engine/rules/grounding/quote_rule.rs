@@ -127,16 +127,29 @@ impl GroundingRule {
                 t.set_aside(ClaimKind::Quote, span, SetAside::QuotesOwnText);
                 continue;
             }
-            match c.tier {
+            // A misquote that changes a figure, a date, an obligation or a negation states
+            // what the contract does not: it is reported with the quotes not in the source.
+            let preceding = c.pieces.first().map_or("", |&(a, _)| {
+                let from = source.text[..a]
+                    .char_indices()
+                    .rev()
+                    .nth(PRECEDING_CHARS)
+                    .map_or(0, |(i, _)| i);
+                &source.text[from..a]
+            });
+            let altered =
+                c.tier == Tier::Misquote && c.changes.iter().any(|ch| ch.alters_meaning(preceding));
+            let tier = if altered { Tier::NotInSource } else { c.tier };
+            match tier {
                 Tier::Misquote => t.misquoted(),
                 Tier::Paraphrase => t.paraphrased(),
                 _ => t.not_found(),
             }
             let hit = match c.tier {
                 Tier::NotInSource if in_prompt => prompt_only_hit(&q),
-                _ => quote_hit(&q, &c),
+                _ => quote_hit(&q, &c, altered),
             };
-            hits.push((c.tier, hit));
+            hits.push((tier, hit));
         }
         QuoteReading {
             tally: t,
@@ -144,6 +157,10 @@ impl GroundingRule {
         }
     }
 }
+
+/// How much of the source before a misquote's passage is read for a negation the quote
+/// moved into its words ("is not due to a breach" quoted as "no breach").
+const PRECEDING_CHARS: usize = 40;
 
 /// The output has the quoted words elsewhere too: it is quoting its own drafted text ("the
 /// cap is set at '…'"), not the source.
@@ -265,8 +282,9 @@ fn prompt_only_hit(q: &quotes::Quote) -> Hit {
 }
 
 /// A quote's finding in its tier: a misquote shows the source's passage and the exact word
-/// changes and carries the source's words for the fix; a paraphrase shows the passage.
-fn quote_hit(q: &quotes::Quote, c: &Classified) -> Hit {
+/// changes and carries the source's words for the fix (`altered`: the changes alter what it
+/// says, and the finding is reported with the quotes not in the source); a paraphrase shows the passage.
+fn quote_hit(q: &quotes::Quote, c: &Classified, altered: bool) -> Hit {
     let (start, end) = (
         c.pieces.first().map_or(0, |p| p.0),
         c.pieces.last().map_or(0, |p| p.1),
@@ -282,9 +300,14 @@ fn quote_hit(q: &quotes::Quote, c: &Classified) -> Hit {
     let (note, source) = match c.tier {
         Tier::Misquote => {
             let changes: Vec<String> = c.changes.iter().map(|ch| ch.describe()).collect();
+            let what = if altered {
+                "misquoted in a figure, a date, an obligation or a negation, so the quote says what the contract does not"
+            } else {
+                "misquoted"
+            };
             (
                 format!(
-                    "misquoted: the source reads “{}”; the quote {}",
+                    "{what}: the source reads “{}”; the quote {}",
                     clip(&c.passage),
                     clip(&changes.join("; "))
                 ),
