@@ -68,6 +68,36 @@ fn character_references_that_hide_a_claim_fail_the_gate() {
     assert_eq!(result, "pass");
 }
 
+/// A browser shows the character references of an HTML block decoded (in raw HTML even the
+/// legacy ones without a semicolon), while the grounding checks read its text as written:
+/// a claim written with them inside `<p>…</p>` or `<div>…</div>` fails the gate as it does
+/// in a paragraph. The same claim in the block written plainly is read, and fails
+/// entities_grounded; HTML's own `&amp;`, references inside a tag or a comment, and a
+/// `&nbsp;` beside white space pass hidden_text.
+#[test]
+fn character_references_in_an_html_block_fail_the_gate() {
+    let ws = Ws::new();
+    ws.write("contract.txt", SOURCE);
+    let hidden = [
+        "<p>The Customer must pay &#36;2,500,000 per month under the Agreement.</p>",
+        "<div>The Customer must pay &dollar;2,500,000 per month under the Agreement.</div>",
+        "<p>The Customer must pay &#x24;2,500,000 per month under the Agreement.</p>",
+        "<p>The Agreement expires on March&nbsp;3, 2031.</p>",
+        "<p>Section&nbsp41.3 of the Agreement caps the Supplier's liability.</p>",
+        "<p>&sect41.3 of the Agreement caps the Supplier's liability.</p>",
+        "<p>Section 1 states: &quotthe Supplier shall receive a termination bonus upon any change of control&quot.</p>",
+    ];
+    let clean = [
+        "<p title=\"&quot;Fees&quot;\">AT&amp;T and R&D review the fees. &nbsp; <!-- &sect;2 --></p>",
+    ];
+    gate_fails_on_hidden_and_passes_clean(&ws, "html_refs", &hidden, &clean);
+    let plain = "<p>The Customer must pay $2,500,000 per month under the Agreement.</p>";
+    let (code, v) = ws.check_evidence("html_plain.ai.md", plain);
+    assert_eq!(code, Some(1));
+    assert_eq!(check(&v, "hidden_text")["result"], "pass");
+    assert_eq!(check(&v, "entities_grounded")["result"], "fail");
+}
+
 /// `hidden_text` of the evidence playbook on `sentence` written as a review of SOURCE,
 /// with the gate's exit code.
 fn hidden_text_of(ws: &Ws, name: &str, sentence: &str) -> (Option<i32>, serde_json::Value) {

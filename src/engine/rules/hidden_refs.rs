@@ -1,8 +1,10 @@
 //! Character references and backslash escapes that change what a claim reads as. Markdown
 //! shows `Section&nbsp;14.7`, `&dollar;2,500,000` and `&ldquo;…&rdquo;` as "Section 14.7",
 //! "$2,500,000" and a quotation, while a rule reading the text as written sees none of
-//! them; `14\.7` is shown as "14.7". The layout records each one as the parser decoded it
-//! ([`Layout::rewritten`]); this module decides which of them hide text.
+//! them; `14\.7` is shown as "14.7". So does a browser in an HTML block
+//! (`<p>&#36;2,500,000</p>`, legacy `&nbsp` and `&sect` without the semicolon too). The
+//! layout records each one as decoded ([`Layout::rewritten`]); this module decides which of
+//! them hide text.
 //!
 //! Left alone, because they hide nothing a claim is made of: `&amp;`, `&lt;` and `&gt;`
 //! (HTML's own escaping), a space-like reference next to white space or another one (the
@@ -84,6 +86,13 @@ mod tests {
                 &[],
             ),
             ("An & alone and &notareference; stay.", &[]),
+            // In an HTML block, as a browser reads it.
+            ("<p>The cap is &#36;2,500,000.</p>\n", &["&#36;"]),
+            (
+                "<div>Section&nbsp41.3 and &sect41.3</div>\n",
+                &["&nbsp", "&sect"],
+            ),
+            ("<p title=\"&quot;\">R&D, AT&amp;T &nbsp; x</p>\n", &[]),
         ];
         for (text, want) in rows {
             assert_eq!(hidden(text), *want, "{text}");

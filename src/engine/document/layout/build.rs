@@ -46,7 +46,11 @@ pub(super) fn markdown(text: &str, range: Span) -> Layout {
             Event::Rule => {
                 b.push(BlockKind::ThematicBreak, span);
             }
-            Event::Html(_) => b.raw_html.push(span),
+            Event::Html(_) => {
+                b.raw_html.push(span);
+                let refs = super::html_refs::references(text, span, &mut b.html_comment);
+                b.layout.rewritten.extend(refs);
+            }
         }
     }
     let raw = std::mem::take(&mut b.raw_html);
@@ -85,6 +89,8 @@ struct Builder {
     links: Vec<(Span, usize, bool)>,
     /// Raw HTML events (an HTML block's text, an inline tag), in text order.
     raw_html: Vec<Span>,
+    /// Inside an HTML comment left open by the last raw HTML event.
+    html_comment: bool,
 }
 
 impl Builder {
@@ -97,6 +103,7 @@ impl Builder {
             open: Vec::new(),
             links: Vec::new(),
             raw_html: Vec::new(),
+            html_comment: false,
         }
     }
 

@@ -35,6 +35,7 @@
 
 mod build;
 mod html;
+mod html_refs;
 mod lead;
 mod numbering;
 mod reading;
@@ -152,7 +153,8 @@ pub struct Layout {
     /// and hidden contents: read by the parser, never rendered as text. In text order.
     unrendered: Vec<Span>,
     /// Text shown otherwise than it is written: HTML character references and backslash
-    /// escapes outside code, as the parser decoded them. In text order.
+    /// escapes outside code, as the parser decoded them, and character references in raw
+    /// HTML text outside tags and comments, as a browser decodes them. In text order.
     rewritten: Vec<Rewrite>,
 }
 
