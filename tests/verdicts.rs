@@ -43,6 +43,14 @@ fn a_plurality_of_runs_is_not_a_majority() {
     );
     // A high-severity check without a majority is indeterminate: REVIEW, not OBSERVE.
     assert_eq!(r["byop_report"]["summary"]["overall_status"], "REVIEW");
+    // Some runs failed and none of the results has a majority: a document that makes the
+    // evaluator waver does not pass the gate (exit 3, whatever `--fail-on` says).
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("assumption_disclosure (no_majority)"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -417,28 +417,50 @@ impl Report {
         self.check_results.iter().find(|c| c.check_id == id)
     }
 
-    /// What a CI gate must not pass over, with the first error of each check: checks the
-    /// evaluator was asked about and could not answer at all (every run an error); checks
-    /// left indeterminate with any run lost (the lost runs are why no result stands);
-    /// checks with any run that followed a canary planted in the document (the evaluator
-    /// obeyed the document, so none of its answers on it are trusted); and checks left
-    /// indeterminate by a refusal (LC-005) or by rate limiting past the retries (LC-006).
-    pub fn unevaluated(&self) -> Vec<(&str, RunErrorKind)> {
-        let refused_or_throttled =
-            |c: &CheckResult| matches!(c.code.as_deref(), Some("LC-005" | "LC-006"));
+    /// What a CI gate must not pass over, each check with why: checks the evaluator was
+    /// asked about and could not answer at all (every run an error); checks left
+    /// indeterminate with any run lost (the lost runs are why no result stands); checks with
+    /// any run that followed a canary planted in the document (the evaluator obeyed the
+    /// document, so none of its answers on it are trusted); checks left indeterminate by a
+    /// refusal (LC-005) or by rate limiting past the retries (LC-006); a high-severity check
+    /// left indeterminate because its runs had no majority while some run failed
+    /// (`no_majority`: a document that makes the evaluator waver must not turn a fail into a
+    /// pass); and a grounding check that ran out of its matching budget before deciding a
+    /// claim (`matching_budget_spent`: text written to spend it must not let a claim pass
+    /// unexamined).
+    pub fn unevaluated(&self) -> Vec<(&str, String)> {
         self.check_results
             .iter()
-            .filter(|c| {
-                c.result == Verdict::Indeterminate && c.raw_runs.iter().any(|r| r.error.is_some())
-                    || followed_canary(c)
-                    || refused_or_throttled(c)
-            })
-            .filter_map(|c| {
-                let canary = followed_canary(c).then_some(RunErrorKind::InjectionSusceptible);
-                let first = canary.or_else(|| c.raw_runs.iter().find_map(|r| r.error))?;
-                Some((c.check_id.as_str(), first))
-            })
+            .filter_map(|c| why_unevaluated(c).map(|why| (c.check_id.as_str(), why)))
             .collect()
+    }
+}
+
+/// Why a CI gate must not pass over `c` (see [`Report::unevaluated`]), if it must not.
+fn why_unevaluated(c: &CheckResult) -> Option<String> {
+    let refused_or_throttled = matches!(c.code.as_deref(), Some("LC-005" | "LC-006"));
+    let undecided = c.result == Verdict::Indeterminate;
+    let lost = undecided && c.raw_runs.iter().any(|r| r.error.is_some());
+    if lost || followed_canary(c) || refused_or_throttled {
+        let canary = followed_canary(c).then_some(RunErrorKind::InjectionSusceptible);
+        let first = canary.or_else(|| c.raw_runs.iter().find_map(|r| r.error))?;
+        return Some(first.as_str().to_string());
+    }
+    let wavered = undecided
+        && c.severity == Severity::High
+        && c.raw_runs.len() > 1
+        && c.raw_runs.iter().any(|r| r.result == Verdict::Fail);
+    let budget = undecided
+        && c.grounding.as_ref().is_some_and(|g| {
+            g.set_aside_by_reason
+                .contains_key(&super::SetAside::MatchingBudgetSpent)
+        });
+    if wavered {
+        Some("no_majority".into())
+    } else if budget {
+        Some("matching_budget_spent".into())
+    } else {
+        None
     }
 }
 
@@ -448,3 +470,7 @@ pub fn followed_canary(c: &CheckResult) -> bool {
         .iter()
         .any(|r| r.error == Some(RunErrorKind::InjectionSusceptible))
 }
+
+#[cfg(test)]
+#[path = "report_tests.rs"]
+mod tests;
