@@ -191,3 +191,40 @@ fn markup_that_splits_a_claim_fails_the_gate_and_whole_claim_formatting_passes()
     assert_eq!(check(&v, "hidden_text")["result"], "pass");
     assert_eq!(check(&v, "references_grounded")["result"], "fail");
 }
+
+/// Text a reader never sees excuses no visible claim: a value drafted inside an HTML
+/// comment (`<!-- [ADD: $2,500,000] -->`), a comment holding a quote's words, or a comment
+/// numbering a section leaves the visible statement of the contract a claim, which fails
+/// the grounding checks. The same drafting written visibly still excuses it.
+#[test]
+fn hidden_text_excuses_no_visible_claim() {
+    let ws = Ws::new();
+    ws.write("contract.txt", SOURCE);
+    let cases = [
+        (
+            "<!-- [ADD: $2,500,000] -->\nThe Agreement caps the Supplier's liability at $2,500,000.",
+            "entities_grounded",
+        ),
+        (
+            "<!-- the Supplier shall receive a termination bonus upon any change of control -->\nThe Agreement, in its own words: \"the Supplier shall receive a termination bonus upon any change of control\".",
+            "quotes_grounded",
+        ),
+        (
+            "<!-- [ADD: Section 41.3] -->\nSection 41.3 of the Agreement caps the Supplier's liability.",
+            "references_grounded",
+        ),
+        (
+            "<!--\n41.3 Cap\n-->\nSection 41.3 of the Agreement caps the Supplier's liability.",
+            "references_grounded",
+        ),
+    ];
+    for (i, (text, failing)) in cases.iter().enumerate() {
+        let (code, v) = ws.check_evidence(&format!("excuse{i}.ai.md"), text);
+        assert_eq!(code, Some(1), "{text}");
+        assert_eq!(check(&v, failing)["result"], "fail", "{text}");
+    }
+    let visible =
+        "[ADD: Section 41.3 Cap]\n\nSection 41.3 of the Agreement caps the Supplier's liability.";
+    let (_, v) = ws.check_evidence("excuse_visible.ai.md", visible);
+    assert_eq!(check(&v, "references_grounded")["result"], "pass");
+}

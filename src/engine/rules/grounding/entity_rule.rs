@@ -34,9 +34,11 @@ impl GroundingRule {
         let mut hits = Vec::new();
         let all = claims(cx, source);
         // Values the output itself drafts (in skipped text): its explanation repeating them
-        // ("the new cap of 12 months") speaks of its proposal, not of the source.
+        // ("the new cap of 12 months") speaks of its proposal, not of the source. A value in
+        // text a reader never sees (`<!-- [ADD: $2,500,000] -->`) drafts nothing.
         let drafted_values: std::collections::HashSet<(EntityKind, &str)> = all
             .iter()
+            .filter(|e| !cx.prose().is_hidden(e.start, e.end))
             .filter(|e| {
                 self.not_a_claim(cx, skipped, drafted, (e.start, e.end))
                     .is_some_and(|r| r != SetAside::DraftingSentence || !source_definition(cx, e))

@@ -163,7 +163,8 @@ impl GroundingRule {
 const PRECEDING_CHARS: usize = 40;
 
 /// The output has the quoted words elsewhere too: it is quoting its own drafted text ("the
-/// cap is set at '…'"), not the source.
+/// cap is set at '…'"), not the source. Words in text a reader never sees (an HTML comment)
+/// are no text of the output's.
 fn quotes_itself(cx: &RuleContext, q: &quotes::Quote) -> bool {
     let words = q
         .text
@@ -173,8 +174,10 @@ fn quotes_itself(cx: &RuleContext, q: &quotes::Quote) -> bool {
         return false;
     }
     let body = &cx.text[cx.body.0..cx.body.1];
-    body.match_indices(words)
-        .any(|(i, _)| cx.body.0 + i + words.len() <= q.start || cx.body.0 + i >= q.end)
+    body.match_indices(words).any(|(i, _)| {
+        let at = cx.body.0 + i;
+        (at + words.len() <= q.start || at >= q.end) && !cx.prose().is_hidden(at, at + words.len())
+    })
 }
 
 /// A quote as the source would have it: markdown emphasis inside it dropped (`**bold**`),

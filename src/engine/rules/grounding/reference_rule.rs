@@ -39,10 +39,11 @@ impl GroundingRule {
                     && !in_table_cell(cx, r.start))
                     || references::introduced(cx.text, r))
                     && !stated((r.start, r.end))
+                    && !cx.prose().is_hidden(r.start, r.end)
             })
             .map(|r| (r.kind, r.label.clone()))
             .chain(
-                own_numbering(cx.text, cx.body)
+                own_numbering(cx)
                     .into_iter()
                     .map(|l| (RefKind::Numbered, l)),
             )
@@ -77,7 +78,9 @@ impl GroundingRule {
             match source.reference(&r) {
                 Some(_) => t.grounded(),
                 None if ((own.contains(&(r.kind, r.label.clone()))
-                    || drafted.introduces_where(r.kind, &r.label, |at| !stated(at)))
+                    || drafted.introduces_where(r.kind, &r.label, |at| {
+                        !stated(at) && !cx.prose().is_hidden(at.0, at.1)
+                    }))
                     && (r.parts.is_empty() || drafted.numbers_parts(&r.parts)))
                     || (drafted.numbers_parts(&r.parts)
                         && source
@@ -149,11 +152,21 @@ fn in_table_cell(cx: &RuleContext, at: usize) -> bool {
         .within(at, |k| matches!(k, BlockKind::TableCell { .. }))
 }
 
-/// Numbers that start lines of the output ("8.7 Limitation of Liability", "**5.3** …").
-fn own_numbering(text: &str, body: (usize, usize)) -> Vec<String> {
-    text[body.0..body.1]
-        .lines()
-        .filter_map(clause_number)
-        .map(str::to_string)
-        .collect()
+/// Numbers that start lines of the output ("8.7 Limitation of Liability", "**5.3** …"),
+/// not in text a reader never sees (an HTML comment holding "41.3 x" numbers nothing).
+fn own_numbering(cx: &RuleContext) -> Vec<String> {
+    let (text, body) = (cx.text, cx.body);
+    let mut at = body.0;
+    let mut out = Vec::new();
+    for line in text[body.0..body.1].split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let line = line.trim_end_matches(['\n', '\r']);
+        if let Some(n) = clause_number(line)
+            && !cx.prose().is_hidden(start, start + line.len())
+        {
+            out.push(n.to_string());
+        }
+    }
+    out
 }
