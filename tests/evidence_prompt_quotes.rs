@@ -80,9 +80,9 @@ fn a_quote_only_in_the_prompt_is_a_finding_unless_given_to_the_request() {
         Verdict::Fail
     );
     // A misquote of the source the prompt also holds is judged as without the prompt: the
-    // misquote tier, with the source's words.
-    let misquote =
-        "Neither party's liability shall exceed the fees paid in the six months before the claim";
+    // misquote tier, with the source's words (a word swapped; a swapped figure would be
+    // reported with the quotes not in the source).
+    let misquote = "Neither party's liability shall exceed the amounts paid in the twelve months before the claim";
     let asked = format!("Check this: {misquote}.");
     let with = Inputs {
         prompt: Some(&asked),

@@ -67,9 +67,11 @@ const ROWS: &[Row] = &[
         origin: "contract_008_modify_2__mistral-large (a word added)",
         contract: "contract_008_distributor_agreement_filled.txt",
         real: "the Supplier may sell or supply the Products to end users within USA at anytime.",
-        altered: "the Supplier may not sell or supply the Products to end users within USA at anytime.",
+        // A word that changes no figure, date, obligation or negation: "not" added would be
+        // reported with the quotes not in the source (tests/misquote_meaning.rs).
+        altered: "the Supplier may sell or supply the Products directly to end users within USA at anytime.",
         tier: "misquote",
-        changes: &["adds “not”"],
+        changes: &["adds “directly”"],
     },
     Row {
         origin: "contract_010_review_2__o3-mini (its content reworded in quotation marks)",

@@ -102,6 +102,24 @@ fn an_explicit_evaluator_mode_without_a_key_is_a_usage_error() {
     // The default mode still falls back, and says so.
     let o = ws.run(&["check", "nda_review.ai.md"]);
     assert_eq!(o.status.code(), Some(0));
+    // Not in locked mode (CI): a pull request that gets no key must not pass the gate on the
+    // local checks alone, unless the workflow asks for them.
+    let o = ws.run(&["check", "--locked", "nda_review.ai.md"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("locked mode needs an evaluator"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
+    let o = ws.run(&[
+        "check",
+        "--locked",
+        "--mode",
+        "deterministic",
+        "nda_review.ai.md",
+    ]);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
 }
 
 #[test]

@@ -47,7 +47,14 @@ fn a_committed_fake_git_repository_runs_nothing_and_hides_no_document() {
     let o = ws
         .cmd()
         .env("CI", "true")
-        .args(["check", "--fail-on", "review", "docs"])
+        .args([
+            "check",
+            "--mode",
+            "deterministic",
+            "--fail-on",
+            "review",
+            "docs",
+        ])
         .output()
         .unwrap();
     assert!(!marker.exists(), "a repository-controlled git command ran");
@@ -89,7 +96,14 @@ fn without_git_a_gitignored_document_is_still_checked() {
         .cmd()
         .env("CI", "true")
         .env("PATH", no_git.path())
-        .args(["check", "--fail-on", "review", "docs"])
+        .args([
+            "check",
+            "--mode",
+            "deterministic",
+            "--fail-on",
+            "review",
+            "docs",
+        ])
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
@@ -105,7 +119,14 @@ fn a_committed_byop_link_cannot_move_the_default_store() {
         ws.cmd()
             .env("CI", "true")
             .env_remove("BYOP_DB")
-            .args(["check", "--fail-on", "review", "nda_review.ai.md"])
+            .args([
+                "check",
+                "--mode",
+                "deterministic",
+                "--fail-on",
+                "review",
+                "nda_review.ai.md",
+            ])
             .output()
             .unwrap()
     };

@@ -66,8 +66,8 @@ fn resolve_evaluator(flags: &EvaluatorFlags, workspace: &Policy) -> choose::Reso
 }
 
 /// The evaluator for a batch run in `mode` (`check`, `dataset`). Screening or full mode asked
-/// for explicitly without an evaluator is an error: falling back to local checks would pass a
-/// gate unevaluated. Deterministic mode needs none (and its notices are not printed).
+/// for explicitly without an evaluator is an error, and so is the default mode in locked mode:
+/// falling back to local checks would pass a gate unevaluated. Deterministic mode needs none (and its notices are not printed).
 pub fn batch_evaluator(
     flags: &EvaluatorFlags,
     mode: Option<Mode>,
@@ -79,6 +79,13 @@ pub fn batch_evaluator(
         return Err(CliError(format!(
             "--mode {} needs an evaluator: {why}",
             mode.as_str()
+        )));
+    }
+    // A locked (CI) run falls back to local checks only when asked to: a pull request that
+    // gets no key (a fork's) must not pass the gate on local checks alone.
+    if let (None, true, Some(why)) = (mode, workspace.locked, &resolved.missing_key) {
+        return Err(CliError(format!(
+            "locked mode needs an evaluator for the default screening mode: {why}; give --mode deterministic to run the local checks only"
         )));
     }
     let wants_evaluator = mode != Some(Mode::Deterministic);
