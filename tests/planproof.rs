@@ -321,3 +321,53 @@ fn an_invisible_character_inside_a_timebox_is_read_through_or_not_read() {
         "{checks:?}"
     );
 }
+
+/// A time written so that the plan reader cannot read it as a reader sees it — a character
+/// reference (`11&colon;30`), an HTML comment inside it (`11<!-- -->:30`), digits of another
+/// script (`١١:٣٠`) — fails `constraints` closed instead of letting a block that overlaps
+/// the fixed dentist appointment (11:00, one hour) pass; the plain overlapping block fails
+/// it, and the repaired plan as written passes.
+#[test]
+fn a_time_written_so_that_it_is_not_read_fails_constraints() {
+    let ws = planproof_ws();
+    let dir = "planproof/variants/v4_repair";
+    let base = std::fs::read_to_string(ws.path(&format!("{dir}/dentist_day.md"))).unwrap();
+    let block = "- 09:00–11:00 Prepare slides for Thursday's review (120 min)";
+    assert!(base.contains(block));
+    let constraints = |name: &str, line: &str| {
+        let path = format!("{dir}/{name}.md");
+        std::fs::write(ws.path(&path), base.replacen(block, line, 1)).unwrap();
+        let o = ws.run(&["check", "--format", "json", "--fail-on", "never", &path]);
+        let r: Value = serde_json::from_str(&stdout(&o)).expect("a report");
+        let checks = r["byop_report"]["check_results"]
+            .as_array()
+            .unwrap()
+            .clone();
+        let c = checks
+            .iter()
+            .find(|c| c["check_id"] == "constraints")
+            .unwrap();
+        (
+            c["result"].as_str().unwrap().to_string(),
+            c["notes"].to_string(),
+        )
+    };
+    assert_eq!(constraints("as_written", block).0, "pass");
+    let plain = "- 09:00–11:30 Prepare slides for Thursday's review (150 min)";
+    assert_eq!(constraints("plain", plain).0, "fail");
+    for (i, line) in [
+        "- 09:00–11&colon;30 Prepare slides for Thursday's review (150 min)",
+        "- 09:00–11<!-- -->:30 Prepare slides for Thursday's review (150 min)",
+        "- ٠٩:٠٠–١١:٣٠ Prepare slides for Thursday's review (150 min)",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let (result, notes) = constraints(&format!("hidden{i}"), line);
+        assert_eq!(result, "fail", "{line}");
+        assert!(
+            notes.contains("may not be read as shown"),
+            "{line}: {notes}"
+        );
+    }
+}

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::hidden_chars::Finding;
 use super::kind::{CompiledRule, Hit, RuleContext, RuleOutcome};
 use crate::engine::plan::{Analysis, Part};
 use crate::model::Verdict;
@@ -52,6 +53,85 @@ pub(super) fn without_params(
     Ok(rule(code, description.into(), validator))
 }
 
+impl PlanRule {
+    /// The validator's part; `constraints` also fails closed on a plan whose times may be
+    /// written so that the plan reader does not read them (see `unread_times`).
+    fn part(&self, cx: &RuleContext) -> Part {
+        let mut part = (self.validator)(cx.plan());
+        if self.code == "PLAN-CONSTRAINT" {
+            let unread = unread_times(cx);
+            if let Some((s, e, note)) = unread.first() {
+                let first = format!(
+                    "the plan is written so that its times may not be read as shown: “{}” — {note}",
+                    &cx.text[*s..*e]
+                );
+                part.verdict = Verdict::Fail;
+                part.errors.push(first.clone());
+                part.notes = if part.notes.is_empty() {
+                    first
+                } else {
+                    format!("{first}; {}", part.notes)
+                };
+                part.spots.extend(
+                    unread
+                        .into_iter()
+                        .map(|(start, end, note)| crate::engine::plan::Spot { start, end, note }),
+                );
+            }
+        }
+        part
+    }
+}
+
+/// Places where the text read differs from the text shown (hidden_text's character
+/// references such as `11&colon;30` and markup inside a number such as `11<!-- -->:30`;
+/// invisible characters the plan reader reads through), and digits of other scripts in a
+/// time (`١١:٣٠`), which the plan reader reads only in ASCII. A plan written so is failed
+/// rather than validated on the times it could read.
+fn unread_times(cx: &RuleContext) -> Vec<(usize, usize, String)> {
+    let mut out: Vec<(usize, usize, String)> =
+        super::hidden_chars::find_in_layout(cx.text, cx.body, cx.layout())
+            .into_iter()
+            // Invisible characters inside a time the plan reader reads through.
+            .filter(|f| matches!(f.2, Finding::Written | Finding::Markup))
+            .map(|(s, e, _)| {
+                (
+                    s,
+                    e,
+                    "the checks read what is written, a reader sees otherwise".to_string(),
+                )
+            })
+            .collect();
+    let body = &cx.text[cx.body.0..cx.body.1];
+    let foreign = |c: char| c.is_numeric() && !c.is_ascii();
+    let mut chars = body.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if !foreign(c) {
+            continue;
+        }
+        let mut end = i + c.len_utf8();
+        while let Some(&(j, d)) = chars.peek() {
+            if foreign(d) || d == ':' || d.is_ascii_digit() {
+                end = j + d.len_utf8();
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        let run = &body[i..end];
+        if run.chars().filter(|&d| foreign(d)).count() >= 2 || run.contains(':') {
+            let at = cx.body.0 + i;
+            out.push((
+                at,
+                cx.body.0 + end,
+                "digits of another script: the plan reader reads times in ASCII digits".to_string(),
+            ));
+        }
+    }
+    out.sort_by_key(|f| (f.0, f.1));
+    out
+}
+
 impl CompiledRule for PlanRule {
     fn apply(&self, cx: &RuleContext) -> Option<RuleOutcome> {
         self.validation(cx).map(|p| outcome(p, self.code))
@@ -67,11 +147,11 @@ impl CompiledRule for PlanRule {
     }
 
     fn validation(&self, cx: &RuleContext) -> Option<Part> {
-        Some((self.validator)(cx.plan()))
+        Some(self.part(cx))
     }
 
     fn apply_and_validation(&self, cx: &RuleContext) -> (Option<RuleOutcome>, Option<Part>) {
-        let part = (self.validator)(cx.plan());
+        let part = self.part(cx);
         (Some(outcome(part.clone(), self.code)), Some(part))
     }
 }
