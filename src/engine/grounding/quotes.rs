@@ -250,7 +250,8 @@ fn attribution_after(b: &mut Quote, lines: &[(usize, &str)]) {
 /// The marks that close a quotation opened by `open`, or `None` when `open` opens none.
 /// English “…” and "…", the guillemets of French, Russian and Swiss writing («…», ‹…›, and
 /// the Danish and German »…«), German and Polish „…“ / „…”, fullwidth ＂…＂, 〝…〞, ❝…❞, the
-/// double prime ″…″ and ʺ…ʺ, Hebrew ״…״, CJK 「…」 and 『…』, and curly single ‘…’.
+/// double prime ″…″ and ʺ…ʺ, Hebrew ״…״, CJK 「…」 and 『…』, curly single ‘…’, and the
+/// German and Polish single low mark ‚…‘ / ‚…’.
 fn closing(open: char) -> Option<&'static [char]> {
     Some(match open {
         '"' => &['"'],
@@ -268,6 +269,7 @@ fn closing(open: char) -> Option<&'static [char]> {
         '「' => &['」'],
         '『' => &['』'],
         '‘' => &['’'],
+        '‚' => &['‘', '’'],
         '\'' => &['\''],
         _ => return None,
     })

@@ -206,12 +206,14 @@ fn quotes_in_every_quotation_mark() {
         "The clause ″the Supplier shall pay all fees″ applies.",
         "The clause 「the Supplier shall pay all fees」 applies.",
         "The clause ‘the Supplier’s fees are due monthly’ applies.",
+        "The clause ‚the Supplier shall pay all fees‘ applies.",
+        "The clause ‚the Supplier shall pay all fees’ applies.",
         "Home » Contracts: the clause “the Supplier shall pay all fees” applies.",
     ];
     for t in quoted {
         let q = quotes_of(t, 0);
         let texts: Vec<&str> = q.iter().map(|q| q.text.as_str()).collect();
-        let want = if t.contains('‘') {
+        let want = if t.contains("‘the") {
             "the Supplier’s fees are due monthly"
         } else {
             "the Supplier shall pay all fees"
