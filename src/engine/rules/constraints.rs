@@ -13,5 +13,6 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
         "PLAN-CONSTRAINT",
         "Counts the notes' constraints (meetings and other blocked windows, the working window or hard stop, must-do-today tasks) and fails on each one the plan violates: work scheduled in a blocked window or after the stop, a must-do task left out, more work than the time available.",
         Box::new(constraints),
+        true,
     )
 }

@@ -14,5 +14,6 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
         "PLAN-GROUNDING",
         "Extracts meetings, deadlines, people and organisations from the plan's tasks and reasons and grounds each in the notes (shared grounding engine); fails on any the notes do not mention.",
         Box::new(grounded_entities),
+        false,
     )
 }

@@ -17,6 +17,9 @@ pub(super) struct PlanRule {
     description: String,
     /// Stable code of a failing or indeterminate outcome (`PLAN-TIME`, …).
     code: &'static str,
+    /// Fails closed on a plan whose times may be written so that the plan reader does not
+    /// read them (see `unread_times`): `constraints`, whose one failure gates such a plan.
+    reads_times: bool,
 }
 
 impl std::fmt::Debug for PlanRule {
@@ -36,29 +39,37 @@ pub(super) fn rule(
         validator,
         description,
         code,
+        reads_times: false,
     })
 }
 
-/// A plan kind that takes no parameters (`{}`, or an unknown key is an error).
+/// A plan kind that takes no parameters (`{}`, or an unknown key is an error);
+/// `reads_times` as [`PlanRule::reads_times`].
 pub(super) fn without_params(
     value: serde_json::Value,
     code: &'static str,
     description: &str,
     validator: Validator,
+    reads_times: bool,
 ) -> Result<Arc<dyn CompiledRule>, super::kind::RuleError> {
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct NoParams {}
     let _: NoParams = super::kind::params(value)?;
-    Ok(rule(code, description.into(), validator))
+    Ok(Arc::new(PlanRule {
+        validator,
+        description: description.into(),
+        code,
+        reads_times,
+    }))
 }
 
 impl PlanRule {
-    /// The validator's part; `constraints` also fails closed on a plan whose times may be
-    /// written so that the plan reader does not read them (see `unread_times`).
+    /// The validator's part; a kind that `reads_times` also fails closed on a plan whose
+    /// times may be written so that the plan reader does not read them (see `unread_times`).
     fn part(&self, cx: &RuleContext) -> Part {
         let mut part = (self.validator)(cx.plan());
-        if self.code == "PLAN-CONSTRAINT" {
+        if self.reads_times {
             let unread = unread_times(cx);
             if let Some((s, e, note)) = unread.first() {
                 let first = format!(

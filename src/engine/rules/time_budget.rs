@@ -13,6 +13,7 @@ pub fn compile(value: serde_json::Value) -> Result<Arc<dyn CompiledRule>, RuleEr
         "PLAN-TIME",
         "Sums the plan's timeboxes and the minutes available from the front matter's `current_time` (IANA `timezone`, DST-correct) to the notes' hard stop or end of the working day, minus meetings; fails when availability is known and exceeded. Unknown availability is `indeterminate`.",
         Box::new(time_budget),
+        false,
     )
 }
 
