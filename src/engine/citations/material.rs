@@ -72,35 +72,12 @@ fn said(text: &str) -> Said {
     out
 }
 
-/// "ten" and "10" are one number.
+/// "ten" and "10" are one number: the list's first 21 words are zero to twenty in order.
 fn number_value(word: &str) -> String {
-    const SMALL: [&str; 21] = [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-    ];
-    SMALL
-        .iter()
-        .position(|s| *s == word)
-        .map_or_else(|| word.to_string(), |i| i.to_string())
+    match WORDS.number_words.iter().position(|n| n == word) {
+        Some(i) if i <= 20 => i.to_string(),
+        _ => word.to_string(),
+    }
 }
 
 /// Modals of one kind say the same in a contract: "shall", "must" and "will" oblige; "may",
