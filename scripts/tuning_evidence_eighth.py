@@ -34,10 +34,5 @@ HEADS = {
 }
 
 
-def table_head(row):
-    """A neutral header with as many columns as the row has cells."""
-    return HEADS[row.strip().count("|") - 1]
-
-
 if __name__ == "__main__":
-    sixth.run(DATA, SEED, "eighth", DROPPED, table_head)
+    sixth.run(DATA, SEED, "eighth", DROPPED, sixth.head_by_cells(HEADS))

@@ -49,10 +49,5 @@ HEADS = {
 }
 
 
-def table_head(row):
-    """A neutral header with as many columns as the row has cells."""
-    return HEADS[row.strip().count("|") - 1]
-
-
 if __name__ == "__main__":
-    sixth.run(DATA, SEED, "ninth", DROPPED, table_head)
+    sixth.run(DATA, SEED, "ninth", DROPPED, sixth.head_by_cells(HEADS))

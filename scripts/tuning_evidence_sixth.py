@@ -164,6 +164,12 @@ def main():
     run(DATA, SEED, "sixth", DROPPED)
 
 
+def head_by_cells(heads):
+    """A table head chooser for `run`: from `heads` (cell count -> header and rule lines),
+    the neutral header with as many columns as the planted row has cells."""
+    return lambda row: heads[row.strip().count("|") - 1]
+
+
 def run(data, seed, tag, dropped, table_head=lambda row: TABLE_HEAD):
     """Plant the batch `data` (with `seed` choosing outputs and slots, `tag` naming the
     copies, templates opening with a `dropped` key left out) and print its figures."""

@@ -34,18 +34,7 @@ fn a_report_written_to_a_pipe_leaves_the_pipe_in_place() {
             body
         })
     };
-    let o = ws.run(&[
-        "check",
-        "--mode",
-        "deterministic",
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-        "-o",
-        fifo.to_str().unwrap(),
-        "nda_review.ai.md",
-    ]);
+    let o = report_to(&ws, &fifo);
     // Checked before waiting for the reader: had the pipe been replaced, no writer would
     // ever open it and the reader would wait for ever.
     let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
@@ -62,6 +51,22 @@ fn a_report_written_to_a_pipe_leaves_the_pipe_in_place() {
     assert!(v["byop_report"]["summary"]["overall_status"].is_string());
 }
 
+/// `byop check -o target` of the workspace's review, as JSON.
+fn report_to(ws: &Ws, target: &std::path::Path) -> std::process::Output {
+    ws.run(&[
+        "check",
+        "--mode",
+        "deterministic",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        "-o",
+        target.to_str().unwrap(),
+        "nda_review.ai.md",
+    ])
+}
+
 /// Linux's `O_NONBLOCK`.
 const O_NONBLOCK: i32 = 0o4000;
 
@@ -71,18 +76,7 @@ fn a_report_written_to_a_file_replaces_it_whole() {
     let ws = Ws::new();
     let out = ws.path("report.json");
     std::fs::write(&out, "x".repeat(1 << 20)).unwrap();
-    let o = ws.run(&[
-        "check",
-        "--mode",
-        "deterministic",
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-        "-o",
-        out.to_str().unwrap(),
-        "nda_review.ai.md",
-    ]);
+    let o = report_to(&ws, &out);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert!(v["byop_report"]["summary"]["overall_status"].is_string());
